@@ -1,0 +1,40 @@
+/*
+ * grade: one grading by `cudalings grade NAME --json --progress`, run as a
+ * job: the progress it reports as it goes, and its verdict at the end.
+ * Pure: no curses.
+ */
+#ifndef TUI_GRADE_H
+#define TUI_GRADE_H
+
+#include <stdbool.h>
+
+#include "proc.h"
+#include "report.h"
+#include "result.h"
+
+struct grading {
+	struct job job;
+	char *name;		/* the exercise being graded */
+	struct grade_step *steps;	/* its progress so far */
+	int nsteps, asteps;
+	struct sbuf text;	/* stderr lines that are not progress events */
+};
+
+/* Start grading name with the grader program in the workbook root. */
+int grade_start(struct grading *g, const char *grader, const char *root, const char *name);
+/* Take in the progress; true once the grader has finished. */
+bool grade_pump(struct grading *g);
+/*
+ * The verdict of a finished grading, into r.  When the grader's stdout is not
+ * its JSON (it crashed, or a usage error) r says so, with what it wrote.
+ */
+void grade_result(struct grading *g, struct grade_result *r);
+/* Kill a grading under way (Esc); its result is lost. */
+void grade_cancel(struct grading *g);
+void grade_free(struct grading *g);
+bool grade_running(const struct grading *g);
+
+/* Add one stderr line of the grader to the progress (exposed for tests). */
+void grade_take_line(struct grading *g, const char *line);
+
+#endif

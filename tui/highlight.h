@@ -1,0 +1,24 @@
+/*
+ * highlight: C and CUDA syntax colouring of source lines, for code blocks in
+ * lessons and for the solution view.  Pure.
+ */
+#ifndef TUI_HIGHLIGHT_H
+#define TUI_HIGHLIGHT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "doc.h"
+
+/*
+ * Split one line (no '\n') into spans styled S_CODEBLOCK, S_KEYWORD, S_CUDA,
+ * S_COMMENT, S_STRING or S_NUMBER.  *in_comment carries an open block comment
+ * from one line to the next.  Returns the count; you own *spans and each text
+ * (free with highlight_free).
+ */
+int highlight_line(const char *line, size_t len, bool *in_comment, struct doc_span **spans);
+void highlight_free(struct doc_span *spans, int n);
+/* Whether a fenced block's language is one we colour ("", "c", "cu", "cuda", "cpp", …) */
+bool highlight_lang(const char *lang);
+
+#endif

@@ -1,0 +1,315 @@
+/*
+ * cudalings-tui: the workbook in the terminal.  Reads the workbook through
+ * the grader (`cudalings list --json`), then loops: draw, wait in poll() for
+ * a key, the grader's output, a save in watch mode, or a signal; act.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "screen.h"
+#include "util.h"
+
+struct app app;
+
+struct view *
+app_view(void)
+{
+	return &app.views[app.nviews - 1];
+}
+
+const struct item *
+app_item(int i)
+{
+	return &app.wb.items[i];
+}
+
+char *
+app_path(const char *rel)
+{
+	return path_join(app.wb.root, rel);
+}
+
+const char *
+app_status_label(int i)
+{
+	const struct item *it = app_item(i);
+	enum status s = state_status(&app.state, it->name);
+
+	if (strcmp(it->kind, "exercise"))
+		return s == STATUS_READ ? "read" : "not read";
+	return status_label(s);
+}
+
+void
+app_message(unsigned style, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(app.message, sizeof(app.message), fmt, ap);
+	va_end(ap);
+	app.message_style = style;
+}
+
+static void
+view_set(struct view *v, const struct view_ops *ops, int item)
+{
+	if (v->ops != ops || v->item != item)
+		v->top = 0;
+	v->ops = ops;
+	v->item = item;
+	v->width = 0;
+}
+
+void
+app_show(const struct view_ops *ops)
+{
+	struct view *v = app_view();
+
+	if (v->ops == ops) {
+		view_set(v, ops, app.cur);
+		return;
+	}
+	/* Tab between the lesson and the results goes back, not deeper */
+	if (app.nviews > 1 && app.views[app.nviews - 2].ops == ops) {
+		app_close();
+		view_set(app_view(), ops, app.cur);
+		return;
+	}
+	if (app.nviews == MAX_VIEWS)
+		app_close();
+	v = &app.views[app.nviews++];
+	doc_init(&v->doc, screen_ascii);
+	v->ops = NULL;
+	view_set(v, ops, app.cur);
+}
+
+void
+app_close(void)
+{
+	if (app.nviews <= 1)
+		return;
+	doc_free(&app_view()->doc);
+	app.nviews--;
+}
+
+void
+app_refresh(int item)
+{
+	for (int i = 0; i < app.nviews; i++)
+		if (item < 0 || app.views[i].item == item)
+			app.views[i].width = 0;
+}
+
+/* The grader: $CUDALINGS_GRADER, else cudalings beside this program. */
+static char *
+find_grader(void)
+{
+	const char *env = getenv("CUDALINGS_GRADER");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env)
+		return xstrdup(env);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		die("cannot find where cudalings-tui is: %s", strerror(errno));
+	self[n] = '\0';
+	return path_join(dirname(self), "cudalings");
+}
+
+static void
+load_workbook(void)
+{
+	char *root = workbook_find_root(), *out, *err;
+	char *argv[] = { app.grader, "list", "--json", NULL };
+	int status;
+
+	if (!root)
+		die("%s", last_error());
+	if (access(app.grader, X_OK) < 0)
+		die("cannot run the grader '%s': %s (make builds it)", app.grader, strerror(errno));
+	status = run_capture(argv, root, &out, &err);
+	if (status < 0)
+		die("%s", last_error());
+	if (status)
+		die("'%s list --json' failed with status %d: %s", app.grader, status, err);
+	if (workbook_parse(out, &app.wb) < 0)
+		die("%s", last_error());
+	if (!app.wb.n)
+		die("the workbook in '%s' has no lessons or exercises", root);
+	if (!app.wb.root)
+		app.wb.root = xstrdup(root);
+	free(root);
+	free(out);
+	free(err);
+}
+
+static void
+draw(void)
+{
+	struct view *v = app_view();
+	char left[256], right[128] = "";
+	static const char spin[] = "|/-\\";
+
+	if (v->width != COLS)
+		v->ops->open(v);
+	erase();
+	if (app.nviews == 1)
+		snprintf(left, sizeof(left), " cudalings · %d lessons and exercises", app.wb.n);
+	else
+		snprintf(left, sizeof(left), " cudalings · %s · %d. %s", v->ops->name,
+			 app_item(v->item)->order, app_item(v->item)->title);
+	if (app.grading_item >= 0) {
+		long long ms = now_ms() - app.grading.job.started_ms;
+
+		snprintf(right, sizeof(right), "grading %s %llds %c ", app_item(app.grading_item)->name,
+			 ms / 1000, spin[ms / 250 % 4]);
+	} else if (watch_active(&app.watch)) {
+		snprintf(right, sizeof(right), "watching %s ", app_item(app.watch_item)->name);
+	}
+	screen_bar(0, left, right, screen_attr(S_TITLE));
+	v->ops->draw(v, 1, LINES - 2);
+	if (*app.message)
+		screen_bar(LINES - 1, app.message, NULL, screen_attr(app.message_style));
+	else
+		screen_bar(LINES - 1, app.grading_item >= 0 ? "Esc cancels the grading" : v->ops->keys,
+			   "? help", screen_attr(S_DIM));
+	refresh();
+}
+
+static void
+handle_key(int key)
+{
+	struct view *v = app_view();
+
+	if (key == KEY_RESIZE) {
+		app_refresh(-1);
+		return;
+	}
+	app.message[0] = '\0';
+	if (v->ops->key(v, key))
+		return;
+	switch (key) {
+	case 'q':
+	case KEY_LEFT:
+		if (app.nviews > 1)
+			app_close();
+		else if (key == 'q')
+			app.quit = true;
+		break;
+	case 27:
+		if (app.grading_item >= 0)
+			action_cancel();
+		else
+			app_close();
+		break;
+	case 'Q': app.quit = true; break;
+	case '?': app_show(&help_ops); break;
+	case 'e': action_edit(); break;
+	case 'c': action_grade(); break;
+	case 'w': action_watch_toggle(); break;
+	case 'h': action_hint(); break;
+	case 's': action_solution(); break;
+	case 'R': action_reset(); break;
+	case 'n': action_move(1); break;
+	case 'p': action_move(-1); break;
+	case '\t':
+	case 'r':
+		app_show(v->ops == &results_ops ? &lesson_ops : &results_ops);
+		break;
+	case 'L' & 0x1f:
+		clearok(curscr, TRUE);
+		break;
+	default:
+		if (key < 256 && key > ' ')
+			app_message(S_WARN, "'%c' does nothing here: ? shows the keys", key);
+		break;
+	}
+}
+
+/* The next item to do: the first not done, in course order. */
+static int
+first_to_do(void)
+{
+	for (int i = 0; i < app.wb.n; i++)
+		if (!status_done(state_status(&app.state, app.wb.items[i].name)))
+			return i;
+	return app.wb.n - 1;
+}
+
+static void
+loop(void)
+{
+	while (!app.quit && !screen_stop_signal) {
+		struct pollfd fds[4];
+		int n = 0, timeout = -1, key;
+
+		draw();
+		fds[n++] = (struct pollfd){ .fd = 0, .events = POLLIN };
+		if (app.grading_item >= 0) {
+			n += job_pollfds(&app.grading.job, fds + n);
+			timeout = 250;	/* the spinner, and a child that exits with its pipes held */
+		}
+		if (watch_active(&app.watch))
+			fds[n++] = (struct pollfd){ .fd = app.watch.fd, .events = POLLIN };
+		if (app.watch_due) {
+			long long left = app.watch_due - now_ms();
+
+			left = left < 0 ? 0 : left;
+			timeout = timeout < 0 || left < timeout ? (int)left : timeout;
+		}
+		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
+			die("poll: %s", strerror(errno));
+		if (app.grading_item >= 0)
+			action_grade_pump();
+		if (watch_active(&app.watch))
+			action_watch_event();
+		/* keys, and KEY_RESIZE after a SIGWINCH interrupted poll() */
+		while (!app.quit && (key = getch()) != ERR)
+			handle_key(key);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: cudalings-tui\n\nOpens the workbook found from the current directory upward\n"
+		       "(or in $CUDALINGS_ROOT). Press ? inside for the keys.\n");
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "usage: cudalings-tui (no arguments; see --help)\n");
+		return 2;
+	}
+	app.grader = find_grader();
+	app.grading_item = -1;
+	app.watch = (struct watch)WATCH_INIT;
+	load_workbook();
+	state_load(&app.state, app.wb.root);
+	app.results = xcalloc((size_t)app.wb.n, sizeof(*app.results));
+	app.cur = first_to_do();
+	screen_init();
+	app.nviews = 1;
+	doc_init(&app.views[0].doc, screen_ascii);
+	app.views[0].ops = &list_ops;
+	if (app.state.note)
+		app_message(S_WARN, "%s", app.state.note);
+	loop();
+	action_cancel();
+	watch_stop(&app.watch);
+	screen_exit();
+	if (screen_stop_signal)
+		return 128 + screen_stop_signal;
+	return 0;
+}

@@ -1,0 +1,332 @@
+#include "report.h"
+
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "markdown.h"
+#include "util.h"
+
+static bool
+hint_fits(const struct hint *h, const struct grade_result *r)
+{
+	if (!r || r->pass || !strcmp(h->when, "fail") || !strcmp(h->when, "any"))
+		return true;
+	if (!strcmp(h->when, r->stage))
+		return true;
+	for (int i = 0; i < r->ndiags; i++)
+		if (!strcmp(h->when, r->diags[i].kind))
+			return true;
+	return false;
+}
+
+int
+report_hints(const struct item *it, const struct grade_result *r, const struct hint ***out)
+{
+	int n = 0;
+
+	*out = xcalloc((size_t)it->nhints, sizeof(**out));
+	for (int i = 0; i < it->nhints; i++)
+		if (hint_fits(&it->hints[i], r))
+			(*out)[n++] = &it->hints[i];
+	return n;
+}
+
+static void
+heading(struct doc *d, const char *title)
+{
+	doc_newline(d);
+	doc_newline(d);
+	doc_puts(d, S_H2, title);
+}
+
+/* The text of line n (1-based) of source, or NULL; you own it. */
+static char *
+source_line(const char *source, long n)
+{
+	const char *p = source, *end;
+
+	for (long i = 1; p && i < n; i++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || !*p)
+		return NULL;
+	end = strchr(p, '\n');
+	return xstrndup(p, end ? (size_t)(end - p) : strlen(p));
+}
+
+/* Compiler messages; an error that names a line shows that line of the student's file. */
+static void
+render_compile(struct doc *d, const struct grade_result *r, const char *source, int width)
+{
+	regex_t re;
+	char *out = xstrdup(r->compile_output), *line, *save = NULL;
+	int shown = 0;
+
+	heading(d, "Compiler");
+	if (regcomp(&re, ":([0-9]+)(:[0-9]+)?: (fatal error|error|warning|note)", REG_EXTENDED))
+		die("cannot compile a regular expression");
+	for (line = strtok_r(out, "\n", &save); line && shown < 400; line = strtok_r(NULL, "\n", &save), shown++) {
+		regmatch_t m[4];
+		unsigned style = S_DIM;
+		long lineno = 0;
+
+		if (regexec(&re, line, 4, m, 0) == 0) {
+			char kind = line[m[3].rm_so];
+
+			style = kind == 'w' ? S_WARN : kind == 'n' ? S_DIM : S_ERROR;
+			lineno = strtol(line + m[1].rm_so, NULL, 10);
+		}
+		doc_wrap_text(d, style, line, width, "  ", "    ");
+		if (lineno && style == S_ERROR && source) {
+			char *src = source_line(source, lineno);
+
+			if (src) {
+				doc_newline(d);
+				doc_printf(d, S_DIM, "  %5ld │ ", lineno);
+				doc_puts(d, S_CODEBLOCK, src);
+				free(src);
+			}
+		}
+	}
+	regfree(&re);
+	free(out);
+}
+
+static void
+render_cases(struct doc *d, const struct grade_result *r, int width)
+{
+	int failed = 0;
+
+	for (int i = 0; i < r->ncases; i++)
+		failed += !r->cases[i].passed;
+	heading(d, "Cases");
+	doc_printf(d, S_DIM, "  (%d of %d passed)", r->ncases - failed, r->ncases);
+	for (int i = 0; i < r->ncases; i++) {
+		const struct grade_case *c = &r->cases[i];
+		struct sbuf sb = SBUF_INIT;
+
+		doc_newline(d);
+		doc_puts(d, c->passed ? S_PASS : S_FAIL, c->passed ? "  ✓ " : "  ✗ ");
+		doc_puts(d, S_PLAIN, c->name);
+		if (c->mismatches)
+			sb_addf(&sb, "%ld wrong", c->mismatches);
+		if (*c->message)
+			sb_addf(&sb, "%s%s", sb.len ? ": " : "", c->message);
+		if (sb.len) {
+			struct doc_span run = { sb.buf, c->passed ? S_DIM : S_PLAIN };
+
+			doc_wrap(d, &run, 1, width, "      ", "      ", S_PLAIN);
+		}
+		sb_free(&sb);
+	}
+}
+
+static void
+bar(struct doc *d, const char *label, double us, double max, int barw, unsigned style, const char *what)
+{
+	int n = max > 0 ? (int)lround(us / max * barw) : 0;
+
+	doc_newline(d);
+	doc_printf(d, S_PLAIN, "  %-10s ", label);
+	doc_repeat(d, style, "█", n < 1 ? 1 : n);
+	doc_repeat(d, S_PLAIN, " ", barw - (n < 1 ? 1 : n));
+	doc_printf(d, S_PLAIN, " %9.1f µs", us);
+	if (what)
+		doc_printf(d, S_DIM, "  %s", what);
+}
+
+static void
+render_timing(struct doc *d, const struct grade_result *r, int width)
+{
+	const struct grade_timing *t = &r->timing;
+	double vals[] = { t->median_us, t->threshold_us, t->reference_us, t->copy_us }, max = 0;
+	int barw = width - 2 - 11 - 13 - 12;
+	bool slow = !strcmp(r->performance, "fail");
+	struct sbuf sb = SBUF_INIT;
+
+	heading(d, "Timing");
+	if (*r->device)
+		doc_printf(d, S_DIM, "  on %s, median", r->device);
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		if (!isnan(vals[i]) && vals[i] > max)
+			max = vals[i];
+	barw = barw < 10 ? 10 : barw;
+	if (!isnan(t->median_us))
+		bar(d, "yours", t->median_us, max, barw, slow ? S_BAR_BAD : S_BAR_GOOD,
+		    slow ? "too slow" : "fast enough");
+	if (!isnan(t->threshold_us))
+		bar(d, "limit", t->threshold_us, max, barw, S_BAR_LIMIT, NULL);
+	if (!isnan(t->reference_us))
+		bar(d, "reference", t->reference_us, max, barw, S_BAR_REF, NULL);
+	if (!isnan(t->copy_us))
+		bar(d, "copy", t->copy_us, max, barw, S_BAR_REF, "the floor");
+	if (!isnan(t->ratio))
+		sb_addf(&sb, "%.2f× the reference", t->ratio);
+	if (!isnan(t->threshold_ratio))
+		sb_addf(&sb, " (the limit is %.2f×)", t->threshold_ratio);
+	if (!isnan(t->gbps)) {
+		sb_addf(&sb, "%s%.0f GB/s", sb.len ? "; " : "", t->gbps);
+		if (!isnan(t->copy_gbps) && t->copy_gbps > 0)
+			sb_addf(&sb, ", %.0f%% of a copy", 100 * t->gbps / t->copy_gbps);
+		if (!isnan(t->peak_gbps) && t->peak_gbps > 0)
+			sb_addf(&sb, ", %.0f%% of the peak %.0f GB/s", 100 * t->gbps / t->peak_gbps, t->peak_gbps);
+	}
+	if (sb.len) {
+		doc_wrap_text(d, S_PLAIN, sb.buf, width, "  ", "  ");
+	}
+	sb_free(&sb);
+}
+
+static void
+render_hints(struct doc *d, const struct item *it, const struct grade_result *r, int shown, int width)
+{
+	const struct hint **hints;
+	int n = report_hints(it, r, &hints);
+
+	if (!n) {
+		free(hints);
+		return;
+	}
+	shown = shown > n ? n : shown;
+	heading(d, "Hints");
+	doc_printf(d, S_DIM, "  (%d of %d)", shown, n);
+	for (int i = 0; i < shown; i++) {
+		struct doc h;
+		char num[16];
+
+		doc_init(&h, d->ascii);
+		md_render(&h, hints[i]->text, strlen(hints[i]->text), width - 6);
+		doc_newline(d);
+		snprintf(num, sizeof(num), "  %d. ", i + 1);
+		doc_puts(d, S_BULLET, num);
+		/* the hint's own first line goes beside the number */
+		for (int k = 0; h.n && k < h.lines[0].n; k++)
+			doc_puts(d, h.lines[0].spans[k].style, h.lines[0].spans[k].text);
+		for (int l = 1; l < h.n; l++) {
+			doc_newline(d);
+			if (h.lines[l].n)
+				doc_puts(d, S_PLAIN, "     ");
+			for (int k = 0; k < h.lines[l].n; k++)
+				doc_puts(d, h.lines[l].spans[k].style, h.lines[l].spans[k].text);
+		}
+		doc_free(&h);
+	}
+	doc_newline(d);
+	doc_newline(d);
+	doc_puts(d, S_DIM, shown < n ? "  Press h for the next hint." : "  That was the last hint.");
+	free(hints);
+}
+
+static void
+render_headline(struct doc *d, const struct item *it, const struct grade_result *r, int width)
+{
+	bool sim = !strcmp(r->backend, "sim");
+
+	doc_newline(d);
+	if (r->pass) {
+		doc_puts(d, S_PASS, "✓ ");
+		doc_printf(d, S_PASS | F_STRONG, "%s %s", it->title,
+			   sim ? "is correct on the simulator" : "passed on the GPU");
+	} else if (r->exit_status >= 2) {
+		doc_puts(d, S_FAIL, "✗ ");
+		doc_printf(d, S_FAIL | F_STRONG, "the grader could not grade %s (exit %d%s)", it->name,
+			   r->exit_status, r->exit_status == 3 ? ": environment error" :
+			   r->exit_status == 2 ? ": usage error" : "");
+	} else {
+		doc_puts(d, S_FAIL, "✗ ");
+		doc_printf(d, S_FAIL | F_STRONG, "%s fails", it->title);
+		if (*r->stage)
+			doc_printf(d, S_FAIL | F_STRONG, " at %s", r->stage);
+	}
+	if (*r->message) {
+		doc_wrap_text(d, S_PLAIN, r->message, width, "  ", "  ");
+	}
+	if (*r->note) {
+		doc_wrap_text(d, S_DIM, r->note, width, "  ", "  ");
+	}
+	if (*r->backend || *r->device) {
+		doc_newline(d);
+		doc_printf(d, S_DIM, "  backend %s%s%s", r->backend, *r->device ? ", " : "", r->device);
+	}
+}
+
+void
+report_render(struct doc *d, const struct item *it, const struct grade_result *r,
+	      int hints_shown, const char *source, int width)
+{
+	if (!r) {
+		doc_newline(d);
+		doc_printf(d, S_PLAIN, "%s has not been graded yet.", it->title);
+		doc_newline(d);
+		doc_newline(d);
+		doc_puts(d, S_DIM, "Press e to edit the exercise, c to grade it, w to grade on every save.");
+		render_hints(d, it, r, hints_shown, width);
+		return;
+	}
+	render_headline(d, it, r, width);
+	if (*r->compile_output)
+		render_compile(d, r, source, width);
+	if (r->ncases)
+		render_cases(d, r, width);
+	if (r->has_timing)
+		render_timing(d, r, width);
+	else if (!strcmp(r->performance, "not_measured") && !*r->note && r->pass) {
+		doc_newline(d);
+		doc_puts(d, S_DIM, "  timing: not measured");
+	}
+	if (r->ndiags) {
+		heading(d, "Diagnostics");
+		for (int i = 0; i < r->ndiags; i++) {
+			struct doc_span runs[] = {
+				{ r->diags[i].kind, S_WARN }, { ": ", S_PLAIN }, { r->diags[i].message, S_PLAIN },
+			};
+
+			doc_wrap(d, runs, 3, width, "  • ", "    ", S_BULLET);
+		}
+	}
+	if (*r->stderr_text && (r->exit_status >= 2 || r->exit_status < 0 || !*r->verdict)) {
+		heading(d, "The grader said");
+		doc_wrap_text(d, S_PLAIN, r->stderr_text, width, "  ", "  ");
+	}
+	if (!r->pass)
+		render_hints(d, it, r, hints_shown, width);
+}
+
+void
+report_progress(struct doc *d, const struct item *it, const struct grade_step *steps,
+		int nsteps, bool running, int width)
+{
+	int last_stage = -1;
+
+	for (int i = 0; i < nsteps; i++)
+		if (!steps[i].is_case)
+			last_stage = i;
+	doc_newline(d);
+	doc_printf(d, S_H3, "Grading %s", it->title);
+	doc_newline(d);
+	for (int i = 0; i < nsteps; i++) {
+		const struct grade_step *s = &steps[i];
+
+		doc_newline(d);
+		if (s->is_case) {
+			doc_puts(d, s->passed ? S_PASS : S_FAIL, s->passed ? "      ✓ " : "      ✗ ");
+			doc_printf(d, S_PLAIN, "case %d of %d: %s", s->index, s->count, s->name);
+			continue;
+		}
+		if (running && i == last_stage)
+			doc_puts(d, S_WARN, "  ▸ ");
+		else
+			doc_puts(d, S_PASS, "  ✓ ");
+		doc_printf(d, S_PLAIN | F_STRONG, "%-8s", s->stage);
+		if (*s->message)
+			doc_printf(d, S_PLAIN, " %s", s->message);
+	}
+	if (!nsteps) {
+		doc_newline(d);
+		doc_puts(d, S_WARN, "  ▸ starting the grader");
+	}
+}

@@ -1,0 +1,41 @@
+/*
+ * report: the grader's verdict laid out for the student (compile errors with
+ * their source lines, cases, the timing bar chart, diagnostics, hints), and
+ * the live progress of a grading.  Pure: builds a doc, draws nothing.
+ */
+#ifndef TUI_REPORT_H
+#define TUI_REPORT_H
+
+#include "doc.h"
+#include "result.h"
+#include "workbook.h"
+
+/* One line of progress: a stage the grader entered, or a case it finished. */
+struct grade_step {
+	bool is_case;
+	char *stage, *message;	/* a stage */
+	char *name;		/* a case */
+	bool passed;
+	int index, count;
+};
+
+/*
+ * The hints that fit the result (all of them when r is NULL or passed), least
+ * revealing first.  Returns the count; *out points into it->hints (you own
+ * the array, not the hints).
+ */
+int report_hints(const struct item *it, const struct grade_result *r, const struct hint ***out);
+
+/*
+ * Append the report of r for item it to d at width columns: the first
+ * hints_shown relevant hints, and for compile errors the lines of source
+ * (the exercise's text, or NULL).
+ */
+void report_render(struct doc *d, const struct item *it, const struct grade_result *r,
+		   int hints_shown, const char *source, int width);
+
+/* Append the progress so far; running marks the last stage as under way. */
+void report_progress(struct doc *d, const struct item *it, const struct grade_step *steps,
+		     int nsteps, bool running, int width);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * result: what the grader says, read from its JSON: the final report of
+ * `cudalings grade NAME --json` and the progress lines of --progress.  Pure.
+ */
+#ifndef TUI_RESULT_H
+#define TUI_RESULT_H
+
+#include <stdbool.h>
+
+struct grade_case {
+	char *name;
+	bool passed;
+	long mismatches;
+	char *message;		/* "" when none */
+};
+
+struct grade_diag {
+	char *kind;
+	char *message;
+};
+
+/* Missing numbers are NAN. */
+struct grade_timing {
+	double median_us, threshold_us, reference_us, copy_us;
+	double gbps, copy_gbps, peak_gbps, ratio, threshold_ratio;
+};
+
+struct grade_result {
+	/* strings are never NULL: a missing one is "" */
+	char *exercise, *file, *backend, *device, *verdict, *stage, *message;
+	char *note, *compile_output, *performance;
+	bool pass;
+	struct grade_case *cases;
+	int ncases;
+	bool has_timing;
+	struct grade_timing timing;
+	struct grade_diag *diags;
+	int ndiags;
+	/* filled by grade.c, not by the JSON */
+	int exit_status;	/* the grader's, or -1 when killed */
+	char *stderr_text;	/* its stderr lines that were not progress events */
+};
+
+/* Parse the report; -1 with error() set when it is not the grader's JSON. */
+int result_parse(const char *json, struct grade_result *r);
+void result_free(struct grade_result *r);
+
+enum grade_event_type { EVENT_STAGE, EVENT_CASE };
+
+struct grade_event {
+	enum grade_event_type type;
+	char *stage;		/* EVENT_STAGE: "compile", "run", "timing" */
+	char *message;		/* EVENT_STAGE; "" when none */
+	int index, count;	/* EVENT_CASE: 1-based index of count */
+	char *name;		/* EVENT_CASE */
+	bool passed;		/* EVENT_CASE */
+};
+
+/* Parse one stderr line; -1 when it is not a progress event (plain text). */
+int event_parse(const char *line, struct grade_event *ev);
+void event_free(struct grade_event *ev);
+
+#endif

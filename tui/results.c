@@ -1,0 +1,43 @@
+/* results: the progress of a grading under way, then the grader's verdict and the hints. */
+#include <curses.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "report.h"
+#include "screen.h"
+#include "util.h"
+#include "view.h"
+
+static void
+results_open(struct view *v)
+{
+	const struct item *it = app_item(v->item);
+	char *path, *source;
+
+	doc_free(&v->doc);
+	doc_init(&v->doc, screen_ascii);
+	v->width = COLS;
+	if (app.grading_item == v->item) {
+		report_progress(&v->doc, it, app.grading.steps, app.grading.nsteps, true, COLS - 3);
+		return;
+	}
+	/* the student's file, so that compile errors can show their lines */
+	path = it->file ? app_path(it->file) : NULL;
+	source = path ? read_file(path, NULL) : NULL;
+	report_render(&v->doc, it, app.results[v->item], state_hints(&app.state, it->name), source, COLS - 3);
+	if (!app.results[v->item] && state_status(&app.state, it->name) != STATUS_NOT_STARTED) {
+		doc_newline(&v->doc);
+		doc_newline(&v->doc);
+		doc_printf(&v->doc, S_DIM, "Last time: %s.", app_status_label(v->item));
+	}
+	free(source);
+	free(path);
+}
+
+const struct view_ops results_ops = {
+	.name = "results",
+	.open = results_open,
+	.draw = pager_draw,
+	.key = pager_key,
+	.keys = "c grade  e edit  h hint  s solution  Tab lesson  n/p next/prev  q back",
+};

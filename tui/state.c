@@ -1,0 +1,234 @@
+#include "state.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* Names in the file; stable, as other versions of the TUI read it. */
+static const char *const status_keys[] = {
+	[STATUS_NOT_STARTED] = "not_started",
+	[STATUS_FAILING] = "failing",
+	[STATUS_SIM] = "correct_on_sim",
+	[STATUS_GPU] = "passed_on_gpu",
+	[STATUS_READ] = "read",
+};
+
+const char *
+status_label(enum status s)
+{
+	static const char *const labels[] = {
+		[STATUS_NOT_STARTED] = "not started",
+		[STATUS_FAILING] = "failing",
+		[STATUS_SIM] = "correct on the simulator",
+		[STATUS_GPU] = "passed on the GPU",
+		[STATUS_READ] = "read",
+	};
+
+	return labels[s];
+}
+
+bool
+status_done(enum status s)
+{
+	return s == STATUS_SIM || s == STATUS_GPU || s == STATUS_READ;
+}
+
+static cJSON *
+fresh_root(void)
+{
+	cJSON *root = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(root, "version", 1);
+	cJSON_AddObjectToObject(root, "items");
+	return root;
+}
+
+/* Keep a file we cannot read as state.json.corrupt (or .corrupt-N) and say so. */
+static void
+set_aside(struct state *st, const char *why)
+{
+	char *dest = xasprintf("%s.corrupt", st->path);
+
+	for (int i = 1; access(dest, F_OK) == 0 && i < 1000; i++) {
+		free(dest);
+		dest = xasprintf("%s.corrupt-%d", st->path, i);
+	}
+	if (rename(st->path, dest) == 0)
+		st->note = xasprintf("progress file %s %s: kept it as %s and started afresh",
+				     st->path, why, dest);
+	else
+		st->note = xasprintf("progress file %s %s (and cannot move it aside: %s); starting afresh",
+				     st->path, why, strerror(errno));
+	free(dest);
+}
+
+void
+state_load(struct state *st, const char *root)
+{
+	size_t len;
+	char *text;
+	cJSON *items;
+
+	memset(st, 0, sizeof(*st));
+	st->path = path_join(root, ".cudalings/state.json");
+	text = read_file(st->path, &len);
+	if (!text) {
+		if (errno != ENOENT)
+			st->note = xasprintf("cannot read progress file %s: %s; starting afresh",
+					     st->path, strerror(errno));
+		st->root = fresh_root();
+		return;
+	}
+	st->root = cJSON_ParseWithLength(text, len);
+	free(text);
+	if (!st->root || !cJSON_IsObject(st->root)) {
+		cJSON_Delete(st->root);
+		set_aside(st, st->root ? "is not a JSON object" : "is not valid JSON");
+		st->root = fresh_root();
+		return;
+	}
+	items = cJSON_GetObjectItemCaseSensitive(st->root, "items");
+	if (!cJSON_IsObject(items)) {
+		/* the rest of the file may still be good: only the items restart */
+		cJSON_DeleteItemFromObjectCaseSensitive(st->root, "items");
+		cJSON_AddObjectToObject(st->root, "items");
+	}
+}
+
+void
+state_free(struct state *st)
+{
+	cJSON_Delete(st->root);
+	free(st->path);
+	free(st->note);
+	memset(st, 0, sizeof(*st));
+}
+
+static int
+fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fsync(fd);
+	close(fd);
+	return ret;
+}
+
+int
+state_save(struct state *st)
+{
+	char *dir_copy = xstrdup(st->path), *dir = dirname(dir_copy);
+	char *tmp = xasprintf("%s.tmp.%ld", st->path, (long)getpid());
+	char *text = cJSON_Print(st->root);
+	size_t len = strlen(text), done = 0;
+	int fd = -1, ret = -1;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		error("cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		error("cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("cannot write '%s': %s", tmp, strerror(errno));
+			goto out;
+		}
+		done += (size_t)n;
+	}
+	/* the data must be on disk before the rename makes it the state */
+	if (write(fd, "\n", 1) != 1 || fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		error("cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, st->path) < 0) {
+		error("cannot rename '%s' to '%s': %s", tmp, st->path, strerror(errno));
+		goto out;
+	}
+	fsync_dir(dir);
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		unlink(tmp);
+	free(text);
+	free(tmp);
+	free(dir_copy);
+	return ret;
+}
+
+static cJSON *
+item(const struct state *st, const char *name, bool create)
+{
+	cJSON *items = cJSON_GetObjectItemCaseSensitive(st->root, "items");
+	cJSON *it = cJSON_GetObjectItemCaseSensitive(items, name);
+
+	if (!it && create)
+		it = cJSON_AddObjectToObject(items, name);
+	else if (it && !cJSON_IsObject(it) && create)
+		/* a damaged entry: start it again rather than fail */
+		it = cJSON_ReplaceItemInObjectCaseSensitive(items, name, cJSON_CreateObject())
+			? cJSON_GetObjectItemCaseSensitive(items, name) : NULL;
+	return cJSON_IsObject(it) ? it : NULL;
+}
+
+enum status
+state_status(const struct state *st, const char *name)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item(st, name, false), "status"));
+
+	for (size_t i = 0; s && i < sizeof(status_keys) / sizeof(status_keys[0]); i++)
+		if (!strcmp(s, status_keys[i]))
+			return (enum status)i;
+	return STATUS_NOT_STARTED;
+}
+
+static void
+set(cJSON *obj, const char *key, cJSON *value)
+{
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, value);
+	else
+		cJSON_AddItemToObject(obj, key, value);
+}
+
+void
+state_set_status(struct state *st, const char *name, enum status s)
+{
+	set(item(st, name, true), "status", cJSON_CreateString(status_keys[s]));
+}
+
+int
+state_hints(const struct state *st, const char *name)
+{
+	cJSON *n = cJSON_GetObjectItemCaseSensitive(item(st, name, false), "hints");
+
+	return cJSON_IsNumber(n) && n->valueint > 0 ? n->valueint : 0;
+}
+
+void
+state_set_hints(struct state *st, const char *name, int n)
+{
+	set(item(st, name, true), "hints", cJSON_CreateNumber(n));
+}

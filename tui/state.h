@@ -1,0 +1,45 @@
+/*
+ * state: the student's progress, kept in WORKBOOK/.cudalings/state.json and
+ * written atomically.  A missing file is a fresh start; a corrupt one is
+ * renamed aside and reported in state->note, never fatal.  Pure.
+ *
+ * The file is one object; keys this version does not know are kept:
+ *	{"version": 1, "items": {"col_sums": {"status": "failing", "hints": 1}}}
+ */
+#ifndef TUI_STATE_H
+#define TUI_STATE_H
+
+#include <stdbool.h>
+
+enum status {
+	STATUS_NOT_STARTED,
+	STATUS_FAILING,
+	STATUS_SIM,		/* correct on the simulator */
+	STATUS_GPU,		/* passed on the GPU */
+	STATUS_READ,		/* a lesson or demo that was opened */
+};
+
+struct state {
+	char *path;		/* .../.cudalings/state.json */
+	struct cJSON *root;
+	char *note;		/* what recovery did, for the status line; or NULL */
+};
+
+/* Load the state of the workbook at root. Always succeeds; see state->note. */
+void state_load(struct state *st, const char *root);
+/* Write it: temp file, fsync, rename. -1 with error() set on failure. */
+int state_save(struct state *st);
+void state_free(struct state *st);
+
+enum status state_status(const struct state *st, const char *name);
+void state_set_status(struct state *st, const char *name, enum status s);
+/* How many hints of the item the student has seen. */
+int state_hints(const struct state *st, const char *name);
+void state_set_hints(struct state *st, const char *name, int n);
+
+/* "not started", "failing", … as the list shows it. */
+const char *status_label(enum status s);
+/* Whether the item counts as done for the progress bar. */
+bool status_done(enum status s);
+
+#endif

@@ -1,0 +1,33 @@
+# tui/: the ncurses front end (build/cudalings-tui) and its tests.
+# Included by the top-level Makefile; uses its variables and pattern rules.
+
+TUI_SRCS := $(wildcard tui/*.c)
+TUI_OBJS := $(TUI_SRCS:%.c=$(B)/%.o)
+# The modules that know nothing of curses: the unit tests link them without a terminal.
+TUI_PURE := util doc highlight markdown state result workbook report proc grade watch
+TUI_PURE_OBJS := $(TUI_PURE:%=$(B)/tui/%.o)
+TUI_LIBS := -lncursesw -lmd4c -lcjson -lm
+
+all: $(B)/cudalings-tui
+
+$(B)/cudalings-tui: $(TUI_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TUI_LIBS)
+
+.PHONY: tui
+## tui: open the workbook
+tui: $(B)/cudalings $(B)/cudalings-tui $(if $(wildcard sim/sim.mk),sim)
+	@$(B)/cudalings-tui
+
+TUI_TEST_SRCS := $(wildcard tests/tui/unit/*.c)
+TUI_TEST_OBJS := $(TUI_TEST_SRCS:%.c=$(B)/%.o)
+
+$(B)/tests/tui-unit: $(TUI_TEST_OBJS) $(TUI_PURE_OBJS)
+	$(call msg,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcriterion -lmd4c -lcjson -lm
+
+TEST_PROGRAMS += $(B)/tests/tui-unit
+# the end-to-end walk in tmux drives the built program
+TEST_SCRIPTS += tests/tui/e2e.sh
+test: $(B)/cudalings-tui

@@ -1,0 +1,42 @@
+/*
+ * view: a screen of the TUI.  Each plugs in through a table of operations;
+ * main.c keeps a stack of them and draws the one on top between the title
+ * and status bars.
+ */
+#ifndef TUI_VIEW_H
+#define TUI_VIEW_H
+
+#include <stdbool.h>
+
+#include "doc.h"
+
+struct view;
+
+struct view_ops {
+	const char *name;	/* shown in the title bar */
+	/* (Re)build the content for v->item at the current width. */
+	void (*open)(struct view *v);
+	/* Draw in rows top..top+height-1. */
+	void (*draw)(struct view *v, int top, int height);
+	/* Act on a key; false leaves it to the global keys. */
+	bool (*key)(struct view *v, int key);
+	/* The key help for the status bar. */
+	const char *keys;
+};
+
+struct view {
+	const struct view_ops *ops;
+	int item;		/* the workbook item it shows */
+	struct doc doc;		/* pagers: the laid-out content */
+	int top;		/* pagers: first line shown; the list: first row */
+	int width;		/* the width doc was laid out at; 0 to re-open */
+	int height;		/* rows it had when last drawn */
+};
+
+extern const struct view_ops list_ops, lesson_ops, results_ops, solution_ops, help_ops;
+
+/* Pagers: draw doc from v->top; scroll keys (j/k, arrows, PgUp/PgDn, space, g/G, Home/End). */
+void pager_draw(struct view *v, int top, int height);
+bool pager_key(struct view *v, int key);
+
+#endif

@@ -1,0 +1,98 @@
+# cudalings — one non-recursive Makefile. Build output goes to build/.
+# Parts add their own rules through the fragments included below (sim/, tui/,
+# tests/); every fragment uses the variables and helpers defined here.
+#
+# `make help` lists the targets; V=1 shows full commands.
+
+B        := build
+CC       ?= cc
+CXX      ?= c++
+CFLAGS   ?= -O2 -g
+CXXFLAGS ?= -O2 -g
+WARN     := -Wall -Wextra -Wno-unused-parameter
+DEPFLAGS  = -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -I. -Iharness -Igrader
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-8s %s\n' '$(1)' '$(2)'
+endif
+
+# ---------------------------------------------------------------- the grader
+GRADER_SRCS := $(wildcard grader/*.c)
+GRADER_OBJS := $(GRADER_SRCS:%.c=$(B)/%.o)
+# Fragments append objects and libraries that link into build/cudalings.
+CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS))
+CUDALINGS_LIBS := -lcjson -lm
+# Criterion test programs appended by fragments; `make test` runs each.
+TEST_PROGRAMS :=
+# Extra scripts run by `make test` after the unit tests.
+TEST_SCRIPTS :=
+
+.PHONY: all
+## all: build the grader (build/cudalings) and its tools
+all: $(B)/cudalings
+
+-include sim/sim.mk
+-include tui/tui.mk
+include tests/tests.mk
+
+$(B)/cudalings: $(B)/grader/main.o $(CUDALINGS_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CUDALINGS_LIBS)
+
+$(B)/%.o: %.c
+	$(call msg,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -std=gnu11 -c -o $@ $<
+
+$(B)/%.o: %.cpp
+	$(call msg,CXX,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(WARN) $(DEPFLAGS) -std=gnu++17 -c -o $@ $<
+
+# ---------------------------------------------------------------- student commands
+EX      ?=
+FILE    ?=
+BACKEND ?=
+GRADE_ARGS = $(EX) $(if $(FILE),--file $(FILE)) $(if $(BACKEND),--backend $(BACKEND))
+
+.PHONY: grade list
+## grade: grade one exercise: make grade EX=transpose [FILE=path] [BACKEND=gpu|sim]
+grade: $(B)/cudalings
+	@if [ -z "$(EX)" ]; then echo 'make grade: say which exercise, e.g. make grade EX=col_sums (make list shows them)'; exit 2; fi
+	@$(B)/cudalings grade $(GRADE_ARGS)
+
+## list: list the lessons and exercises in order
+list: $(B)/cudalings
+	@$(B)/cudalings list
+
+# ---------------------------------------------------------------- tests
+.PHONY: test test-gpu check-exercises
+## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator)
+test: $(TEST_PROGRAMS) $(B)/cudalings
+	$(Q)set -e; for t in $(TEST_PROGRAMS); do echo "== $$t"; $$t --jobs 2; done
+	$(Q)set -e; for s in $(TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
+
+## check-exercises: every exercise compiles; starters fail and solutions pass
+check-exercises: $(B)/cudalings
+	@$(B)/cudalings check
+
+## test-gpu: on a GPU machine: every solution passes, starters and slow variants fail, timings
+test-gpu: $(B)/cudalings
+	@bash tests/gpu/run.sh
+
+# ---------------------------------------------------------------- housekeeping
+.PHONY: clean help
+## clean: remove build/
+clean:
+	rm -rf $(B)
+
+## help: list the targets
+help:
+	@sed -n 's/^## \([^:]*\): \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 20
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

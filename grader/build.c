@@ -1,0 +1,626 @@
+#include "build.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* One place for every compiler flag the runners and judges are built with. */
+#define HOST_CFLAGS "-O2", "-g", "-fopenmp", "-Iharness", "-Ibuild/gen"
+#define HOST_CXXFLAGS "-std=gnu++17", HOST_CFLAGS
+#define NVCC_FLAGS "-std=c++17", "-O3", "-lineinfo", "-Ibuild/gen", "-Iharness"
+#define SIM_CXXFLAGS "-std=gnu++17", "-O1", "-g", "-fno-omit-frame-pointer", "-Isim/include", \
+	"-include", "cudasim.h", "-Iharness", "-Ibuild/gen"
+#define SIM_LIBS "build/sim/libcudasim.a", "-lpthread", "-ldl", "-fopenmp"
+
+static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c" };
+
+const char *
+backend_name(enum backend b)
+{
+	return b == BACKEND_GPU ? "gpu" : "sim";
+}
+
+const char *
+build_nvcc(void)
+{
+	static const char *nvcc;
+	static bool looked;
+	if (looked)
+		return nvcc;
+	looked = true;
+	const char *env = getenv("CUDALINGS_NVCC");
+	if (env && *env)
+		return nvcc = env;
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "");
+	for (char *dir = strtok(copy, ":"); dir; dir = strtok(NULL, ":")) {
+		char *candidate = xasprintf("%s/nvcc", dir);
+		if (access(candidate, X_OK) == 0) {
+			nvcc = candidate;
+			break;
+		}
+		free(candidate);
+	}
+	free(copy);
+	if (!nvcc && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
+		nvcc = "/usr/local/cuda/bin/nvcc";
+	return nvcc;
+}
+
+const char *
+build_arch(void)
+{
+	const char *env = getenv("CUDALINGS_ARCH");
+	return env && *env ? env : "native";
+}
+
+bool
+build_sim_ready(void)
+{
+	char *lib = root_path("build/sim/libcudasim.a"), *tool = root_path("build/sim/cudasim-rewrite");
+	bool ok = file_exists(lib) && file_exists(tool);
+	free(lib);
+	free(tool);
+	return ok;
+}
+
+/* ------------------------------------------------------------ argv lists */
+
+struct args {
+	char **v;
+	int n, cap;
+};
+
+static void
+args_add(struct args *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 32;
+		a->v = xrealloc(a->v, sizeof(char *) * (size_t)a->cap);
+	}
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+#define ARGS_ADD(a, ...)                                                            \
+	do {                                                                        \
+		const char *list_[] = { __VA_ARGS__ };                              \
+		for (size_t i_ = 0; i_ < sizeof(list_) / sizeof(*list_); i_++)      \
+			args_add((a), list_[i_]);                                   \
+	} while (0)
+
+static void
+args_free(struct args *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->n = a->cap = 0;
+}
+
+static char *
+args_join(const struct args *a)
+{
+	struct buf b = { 0 };
+	for (int i = 0; i < a->n; i++)
+		buf_addf(&b, "%s%s", i ? " " : "", a->v[i]);
+	return buf_detach(&b);
+}
+
+/* ------------------------------------------------------------ the cache */
+
+/* The files a .d file lists, newer than `mtime`? */
+static bool
+deps_newer(const char *depfile, int64_t mtime)
+{
+	char *text = read_file(depfile, NULL);
+	if (!text)
+		return true;
+	bool newer = false;
+	char *colon = strchr(text, ':');
+	char *p = colon ? colon + 1 : text;
+	while (*p && !newer) {
+		while (*p && (isspace((unsigned char)*p) || *p == '\\'))
+			p++;
+		char *start = p;
+		while (*p && !isspace((unsigned char)*p) && !(*p == '\\' && isspace((unsigned char)p[1])))
+			p++;
+		if (p == start)
+			break;
+		char save = *p;
+		*p = 0;
+		size_t len = strlen(start);
+		if (start[len - 1] == ':') { /* -MP's phony targets: the list is over */
+			*p = save;
+			break;
+		}
+		int64_t t = file_mtime(start);
+		if (t < 0 || t > mtime)
+			newer = true;
+		*p = save;
+	}
+	free(text);
+	return newer;
+}
+
+/* Is `target` missing, built by another command, or older than a dependency? */
+static bool
+stale(const char *target, const struct args *cmd, const char *const *deps, int ndeps, const char *depfile)
+{
+	int64_t t = file_mtime(target);
+	if (t < 0)
+		return true;
+	char *cmdfile = xasprintf("%s.cmd", target), *want = args_join(cmd);
+	char *have = read_file(cmdfile, NULL);
+	bool changed = !have || strcmp(have, want);
+	free(have);
+	free(want);
+	free(cmdfile);
+	if (changed)
+		return true;
+	for (int i = 0; i < ndeps; i++) {
+		int64_t d = file_mtime(deps[i]);
+		if (d < 0 || d > t)
+			return true;
+	}
+	return depfile && deps_newer(depfile, t);
+}
+
+static void
+remember_command(const char *target, const struct args *cmd)
+{
+	char *cmdfile = xasprintf("%s.cmd", target), *line = args_join(cmd);
+	write_file_atomic(cmdfile, line, strlen(line));
+	free(cmdfile);
+	free(line);
+}
+
+static int
+make_parent(const char *path, struct buf *log)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int status = 0;
+	if (slash) {
+		*slash = 0;
+		if (mkdir_p(dir)) {
+			buf_addf(log, "cannot create '%s': %s\n", dir, strerror(errno));
+			status = -1;
+		}
+	}
+	free(dir);
+	return status;
+}
+
+/* Run `cmd` to make `target` unless it is up to date. Paths are relative to the root. */
+static int
+build_step(const char *target, const struct args *cmd, const char *const *deps, int ndeps,
+	   const char *depfile, struct buf *log)
+{
+	if (!stale(target, cmd, deps, ndeps, depfile))
+		return 0;
+	if (make_parent(target, log))
+		return -1;
+	if (getenv("CUDALINGS_VERBOSE")) {
+		char *line = args_join(cmd);
+		fprintf(stderr, "  %s\n", line);
+		free(line);
+	}
+	struct buf out = { 0 };
+	bool ok = run_command(cmd->v, workbook_root(), 600, &out);
+	if (!ok) {
+		char *line = args_join(cmd);
+		buf_addf(log, "%s\n%s", line, out.data ? out.data : "");
+		free(line);
+		unlink(target);
+	} else {
+		remember_command(target, cmd);
+	}
+	buf_free(&out);
+	return ok ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ generated files */
+
+static char *
+launcher_typedef(const struct exercise *e)
+{
+	/* the signature with the name replaced: "void NAME_t(...)" */
+	const char *at = strstr(e->launcher, e->launcher_name);
+	return xasprintf("typedef %.*s%s_t%s;", (int)(at - e->launcher), e->launcher, e->launcher_name,
+			 at + strlen(e->launcher_name));
+}
+
+static int
+write_header(const struct exercise *e)
+{
+	char *type = launcher_typedef(e);
+	char *text = xasprintf(
+		"/* Generated by cudalings from workbook.json: the launcher of '%s'. Do not edit. */\n"
+		"#ifndef CUDALINGS_GEN_%s_H\n#define CUDALINGS_GEN_%s_H\n\n"
+		"#ifdef CUDALINGS_JUDGE\n/* the judge never calls a launcher: it holds none */\n"
+		"#define CUDALINGS_LAUNCHER_ATTR __attribute__((weak))\n#else\n#define CUDALINGS_LAUNCHER_ATTR\n#endif\n\n"
+		"#ifdef __cplusplus\nextern \"C\" {\n#endif\n%s\nCUDALINGS_LAUNCHER_ATTR %s;\n"
+		"#ifdef __cplusplus\n}\n#endif\n\n#endif\n",
+		e->name, e->name, e->name, type, e->launcher);
+	char *path = xasprintf("%s/build/gen/cudalings/%s.h", workbook_root(), e->name);
+	struct buf log = { 0 };
+	int status = make_parent(path, &log);
+	if (!status && write_file_if_changed(path, text, strlen(text)))
+		status = error("cannot write '%s': %s", path, strerror(errno));
+	buf_free(&log);
+	free(path);
+	free(text);
+	free(type);
+	return status;
+}
+
+int
+build_headers(const struct manifest *m)
+{
+	for (int i = 0; i < m->count; i++)
+		if (m->items[i].launcher && write_header(&m->items[i]))
+			return -1;
+	return 0;
+}
+
+static int
+write_glue(const struct exercise *e, const char *path)
+{
+	char *text = xasprintf(
+		"/* Generated by cudalings: which launchers the runner calls. */\n"
+		"#include \"cudalings/%s.h\"\n"
+		"extern \"C\" %s_t ref__%s;\n"
+		"extern \"C\" const void *const cudalings_student_launcher = (const void *)&%s;\n"
+		"extern \"C\" const void *const cudalings_reference_launcher = (const void *)&ref__%s;\n",
+		e->name, e->launcher_name, e->launcher_name, e->launcher_name, e->launcher_name);
+	struct buf log = { 0 };
+	int status = make_parent(path, &log);
+	if (!status && write_file_if_changed(path, text, strlen(text)))
+		status = -1;
+	buf_free(&log);
+	free(text);
+	return status;
+}
+
+/* ------------------------------------------------------------ compiling */
+
+/* Compile a .cu for a backend: nvcc on gpu; the simulator's rewriter then g++ on sim. */
+static int
+compile_cu(enum backend b, const char *source, const char *object, bool openmp, struct buf *log)
+{
+	struct args cmd = { 0 };
+	char *depfile = xasprintf("%s.d", object);
+	int status;
+	if (b == BACKEND_GPU) {
+		ARGS_ADD(&cmd, build_nvcc(), NVCC_FLAGS);
+		char *arch = xasprintf("-arch=%s", build_arch());
+		args_add(&cmd, arch);
+		free(arch);
+		if (openmp)
+			ARGS_ADD(&cmd, "-Xcompiler", "-fopenmp");
+		ARGS_ADD(&cmd, "-MD", "-MF", depfile, "-c", source, "-o", object);
+		status = build_step(object, &cmd, &source, 1, depfile, log);
+	} else {
+		char *rewritten = xasprintf("%s.sim.cpp", object);
+		struct args rw = { 0 };
+		ARGS_ADD(&rw, "build/sim/cudasim-rewrite", source, rewritten);
+		const char *rw_deps[] = { source, "build/sim/cudasim-rewrite" };
+		status = build_step(rewritten, &rw, rw_deps, 2, NULL, log);
+		if (!status) {
+			ARGS_ADD(&cmd, "g++", SIM_CXXFLAGS);
+			if (openmp)
+				args_add(&cmd, "-fopenmp");
+			ARGS_ADD(&cmd, "-MMD", "-MF", depfile, "-c", rewritten, "-o", object);
+			status = build_step(object, &cmd, (const char *const *)&rewritten, 1, depfile, log);
+		}
+		args_free(&rw);
+		free(rewritten);
+	}
+	args_free(&cmd);
+	free(depfile);
+	return status;
+}
+
+static int
+compile_host(const char *compiler, const char *source, const char *object, const char *define,
+	     struct buf *log)
+{
+	struct args cmd = { 0 };
+	char *depfile = xasprintf("%s.d", object);
+	if (!strcmp(compiler, "gcc"))
+		ARGS_ADD(&cmd, "gcc", "-std=gnu11", HOST_CFLAGS);
+	else
+		ARGS_ADD(&cmd, "g++", HOST_CXXFLAGS);
+	if (define)
+		args_add(&cmd, define);
+	ARGS_ADD(&cmd, "-MMD", "-MF", depfile, "-c", source, "-o", object);
+	int status = build_step(object, &cmd, &source, 1, depfile, log);
+	args_free(&cmd);
+	free(depfile);
+	return status;
+}
+
+static int
+build_judge(const struct exercise *e, const char *judge, struct buf *log)
+{
+	struct args link = { 0 };
+	ARGS_ADD(&link, "g++", "-fopenmp", "-o", judge);
+	int status = 0;
+	const char *c_sources[] = { "harness/judge.c", "harness/cases.c", "harness/check.c" };
+	for (size_t i = 0; i < 3 && !status; i++) {
+		char *object = xasprintf("build/judge/%s.o", strrchr(c_sources[i], '/') + 1);
+		status = compile_host("gcc", c_sources[i], object, NULL, log);
+		args_add(&link, object);
+		free(object);
+	}
+	char *check = xasprintf("harness/checks/%s.cpp", e->name);
+	char *object = xasprintf("build/judge/%s.check.o", e->name);
+	if (!status)
+		status = compile_host("g++", check, object, "-DCUDALINGS_JUDGE", log);
+	args_add(&link, object);
+	if (!status)
+		status = build_step(judge, &link, (const char *const *)link.v + 4, link.n - 4, NULL, log);
+	free(check);
+	free(object);
+	args_free(&link);
+	return status;
+}
+
+/* The reference solution with every symbol made local but its launcher, renamed. */
+static int
+build_reference(const struct exercise *e, enum backend b, const char *object, struct buf *log)
+{
+	char *raw = xasprintf("build/%s/ref/%s.raw.o", backend_name(b), e->name);
+	int status = compile_cu(b, e->solution, raw, false, log);
+	if (!status) {
+		struct args cmd = { 0 };
+		char *rename = xasprintf("%s=ref__%s", e->launcher_name, e->launcher_name);
+		char *keep = xasprintf("ref__%s", e->launcher_name);
+		ARGS_ADD(&cmd, "objcopy", "--redefine-sym", rename, "-G", keep, raw, object);
+		status = build_step(object, &cmd, (const char *const *)&raw, 1, NULL, log);
+		free(rename);
+		free(keep);
+		args_free(&cmd);
+	}
+	free(raw);
+	return status;
+}
+
+static char *
+relative_to_root(const char *path)
+{
+	char resolved[PATH_MAX];
+	if (!realpath(path, resolved))
+		return xstrdup(path);
+	size_t n = strlen(workbook_root());
+	if (!strncmp(resolved, workbook_root(), n) && resolved[n] == '/')
+		return xstrdup(resolved + n + 1);
+	return xstrdup(resolved);
+}
+
+int
+build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
+	      const char *student_path, struct buf *log)
+{
+	memset(s, 0, sizeof(*s));
+	s->e = e;
+	s->backend = b;
+	s->source = xstrdup(student_path);
+	const char *bk = backend_name(b);
+	if (b == BACKEND_GPU && !build_nvcc()) {
+		buf_addstr(log, "no CUDA compiler: nvcc is not on PATH (install the CUDA toolkit, or set CUDALINGS_NVCC)\n");
+		return -1;
+	}
+	if (b == BACKEND_SIM && !build_sim_ready()) {
+		buf_addstr(log, "the CPU simulator is not built: run 'make sim'\n");
+		return -1;
+	}
+	struct args objects = { 0 };
+	int status = 0;
+	char *object = xasprintf("build/%s/harness/runner.o", bk);
+	status = compile_cu(b, "harness/runner.cu", object, true, log);
+	args_add(&objects, object);
+	free(object);
+	for (size_t i = 0; i < sizeof(harness_c_sources) / sizeof(*harness_c_sources) && !status; i++) {
+		object = xasprintf("build/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
+		status = compile_host("gcc", harness_c_sources[i], object, NULL, log);
+		args_add(&objects, object);
+		free(object);
+	}
+	char *check = xasprintf("harness/checks/%s.cpp", e->name);
+	object = xasprintf("build/host/checks/%s.o", e->name);
+	if (!status && !file_exists(check)) {
+		buf_addf(log, "the exercise has no check: '%s' is missing\n", check);
+		status = -1;
+	}
+	if (!status)
+		status = compile_host("g++", check, object, NULL, log);
+	args_add(&objects, object);
+	free(object);
+	free(check);
+
+	char *glue = xasprintf("build/gen/%s.glue.cpp", e->name);
+	char *glue_abs = root_path(glue);
+	object = xasprintf("build/host/glue/%s.o", e->name);
+	if (!status && write_glue(e, glue_abs))
+		status = -1;
+	if (!status)
+		status = compile_host("g++", glue, object, NULL, log);
+	args_add(&objects, object);
+	free(object);
+	free(glue);
+	free(glue_abs);
+
+	object = xasprintf("build/%s/ref/%s.o", bk, e->name);
+	if (!status)
+		status = build_reference(e, b, object, log);
+	args_add(&objects, object);
+	free(object);
+
+	s->judge = xasprintf("build/judge/%s", e->name);
+	if (!status)
+		status = build_judge(e, s->judge, log);
+
+	/* the student's build, keyed by where the file is, so a class's submissions never collide */
+	char *rel = relative_to_root(student_path);
+	uint64_t key = hash_bytes(rel, strlen(rel), 0);
+	s->dir = xasprintf("build/%s/sub/%s-%016llx", bk, e->name, (unsigned long long)key);
+	s->object = xasprintf("%s/%s.o", s->dir, e->name);
+	s->runner = xasprintf("%s/runner", s->dir);
+	char *objects_list = args_join(&objects);
+	char *dir_abs = root_path(s->dir);
+	char *list_path = xasprintf("%s/objects", dir_abs);
+	if (mkdir_p(dir_abs) || write_file_if_changed(list_path, objects_list, strlen(objects_list))) {
+		buf_addf(log, "cannot write '%s': %s\n", list_path, strerror(errno));
+		status = -1;
+	}
+	free(dir_abs);
+	free(list_path);
+	free(objects_list);
+	args_free(&objects);
+
+	if (!status) {
+		struct args cmd = { 0 };
+		char *depfile = xasprintf("%s.d", s->object);
+		if (b == BACKEND_GPU) {
+			char *arch = xasprintf("-arch=%s", build_arch());
+			ARGS_ADD(&cmd, build_nvcc(), NVCC_FLAGS, arch, "-MD", "-MF", depfile, "-c", rel, "-o", s->object);
+			free(arch);
+			s->compile_source = xstrdup(rel);
+		} else {
+			/* the rewriter is quick; g++ is what takes the time */
+			s->compile_source = xasprintf("%s/%s.sim.cpp", s->dir, e->name);
+			struct args rw = { 0 };
+			ARGS_ADD(&rw, "build/sim/cudasim-rewrite", rel, s->compile_source);
+			const char *rw_deps[] = { rel, "build/sim/cudasim-rewrite" };
+			struct buf rwlog = { 0 };
+			if (build_step(s->compile_source, &rw, rw_deps, 2, NULL, &rwlog)) {
+				/* the student's own mistake as far as the rewriter can tell: a compile error */
+				s->compile_argv = NULL;
+				buf_add(log, rwlog.data ? rwlog.data : "", rwlog.len);
+				status = 1;
+			}
+			buf_free(&rwlog);
+			args_free(&rw);
+			ARGS_ADD(&cmd, "g++", SIM_CXXFLAGS, "-MMD", "-MF", depfile, "-c", s->compile_source, "-o",
+				 s->object);
+		}
+		if (status == 0 && stale(s->object, &cmd, (const char *const *)&rel, 1, depfile)) {
+			s->compile_argv = cmd.v;
+			cmd.v = NULL;
+			cmd.n = cmd.cap = 0;
+			/* remember the command only once it succeeds: see build_link */
+		}
+		args_free(&cmd);
+		free(depfile);
+	}
+	free(rel);
+	return status;
+}
+
+char *
+build_tidy_messages(const struct student_build *s, const char *text)
+{
+	/* nvcc says "path(12): error: …"; make it "path:12: error: …" like gcc, and name the file as given */
+	struct buf out = { 0 };
+	char *rel = relative_to_root(s->source);
+	for (const char *line = text; *line;) {
+		const char *end = strchrnul(line, '\n');
+		const char *paren = memchr(line, '(', (size_t)(end - line));
+		const char *close = paren ? memchr(paren, ')', (size_t)(end - paren)) : NULL;
+		bool digits = paren && close && close > paren + 1;
+		for (const char *p = paren ? paren + 1 : NULL; digits && p < close; p++)
+			digits = isdigit((unsigned char)*p);
+		if (digits && close[1] == ':') {
+			buf_add(&out, line, (size_t)(paren - line));
+			buf_addstr(&out, ":");
+			buf_add(&out, paren + 1, (size_t)(close - paren - 1));
+			buf_add(&out, close + 1, (size_t)(end - close - 1));
+		} else {
+			buf_add(&out, line, (size_t)(end - line));
+		}
+		buf_addstr(&out, "\n");
+		line = *end ? end + 1 : end;
+	}
+	free(rel);
+	return buf_detach(&out);
+}
+
+void
+build_compiled(const struct student_build *s)
+{
+	struct args cmd = { 0 };
+	for (char **p = s->compile_argv; p && *p; p++)
+		args_add(&cmd, *p);
+	remember_command(s->object, &cmd);
+	args_free(&cmd);
+}
+
+int
+build_link(struct student_build *s, struct buf *log)
+{
+	char *list_path = xasprintf("%s/%s/objects", workbook_root(), s->dir);
+	char *objects = read_file(list_path, NULL);
+	free(list_path);
+	if (!objects) {
+		buf_addstr(log, "the runner's objects are missing: run the grade again\n");
+		return -1;
+	}
+	struct args cmd = { 0 };
+	if (s->backend == BACKEND_GPU) {
+		char *arch = xasprintf("-arch=%s", build_arch());
+		ARGS_ADD(&cmd, build_nvcc(), arch, "-o", s->runner);
+		free(arch);
+	} else {
+		ARGS_ADD(&cmd, "g++", "-o", s->runner);
+	}
+	int first_object = cmd.n;
+	for (char *tok = strtok(objects, " "); tok; tok = strtok(NULL, " "))
+		args_add(&cmd, tok);
+	args_add(&cmd, s->object);
+	int nobjects = cmd.n - first_object;
+	if (s->backend == BACKEND_GPU)
+		ARGS_ADD(&cmd, "-Xcompiler", "-fopenmp");
+	else
+		ARGS_ADD(&cmd, SIM_LIBS);
+	int status = build_step(s->runner, &cmd, (const char *const *)cmd.v + first_object, nobjects, NULL, log);
+	args_free(&cmd);
+	free(objects);
+	return status;
+}
+
+void
+build_release(struct student_build *s)
+{
+	if (s->compile_argv) {
+		for (char **p = s->compile_argv; *p; p++)
+			free(*p);
+		free(s->compile_argv);
+	}
+	free(s->source);
+	free(s->dir);
+	free(s->object);
+	free(s->runner);
+	free(s->judge);
+	free(s->compile_source);
+	memset(s, 0, sizeof(*s));
+}
+
+int
+build_compile_only(const struct exercise *e, const char *source, struct buf *log)
+{
+	if (write_header(e))
+		return -1;
+	char *object = xasprintf("build/compile-only/%s/%s.o", e->name,
+				 strstr(source, "solutions/") ? "solution" : "exercise");
+	int status = compile_cu(BACKEND_GPU, source, object, false, log);
+	free(object);
+	return status;
+}

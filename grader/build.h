@@ -1,0 +1,57 @@
+/*
+ * Building runners and judges. The harness, the check, the reference
+ * solution and the judge are compiled once and cached under build/; a
+ * re-grade after an edit recompiles only the student's file.
+ */
+#ifndef CUDALINGS_BUILD_H
+#define CUDALINGS_BUILD_H
+
+#include <stdbool.h>
+#include "manifest.h"
+#include "proc.h"
+
+enum backend { BACKEND_GPU, BACKEND_SIM };
+
+const char *backend_name(enum backend b);
+/* The nvcc to use, or NULL when there is none. */
+const char *build_nvcc(void);
+/* The -arch nvcc builds for: $CUDALINGS_ARCH, else "native". */
+const char *build_arch(void);
+/* Whether the simulator's tools are built. */
+bool build_sim_ready(void);
+
+/* The per-exercise build of one student file. All paths are owned by it. */
+struct student_build {
+	const struct exercise *e;
+	enum backend backend;
+	char *source;   /* as the student named it, for messages */
+	char *dir;      /* build/<backend>/sub/<hash>/ */
+	char *object;
+	char *runner;
+	char *judge;
+	char *compile_source; /* what the compiler reads (the rewritten file on sim) */
+	char **compile_argv;  /* NULL when the object is up to date */
+};
+
+/*
+ * Build everything of the exercise that is not the student's (cached), and
+ * prepare the student's compile. Returns -1 with the reason in `log`: an
+ * instructor-side problem (a broken check or solution) or a missing tool.
+ */
+int build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
+		  const char *student_path, struct buf *log);
+/* Rewrite compiler messages so they name the student's file as they gave it, file:line: style. */
+char *build_tidy_messages(const struct student_build *s, const char *text);
+/* The student's compile succeeded: remember it, so an unchanged file is not compiled again. */
+void build_compiled(const struct student_build *s);
+/* After a successful compile: link the runner (cached). -1 with the reason in `log`. */
+int build_link(struct student_build *s, struct buf *log);
+void build_release(struct student_build *s);
+
+/* Write build/gen/cudalings/NAME.h for every exercise (only when changed). */
+int build_headers(const struct manifest *m);
+
+/* For `cudalings check --compile-only`: compile one .cu of an exercise with nvcc; -1 with messages in log. */
+int build_compile_only(const struct exercise *e, const char *source, struct buf *log);
+
+#endif

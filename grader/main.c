@@ -1,0 +1,579 @@
+/*
+ * cudalings — the command line: list the workbook, grade an exercise, reset
+ * one to its starter, check the whole workbook. With no arguments it opens
+ * the workbook screen (cudalings-tui, beside this program).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "build.h"
+#include "grade.h"
+#include "manifest.h"
+#include "report.h"
+#include "starter.h"
+#include "util.h"
+
+#define EXIT_PASS 0
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+#define EXIT_ENVIRONMENT 3
+#define MAX_SUBMISSION_BYTES (1024 * 1024)
+
+static const char usage_text[] =
+	"usage: cudalings                      open the workbook (the TUI)\n"
+	"       cudalings list [--json]        the lessons and exercises in order\n"
+	"       cudalings grade NAME [--file PATH] [--backend gpu|sim] [--json] [--progress] [--seed N]\n"
+	"       cudalings reset NAME           put the starter back (your file is kept as a backup)\n"
+	"       cudalings starter NAME         print the starter of an exercise\n"
+	"       cudalings starters [--check]   write missing starters from the solutions, or check they match\n"
+	"       cudalings check [--compile-only]  check the whole workbook (instructors)\n"
+	"\n"
+	"exit status: 0 pass, 1 fail, 2 usage error, 3 environment error (no toolkit, no GPU)\n";
+
+static struct manifest manifest;
+
+static void
+load_manifest(void)
+{
+	if (manifest_load(&manifest))
+		exit(EXIT_USAGE);
+}
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fputs("cudalings: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n(cudalings --help shows the usage)\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* The exercise called `name`, or NULL after saying which ones there are. */
+static struct exercise *
+find_exercise(const char *name, bool need_file)
+{
+	if (strchr(name, '/') || strstr(name, "..") || !*name) {
+		error("'%s' is not an exercise name: give a name from 'cudalings list', not a path "
+		      "(use --file PATH for a file)", name);
+		return NULL;
+	}
+	struct exercise *e = manifest_find(&manifest, name);
+	if (e && need_file && e->kind == ITEM_LESSON) {
+		error("'%s' is a lesson to read, not an exercise to grade", name);
+		return NULL;
+	}
+	if (e)
+		return e;
+	const char *guess = manifest_suggest(&manifest, name);
+	if (guess)
+		error("there is no exercise '%s'; did you mean '%s'?", name, guess);
+	else
+		error("there is no exercise '%s'", name);
+	fputs("the exercises are:", stderr);
+	for (int i = 0; i < manifest.count; i++)
+		if (manifest.items[i].kind != ITEM_LESSON)
+			fprintf(stderr, " %s", manifest.items[i].name);
+	fputc('\n', stderr);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ list */
+
+static int
+cmd_list(int argc, char **argv)
+{
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else
+			return usage_error("list: unknown option '%s'", argv[i]);
+	}
+	load_manifest();
+	if (!json) {
+		for (int i = 0; i < manifest.count; i++) {
+			const struct exercise *e = &manifest.items[i];
+			printf("%2d  %-16s %-9s %s\n", i + 1, e->name, item_kind_name(e->kind), e->title);
+		}
+		return EXIT_PASS;
+	}
+	cJSON *o = cJSON_CreateObject(), *items;
+	cJSON_AddStringToObject(o, "workbook", workbook_root());
+	cJSON_AddStringToObject(o, "title", manifest.title);
+	items = cJSON_AddArrayToObject(o, "items");
+	for (int i = 0; i < manifest.count; i++) {
+		const struct exercise *e = &manifest.items[i];
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "name", e->name);
+		cJSON_AddStringToObject(j, "kind", item_kind_name(e->kind));
+		cJSON_AddStringToObject(j, "title", e->title);
+		cJSON_AddNumberToObject(j, "order", i + 1);
+		cJSON_AddItemToObject(j, "file", e->file ? cJSON_CreateString(e->file) : cJSON_CreateNull());
+		cJSON_AddItemToObject(j, "solution", e->solution ? cJSON_CreateString(e->solution) : cJSON_CreateNull());
+		cJSON_AddStringToObject(j, "lesson", e->lesson);
+		cJSON *hints = cJSON_AddArrayToObject(j, "hints");
+		for (int h = 0; h < e->nhints; h++) {
+			cJSON *hint = cJSON_CreateObject();
+			cJSON_AddStringToObject(hint, "when", e->hints[h].when);
+			cJSON_AddStringToObject(hint, "text", e->hints[h].text);
+			cJSON_AddItemToArray(hints, hint);
+		}
+		cJSON_AddItemToArray(items, j);
+	}
+	report_print_json(stdout, o);
+	cJSON_Delete(o);
+	return EXIT_PASS;
+}
+
+/* ------------------------------------------------------------ grade */
+
+/* A submission the grader will read: a regular, readable, text file of sane size. */
+static int
+check_submission(const char *path)
+{
+	if (is_directory(path))
+		return error("'%s' is a directory: give the .cu file", path);
+	size_t length;
+	char *text = read_file(path, &length);
+	if (!text)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	int status = 0;
+	if (length == 0)
+		status = error("'%s' is empty", path);
+	else if (length > MAX_SUBMISSION_BYTES)
+		status = error("'%s' is %zu bytes; a submission may be at most 1 MB", path, length);
+	else if (memchr(text, 0, length))
+		status = error("'%s' is not a text file (it holds NUL bytes)", path);
+	free(text);
+	return status;
+}
+
+static int
+choose_backend(struct grade_options *o, const char *requested)
+{
+	if (requested) {
+		o->backend_given = true;
+		if (!strcmp(requested, "gpu"))
+			o->backend = BACKEND_GPU;
+		else if (!strcmp(requested, "sim"))
+			o->backend = BACKEND_SIM;
+		else
+			return usage_error("--backend is 'gpu' or 'sim', not '%s'", requested);
+		if (o->backend == BACKEND_GPU && !gpu_present())
+			return error("--backend gpu: no NVIDIA GPU found on this machine "
+				     "(leave --backend out to use the CPU simulator)"), EXIT_ENVIRONMENT;
+		if (o->backend == BACKEND_GPU && !build_nvcc())
+			return error("--backend gpu: no CUDA compiler (nvcc is not on PATH; install the CUDA "
+				     "toolkit or set CUDALINGS_NVCC)"), EXIT_ENVIRONMENT;
+	} else {
+		o->backend = gpu_present() && build_nvcc() ? BACKEND_GPU : BACKEND_SIM;
+		if (gpu_present() && !build_nvcc())
+			fprintf(stderr, "cudalings: a GPU is here but nvcc is not on PATH: using the CPU simulator\n");
+	}
+	if (o->backend == BACKEND_SIM && !build_sim_ready())
+		return error("the CPU simulator is not built: run 'make sim' (or 'make grade', which builds it)"),
+		       EXIT_ENVIRONMENT;
+	return 0;
+}
+
+static int
+cmd_grade(int argc, char **argv)
+{
+	struct grade_options o = { 0 };
+	const char *name = NULL, *backend = NULL;
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool has_value = i + 1 < argc;
+		if (!strcmp(a, "--json"))
+			json = true;
+		else if (!strcmp(a, "--progress"))
+			o.progress = true;
+		else if (!strcmp(a, "--no-timing"))
+			o.skip_timing = true;
+		else if (!strcmp(a, "--file") || !strcmp(a, "--backend") || !strcmp(a, "--seed")) {
+			if (!has_value)
+				return usage_error("'%s' needs a value", a);
+			const char *v = argv[++i];
+			if (a[2] == 'f')
+				o.file = v;
+			else if (a[2] == 'b')
+				backend = v;
+			else {
+				char *end;
+				o.seed = strtoull(v, &end, 0);
+				if (*end || !*v)
+					return usage_error("--seed takes a number, not '%s'", v);
+			}
+		} else if (a[0] == '-') {
+			return usage_error("grade: unknown option '%s'", a);
+		} else if (!name) {
+			name = a;
+		} else {
+			return usage_error("grade takes one exercise; '%s' is one too many", a);
+		}
+	}
+	if (!name)
+		return usage_error("%s", "grade: say which exercise, e.g. 'cudalings grade col_sums'");
+	load_manifest();
+	struct exercise *e = find_exercise(name, true);
+	if (!e)
+		return EXIT_USAGE;
+	char *default_file = root_path(e->file);
+	if (check_submission(o.file ? o.file : default_file)) {
+		free(default_file);
+		return EXIT_USAGE;
+	}
+	free(default_file);
+	int status = choose_backend(&o, backend);
+	if (status)
+		return status;
+	/* a check may share another exercise's code, and with it that one's header */
+	if (build_headers(&manifest))
+		return EXIT_ENVIRONMENT;
+
+	struct grade_result r;
+	status = grade_run(e, &o, &r);
+	if (json) {
+		cJSON *j = report_json(&r);
+		report_print_json(stdout, j);
+		cJSON_Delete(j);
+	} else {
+		report_text(stdout, &r, isatty(1) && !getenv("NO_COLOR"));
+	}
+	grade_release(&r);
+	return status;
+}
+
+/* ------------------------------------------------------------ starters */
+
+static char *
+make_starter(const struct exercise *e)
+{
+	char *path = root_path(e->solution);
+	char *solution = read_file(path, NULL);
+	char *starter = NULL;
+	if (!solution) {
+		error("cannot read '%s': %s", e->solution, strerror(errno));
+	} else {
+		struct buf err = { 0 };
+		starter = starter_from_solution(solution, e->solution, &err);
+		if (!starter)
+			error("%s", err.data);
+		buf_free(&err);
+	}
+	free(solution);
+	free(path);
+	return starter;
+}
+
+static int
+cmd_starter(int argc, char **argv)
+{
+	if (argc != 2)
+		return usage_error("%s", "starter: give one exercise name");
+	load_manifest();
+	struct exercise *e = find_exercise(argv[1], true);
+	if (!e)
+		return EXIT_USAGE;
+	char *starter = make_starter(e);
+	if (!starter)
+		return EXIT_ENVIRONMENT;
+	fputs(starter, stdout);
+	free(starter);
+	return EXIT_PASS;
+}
+
+/* Copy the student's file aside before anything replaces it; returns the backup's path. */
+static char *
+backup_file(const struct exercise *e, const char *path)
+{
+	size_t length;
+	char *text = read_file(path, &length);
+	if (!text)
+		return NULL;
+	char stamp[32];
+	time_t now = time(NULL);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	char *dir = root_path(".cudalings/backup");
+	char *backup = NULL;
+	if (mkdir_p(dir) == 0)
+		for (int n = 0; n < 100 && !backup; n++) {
+			char *candidate = n ? xasprintf("%s/%s-%s-%d.cu", dir, e->name, stamp, n)
+					    : xasprintf("%s/%s-%s.cu", dir, e->name, stamp);
+			if (!file_exists(candidate) && write_file_atomic(candidate, text, length) == 0)
+				backup = candidate;
+			else
+				free(candidate);
+		}
+	free(dir);
+	free(text);
+	return backup;
+}
+
+static int
+cmd_reset(int argc, char **argv)
+{
+	if (argc != 2)
+		return usage_error("%s", "reset: give one exercise name");
+	load_manifest();
+	struct exercise *e = find_exercise(argv[1], true);
+	if (!e)
+		return EXIT_USAGE;
+	char *starter = make_starter(e);
+	if (!starter)
+		return EXIT_ENVIRONMENT;
+	char *path = root_path(e->file);
+	int status = EXIT_PASS;
+	char *backup = NULL;
+	if (file_exists(path) && !(backup = backup_file(e, path))) {
+		status = error("cannot back up '%s', so it was left as it is", e->file) ? EXIT_ENVIRONMENT : 0;
+	} else if (write_file_atomic(path, starter, strlen(starter))) {
+		status = error("cannot write '%s': %s", e->file, strerror(errno)) ? EXIT_ENVIRONMENT : 0;
+	} else if (backup) {
+		printf("%s is the starter again; your version is in %s\n", e->file, backup + strlen(workbook_root()) + 1);
+	} else {
+		printf("%s is the starter\n", e->file);
+	}
+	free(backup);
+	free(path);
+	free(starter);
+	return status;
+}
+
+static int
+cmd_starters(int argc, char **argv)
+{
+	bool check = argc > 1 && !strcmp(argv[1], "--check");
+	if (argc > 2 || (argc == 2 && !check))
+		return usage_error("%s", "starters: the only option is --check");
+	load_manifest();
+	int status = EXIT_PASS;
+	for (int i = 0; i < manifest.count; i++) {
+		const struct exercise *e = &manifest.items[i];
+		if (!e->file)
+			continue;
+		char *starter = make_starter(e);
+		if (!starter) {
+			status = EXIT_FAIL;
+			continue;
+		}
+		char *path = root_path(e->file);
+		char *current = read_file(path, NULL);
+		if (current && !strcmp(current, starter)) {
+			/* in sync */
+		} else if (check) {
+			error("%s is out of date with %s: run 'cudalings starters' (or 'make starters')", e->file,
+			      e->solution);
+			status = EXIT_FAIL;
+		} else if (current) {
+			printf("kept %s: it differs from the starter (edited?); 'cudalings reset %s' replaces it "
+			       "and keeps a backup\n", e->file, e->name);
+		} else if (write_file_atomic(path, starter, strlen(starter))) {
+			status = error("cannot write '%s': %s", e->file, strerror(errno)) ? EXIT_ENVIRONMENT : 0;
+		} else {
+			printf("wrote %s\n", e->file);
+		}
+		free(current);
+		free(path);
+		free(starter);
+	}
+	return status;
+}
+
+/* ------------------------------------------------------------ check */
+
+/* The stage a wrong/ file declares in a line "// expect: STAGE". */
+static char *
+declared_stage(const char *path)
+{
+	char *text = read_file(path, NULL);
+	if (!text)
+		return NULL;
+	char *at = strstr(text, "// expect: "), *stage = NULL;
+	if (at) {
+		at += strlen("// expect: ");
+		size_t n = strcspn(at, " \n\r\t");
+		stage = xasprintf("%.*s", (int)n, at);
+	}
+	free(text);
+	return stage;
+}
+
+static int
+check_grade(const struct exercise *e, const char *file, enum backend b, const char *want, int *failures)
+{
+	struct grade_options o = { .file = file, .backend = b, .backend_given = true };
+	struct grade_result r;
+	int status = grade_run(e, &o, &r);
+	const char *got = status == 0 ? "pass" : r.stage ? r.stage : "error";
+	bool ok = !strcmp(got, want) || (!strcmp(want, "fail") && status == 1);
+	printf("  %-4s %-44s expected %-12s got %s\n", ok ? "ok" : "BAD", file, want, got);
+	if (!ok) {
+		printf("       %s\n", r.message ? r.message : "");
+		(*failures)++;
+	}
+	grade_release(&r);
+	return status == EXIT_ENVIRONMENT ? -1 : 0;
+}
+
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every .cu in tests/wrong/NAME/ must fail at the stage its "// expect: STAGE" line names. */
+static int
+check_wrong_files(const struct exercise *e, enum backend b, int *failures)
+{
+	char *rel_dir = xasprintf("tests/wrong/%s", e->name), *dir = root_path(rel_dir);
+	DIR *d = opendir(dir);
+	char *names[128];
+	int count = 0, status = 0;
+	for (struct dirent *entry; d && (entry = readdir(d)) && count < 128;) {
+		size_t n = strlen(entry->d_name);
+		if (n > 3 && !strcmp(entry->d_name + n - 3, ".cu"))
+			names[count++] = xasprintf("%s/%s", rel_dir, entry->d_name);
+	}
+	if (d)
+		closedir(d);
+	qsort(names, (size_t)count, sizeof(*names), compare_names);
+	for (int i = 0; i < count; i++) {
+		char *full = root_path(names[i]);
+		char *stage = declared_stage(full);
+		if (!stage) {
+			printf("  BAD  %s has no '// expect: STAGE' line\n", names[i]);
+			(*failures)++;
+		} else if (!strcmp(stage, "performance") && b == BACKEND_SIM) {
+			printf("  --   %-44s expected %-12s (needs a GPU)\n", names[i], stage);
+		} else if (!status && check_grade(e, names[i], b, stage, failures)) {
+			status = -1;
+		}
+		free(stage);
+		free(full);
+		free(names[i]);
+	}
+	free(dir);
+	free(rel_dir);
+	return status;
+}
+
+static int
+cmd_check(int argc, char **argv)
+{
+	bool compile_only = argc > 1 && !strcmp(argv[1], "--compile-only");
+	if (argc > 2 || (argc == 2 && !compile_only))
+		return usage_error("%s", "check: the only option is --compile-only");
+	load_manifest();
+	if (build_headers(&manifest))
+		return EXIT_ENVIRONMENT;
+	enum backend b = gpu_present() && build_nvcc() ? BACKEND_GPU : BACKEND_SIM;
+	if (compile_only && !getenv("CUDALINGS_ARCH") && !gpu_present())
+		setenv("CUDALINGS_ARCH", "sm_90", 1);
+	if (compile_only && !build_nvcc())
+		return error("check --compile-only needs nvcc"), EXIT_ENVIRONMENT;
+	if (!compile_only && b == BACKEND_SIM && !build_sim_ready())
+		return error("no GPU here and the CPU simulator is not built: run 'make sim'"), EXIT_ENVIRONMENT;
+	int failures = 0;
+	for (int i = 0; i < manifest.count; i++) {
+		const struct exercise *e = &manifest.items[i];
+		printf("%s\n", e->name);
+		char *lesson = root_path(e->lesson);
+		if (!file_exists(lesson)) {
+			printf("  BAD  the lesson %s is missing\n", e->lesson);
+			failures++;
+		}
+		free(lesson);
+		if (e->kind == ITEM_LESSON)
+			continue;
+		char *starter = make_starter(e);
+		char *path = root_path(e->file);
+		char *current = read_file(path, NULL);
+		if (!starter || !current || strcmp(starter, current)) {
+			printf("  BAD  %s is %s\n", e->file, current ? "out of date with its solution (make starters)"
+								      : "missing");
+			failures++;
+		}
+		free(starter);
+		free(current);
+		free(path);
+		if (compile_only) {
+			const char *files[] = { e->file, e->solution };
+			for (int f = 0; f < 2; f++) {
+				struct buf log = { 0 };
+				bool ok = build_compile_only(e, files[f], &log) == 0;
+				printf("  %-4s %s compiles with nvcc -arch=%s\n", ok ? "ok" : "BAD", files[f], build_arch());
+				if (!ok) {
+					printf("%s", log.data);
+					failures++;
+				}
+				buf_free(&log);
+			}
+			continue;
+		}
+		if (check_grade(e, e->solution, b, "pass", &failures) ||
+		    check_grade(e, e->file, b, "fail", &failures))
+			return EXIT_ENVIRONMENT;
+		if (check_wrong_files(e, b, &failures))
+			return EXIT_ENVIRONMENT;
+	}
+	printf("%s\n", failures ? "the workbook has problems (BAD above)" : "the workbook is consistent");
+	return failures ? EXIT_FAIL : EXIT_PASS;
+}
+
+/* ------------------------------------------------------------ the TUI */
+
+static int
+open_tui(char **argv)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return error("cannot find where cudalings is installed"), EXIT_ENVIRONMENT;
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	*slash = 0;
+	char *tui = xasprintf("%s/cudalings-tui", self);
+	execv(tui, argv);
+	error("cannot open the workbook screen '%s': %s (run 'make tui' to build it)", tui, strerror(errno));
+	free(tui);
+	return EXIT_ENVIRONMENT;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2)
+		return open_tui(argv);
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		fputs(usage_text, stdout);
+		return EXIT_PASS;
+	}
+	if (!strcmp(cmd, "list"))
+		return cmd_list(argc - 1, argv + 1);
+	if (!strcmp(cmd, "grade"))
+		return cmd_grade(argc - 1, argv + 1);
+	if (!strcmp(cmd, "reset"))
+		return cmd_reset(argc - 1, argv + 1);
+	if (!strcmp(cmd, "starter"))
+		return cmd_starter(argc - 1, argv + 1);
+	if (!strcmp(cmd, "starters"))
+		return cmd_starters(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "tui"))
+		return open_tui(argv + 1);
+	error("'%s' is not a cudalings command", cmd);
+	fputs(usage_text, stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,241 @@
+#include "manifest.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const char *
+string_field(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double
+number_field(const cJSON *o, const char *key, double fallback)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+static int
+parse_dims(const cJSON *array, int *dims, int ndims, const char *where)
+{
+	if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != ndims)
+		return error("workbook.json: %s: a case needs %d sizes", where, ndims);
+	for (int i = 0; i < ndims; i++) {
+		const cJSON *v = cJSON_GetArrayItem(array, i);
+		if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > (1 << 30))
+			return error("workbook.json: %s: sizes must be whole numbers ≥ 1", where);
+		dims[i] = (int)v->valuedouble;
+	}
+	return 0;
+}
+
+static char *
+launcher_identifier(const char *signature)
+{
+	const char *paren = strchr(signature, '(');
+	if (!paren)
+		return NULL;
+	const char *end = paren;
+	while (end > signature && isspace((unsigned char)end[-1]))
+		end--;
+	const char *start = end;
+	while (start > signature && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+		start--;
+	if (start == end)
+		return NULL;
+	char *name = xmalloc((size_t)(end - start) + 1);
+	memcpy(name, start, (size_t)(end - start));
+	name[end - start] = 0;
+	return name;
+}
+
+static bool
+valid_name(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+			return false;
+	return true;
+}
+
+static int
+parse_exercise(const cJSON *o, struct exercise *e)
+{
+	const char *name = string_field(o, "name");
+	if (!name || !valid_name(name))
+		return error("workbook.json: every item needs a \"name\" of lower-case letters, digits and '_'");
+	e->name = xstrdup(name);
+	const char *kind = string_field(o, "kind");
+	if (!kind || !strcmp(kind, "exercise"))
+		e->kind = ITEM_EXERCISE;
+	else if (!strcmp(kind, "demo"))
+		e->kind = ITEM_DEMO;
+	else if (!strcmp(kind, "lesson"))
+		e->kind = ITEM_LESSON;
+	else
+		return error("workbook.json: %s: unknown kind '%s' (exercise, demo or lesson)", name, kind);
+	const char *title = string_field(o, "title");
+	e->title = xstrdup(title ? title : name);
+	const char *lesson = string_field(o, "lesson");
+	e->lesson = lesson ? xstrdup(lesson) : xasprintf("slides/%s.md", name);
+	if (e->kind == ITEM_LESSON)
+		return 0;
+
+	e->file = xasprintf("exercises/%s.cu", name);
+	e->solution = xasprintf("solutions/%s.cu", name);
+	const char *launcher = string_field(o, "launcher");
+	if (!launcher || !(e->launcher_name = launcher_identifier(launcher)))
+		return error("workbook.json: %s: \"launcher\" must be a C signature like "
+			     "\"void %s_launch(const float *in, float *out, int n)\"", name, name);
+	e->launcher = xstrdup(launcher);
+
+	const cJSON *dims = cJSON_GetObjectItemCaseSensitive(o, "dims");
+	e->ndims = cJSON_GetArraySize(dims);
+	if (!cJSON_IsArray(dims) || e->ndims < 1 || e->ndims > PROTO_MAX_DIMS)
+		return error("workbook.json: %s: \"dims\" names 1 to %d sizes", name, PROTO_MAX_DIMS);
+	for (int i = 0; i < e->ndims; i++) {
+		const cJSON *d = cJSON_GetArrayItem(dims, i);
+		e->dim_names[i] = xstrdup(cJSON_IsString(d) ? d->valuestring : "n");
+	}
+	const cJSON *cases = cJSON_GetObjectItemCaseSensitive(o, "cases");
+	e->ncases = cJSON_GetArraySize(cases);
+	if (!cJSON_IsArray(cases) || e->ncases < 1 || e->ncases > MANIFEST_MAX_CASES)
+		return error("workbook.json: %s: \"cases\" lists 1 to %d cases", name, MANIFEST_MAX_CASES);
+	for (int i = 0; i < e->ncases; i++)
+		if (parse_dims(cJSON_GetArrayItem(cases, i), e->cases[i], e->ndims, name))
+			return -1;
+	const cJSON *timed = cJSON_GetObjectItemCaseSensitive(o, "timed");
+	if (timed) {
+		if (parse_dims(timed, e->timed, e->ndims, name))
+			return -1;
+		e->has_timed = true;
+	}
+	const cJSON *tol = cJSON_GetObjectItemCaseSensitive(o, "tolerance");
+	e->rtol = number_field(tol, "rtol", 1e-5);
+	e->atol = number_field(tol, "atol", 0);
+	e->threshold_ratio = number_field(o, "threshold_ratio", 1.25);
+	if (e->threshold_ratio < 1)
+		return error("workbook.json: %s: \"threshold_ratio\" below 1 would fail the reference itself", name);
+
+	const cJSON *absolute = cJSON_GetObjectItemCaseSensitive(o, "absolute_us"), *a;
+	e->absolute = xcalloc((size_t)cJSON_GetArraySize(absolute) + 1, sizeof(*e->absolute));
+	cJSON_ArrayForEach(a, absolute) {
+		if (!cJSON_IsNumber(a) || a->valuedouble <= 0)
+			return error("workbook.json: %s: \"absolute_us\" maps GPU names to microseconds", name);
+		e->absolute[e->nabsolute].device = xstrdup(a->string);
+		e->absolute[e->nabsolute++].us = a->valuedouble;
+	}
+	return 0;
+}
+
+static void
+parse_hints(const cJSON *o, struct exercise *e)
+{
+	const cJSON *hints = cJSON_GetObjectItemCaseSensitive(o, "hints"), *h;
+	e->hints = xcalloc((size_t)cJSON_GetArraySize(hints) + 1, sizeof(*e->hints));
+	cJSON_ArrayForEach(h, hints) {
+		const char *text = string_field(h, "text"), *when = string_field(h, "when");
+		if (!text)
+			continue;
+		e->hints[e->nhints].when = xstrdup(when ? when : "fail");
+		e->hints[e->nhints++].text = xstrdup(text);
+	}
+}
+
+int
+manifest_load(struct manifest *m)
+{
+	char *path = root_path("workbook.json");
+	size_t length;
+	char *text = read_file(path, &length);
+	memset(m, 0, sizeof(*m));
+	if (!text) {
+		error("cannot read '%s'", path);
+		free(path);
+		return -1;
+	}
+	cJSON *root = cJSON_ParseWithLength(text, length);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		int line = 1;
+		for (const char *p = text; at && p < at; p++)
+			line += *p == '\n';
+		error("%s:%d: not valid JSON", path, line);
+		free(text);
+		free(path);
+		return -1;
+	}
+	const char *title = string_field(root, "title");
+	m->title = xstrdup(title ? title : "cudalings");
+	const cJSON *items = cJSON_GetObjectItemCaseSensitive(root, "items"), *o;
+	m->items = xcalloc((size_t)cJSON_GetArraySize(items) + 1, sizeof(*m->items));
+	int status = 0;
+	cJSON_ArrayForEach(o, items) {
+		struct exercise *e = &m->items[m->count];
+		if (parse_exercise(o, e)) {
+			status = -1;
+			break;
+		}
+		parse_hints(o, e);
+		for (int i = 0; i < m->count; i++)
+			if (!strcmp(m->items[i].name, e->name)) {
+				status = error("workbook.json: '%s' is listed twice", e->name);
+				break;
+			}
+		m->count++;
+	}
+	cJSON_Delete(root);
+	free(text);
+	free(path);
+	return status;
+}
+
+struct exercise *
+manifest_find(struct manifest *m, const char *name)
+{
+	for (int i = 0; i < m->count; i++)
+		if (!strcmp(m->items[i].name, name))
+			return &m->items[i];
+	return NULL;
+}
+
+const char *
+manifest_suggest(const struct manifest *m, const char *name)
+{
+	const char *best = NULL;
+	int best_distance = 4;
+	for (int i = 0; i < m->count; i++) {
+		int d = edit_distance(name, m->items[i].name);
+		if (strstr(m->items[i].name, name) && strlen(name) >= 3 && d > 2)
+			d = 2;
+		if (d < best_distance) {
+			best_distance = d;
+			best = m->items[i].name;
+		}
+	}
+	return best;
+}
+
+const char *
+item_kind_name(enum item_kind kind)
+{
+	return kind == ITEM_EXERCISE ? "exercise" : kind == ITEM_DEMO ? "demo" : "lesson";
+}
+
+void
+case_label(const int *dims, int ndims, char *out, size_t size)
+{
+	size_t used = 0;
+	out[0] = 0;
+	for (int i = 0; i < ndims && used < size; i++)
+		used += (size_t)snprintf(out + used, size - used, "%s%d", i ? "x" : "", dims[i]);
+}

@@ -1,0 +1,64 @@
+/*
+ * The workbook's manifest (workbook.json): every lesson and exercise in
+ * course order, with all that the grader and the TUI need to know of each.
+ */
+#ifndef CUDALINGS_MANIFEST_H
+#define CUDALINGS_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "protocol.h"
+
+#define MANIFEST_MAX_CASES 24
+
+enum item_kind { ITEM_EXERCISE, ITEM_DEMO, ITEM_LESSON };
+
+struct hint {
+	char *when; /* the stage or diagnosis it answers: compile, correctness, performance, race, … */
+	char *text;
+};
+
+struct gpu_threshold {
+	char *device; /* as cudaGetDeviceProperties names it */
+	double us;
+};
+
+struct exercise {
+	char *name;
+	enum item_kind kind;
+	char *title;
+	char *lesson;        /* slides/NAME.md */
+	char *file;          /* exercises/NAME.cu, NULL for a lesson */
+	char *solution;      /* solutions/NAME.cu */
+	char *launcher;      /* the full C signature */
+	char *launcher_name; /* the identifier in it */
+	char *dim_names[PROTO_MAX_DIMS];
+	int ndims;
+	int ncases;
+	int cases[MANIFEST_MAX_CASES][PROTO_MAX_DIMS];
+	bool has_timed;
+	int timed[PROTO_MAX_DIMS];
+	double rtol, atol;
+	double threshold_ratio;
+	struct gpu_threshold *absolute;
+	int nabsolute;
+	struct hint *hints;
+	int nhints;
+};
+
+struct manifest {
+	char *title;
+	struct exercise *items;
+	int count;
+};
+
+/* Load root/workbook.json; on a mistake print where and return -1. */
+int manifest_load(struct manifest *m);
+struct exercise *manifest_find(struct manifest *m, const char *name);
+/* The closest name, for "did you mean", or NULL when none is close. */
+const char *manifest_suggest(const struct manifest *m, const char *name);
+const char *item_kind_name(enum item_kind kind);
+/* "31x33" */
+void case_label(const int *dims, int ndims, char *out, size_t size);
+
+#endif

@@ -1,0 +1,285 @@
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+int
+child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
+{
+	int out[2], chan[2] = { -1, -1 }, report[2];
+	memset(&c->output, 0, sizeof(c->output));
+	c->pid = -1;
+	c->out_fd = c->channel_fd = -1;
+	c->running = c->timed_out = c->output_truncated = false;
+	c->status = 0;
+	c->output_cap = o->output_cap ? o->output_cap : 256 * 1024;
+	if (pipe2(out, O_CLOEXEC))
+		return error("cannot create a pipe: %s", strerror(errno));
+	if (o->channel && pipe2(chan, O_CLOEXEC)) {
+		close(out[0]);
+		close(out[1]);
+		return error("cannot create a pipe: %s", strerror(errno));
+	}
+	/* tells the parent why exec failed, closed by exec on success */
+	if (pipe2(report, O_CLOEXEC)) {
+		close(out[0]);
+		close(out[1]);
+		close_fd(&chan[0]);
+		close_fd(&chan[1]);
+		return error("cannot create a pipe: %s", strerror(errno));
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		error("cannot start '%s': %s", argv[0], strerror(errno));
+		close(out[0]);
+		close(out[1]);
+		close(report[0]);
+		close(report[1]);
+		close_fd(&chan[0]);
+		close_fd(&chan[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
+		int devnull = open("/dev/null", O_RDONLY);
+		dup2(devnull, 0);
+		dup2(out[1], 1);
+		dup2(out[1], 2);
+		int keep = -1;
+		if (o->channel) {
+			keep = o->channel_child_fd;
+			dup2(chan[1], keep);
+		}
+		int report_fd = report[1];
+		if (report_fd != keep && report_fd < 1000) {
+			int moved = fcntl(report_fd, F_DUPFD_CLOEXEC, 1000);
+			if (moved >= 0)
+				report_fd = moved;
+		}
+		long max = sysconf(_SC_OPEN_MAX);
+		for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+			if (fd != keep && fd != report_fd)
+				close(fd);
+		struct rlimit core = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &core);
+		if (o->memory_limit) {
+			struct rlimit as = { o->memory_limit, o->memory_limit };
+			setrlimit(RLIMIT_AS, &as);
+		}
+		if (o->cwd && chdir(o->cwd)) {
+			dprintf(report_fd, "cannot enter '%s': %s", o->cwd, strerror(errno));
+			_exit(127);
+		}
+		execvp(argv[0], argv);
+		dprintf(report_fd, "cannot run '%s': %s", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid); /* both sides, so the group exists before either goes on */
+	close(out[1]);
+	close(report[1]);
+	close_fd(&chan[1]);
+	char why[512];
+	ssize_t n;
+	while ((n = read(report[0], why, sizeof(why) - 1)) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	if (n > 0) {
+		why[n] = 0;
+		waitpid(pid, NULL, 0);
+		close(out[0]);
+		close_fd(&chan[0]);
+		return error("%s", why);
+	}
+	c->pid = pid;
+	c->out_fd = out[0];
+	c->channel_fd = chan[0];
+	fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+	if (c->channel_fd >= 0)
+		fcntl(c->channel_fd, F_SETFL, O_NONBLOCK);
+	c->running = true;
+	c->deadline = o->timeout_s > 0 ? now_seconds() + o->timeout_s : 0;
+	return 0;
+}
+
+static void
+keep_output(struct child *c, const char *data, size_t n)
+{
+	size_t room = c->output.len < c->output_cap ? c->output_cap - c->output.len : 0;
+	if (n > room) {
+		c->output_truncated = true;
+		n = room;
+	}
+	if (n)
+		buf_add(&c->output, data, n);
+}
+
+/* Read what is there; returns false at end of file or on an error. */
+static bool
+drain(struct child *c, int *fd, bool is_channel)
+{
+	char chunk[1 << 16];
+	for (;;) {
+		ssize_t n = read(*fd, chunk, sizeof(chunk));
+		if (n > 0) {
+			if (is_channel && c->on_channel)
+				c->on_channel(c, chunk, (size_t)n);
+			else if (!is_channel)
+				keep_output(c, chunk, (size_t)n);
+			/* the channel handler may have closed it (a forged message, say) */
+			if (*fd < 0)
+				return false;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;
+		close_fd(fd);
+		return false;
+	}
+}
+
+static void
+finish(struct child *c, int status)
+{
+	c->status = status;
+	c->running = false;
+	/* stragglers the child left behind in its group go too */
+	kill(-c->pid, SIGKILL);
+	if (c->out_fd >= 0)
+		drain(c, &c->out_fd, false);
+	if (c->channel_fd >= 0)
+		drain(c, &c->channel_fd, true);
+	close_fd(&c->out_fd);
+	close_fd(&c->channel_fd);
+}
+
+void
+child_kill(struct child *c)
+{
+	if (!c->running)
+		return;
+	kill(-c->pid, SIGKILL);
+	int status = 0;
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	finish(c, status);
+}
+
+void
+child_pump(struct child **kids, int n)
+{
+	for (;;) {
+		struct pollfd fds[16];
+		struct child *owner[16];
+		bool is_channel[16];
+		int nfds = 0, running = 0;
+		double now = now_seconds(), wait = 0.05;
+		for (int i = 0; i < n; i++) {
+			struct child *c = kids[i];
+			if (!c->running)
+				continue;
+			running++;
+			if (c->deadline && now >= c->deadline) {
+				c->timed_out = true;
+				child_kill(c);
+				running--;
+				continue;
+			}
+			if (c->deadline && c->deadline - now < wait)
+				wait = c->deadline - now;
+			if (c->out_fd >= 0 && nfds < 16) {
+				fds[nfds] = (struct pollfd){ c->out_fd, POLLIN, 0 };
+				owner[nfds] = c;
+				is_channel[nfds++] = false;
+			}
+			if (c->channel_fd >= 0 && nfds < 16) {
+				fds[nfds] = (struct pollfd){ c->channel_fd, POLLIN, 0 };
+				owner[nfds] = c;
+				is_channel[nfds++] = true;
+			}
+		}
+		if (!running)
+			return;
+		if (nfds && poll(fds, (nfds_t)nfds, (int)(wait * 1000) + 1) > 0) {
+			for (int i = 0; i < nfds; i++)
+				if (fds[i].revents && owner[i]->running) {
+					int *fd = is_channel[i] ? &owner[i]->channel_fd : &owner[i]->out_fd;
+					if (*fd == fds[i].fd)
+						drain(owner[i], fd, is_channel[i]);
+				}
+		} else if (!nfds) {
+			usleep((useconds_t)(wait * 1e6));
+		}
+		for (int i = 0; i < n; i++) {
+			int status;
+			if (kids[i]->running && waitpid(kids[i]->pid, &status, WNOHANG) == kids[i]->pid)
+				finish(kids[i], status);
+		}
+	}
+}
+
+void
+child_release(struct child *c)
+{
+	child_kill(c);
+	buf_free(&c->output);
+}
+
+bool
+child_succeeded(const struct child *c)
+{
+	return !c->timed_out && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0;
+}
+
+char *
+child_describe_status(const struct child *c)
+{
+	if (c->timed_out)
+		return xstrdup("ran past its time limit and was stopped");
+	if (WIFEXITED(c->status))
+		return xasprintf("exited with status %d", WEXITSTATUS(c->status));
+	if (WIFSIGNALED(c->status))
+		return xasprintf("was killed by signal %d (%s)", WTERMSIG(c->status), strsignal(WTERMSIG(c->status)));
+	return xstrdup("ended in an unknown way");
+}
+
+bool
+run_command(char *const argv[], const char *cwd, double timeout_s, struct buf *out)
+{
+	struct child c = { .label = argv[0] };
+	struct spawn_options o = { .cwd = cwd, .timeout_s = timeout_s, .output_cap = 1 << 20 };
+	if (child_spawn(&c, argv, &o)) {
+		if (out)
+			buf_addf(out, "cannot run '%s'\n", argv[0]);
+		return false;
+	}
+	struct child *one = &c;
+	child_pump(&one, 1);
+	bool ok = child_succeeded(&c);
+	if (out) {
+		buf_add(out, c.output.data ? c.output.data : "", c.output.len);
+		if (c.timed_out)
+			buf_addf(out, "'%s' ran past its %.0f s limit and was stopped\n", argv[0], timeout_s);
+	}
+	child_release(&c);
+	return ok;
+}

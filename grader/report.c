@@ -1,0 +1,165 @@
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const char *
+paint(bool color, const char *code)
+{
+	return color ? code : "";
+}
+
+#define GREEN "\033[32m"
+#define RED "\033[31m"
+#define BOLD "\033[1m"
+#define DIM "\033[2m"
+#define RESET "\033[0m"
+
+static void
+print_indented(FILE *out, const char *text, const char *prefix, int max_lines)
+{
+	int lines = 0;
+	for (const char *line = text; line && *line && lines < max_lines; lines++) {
+		const char *end = strchrnul(line, '\n');
+		fprintf(out, "%s%.*s\n", prefix, (int)(end - line), line);
+		line = *end ? end + 1 : NULL;
+		if (lines + 1 == max_lines && line && *line)
+			fprintf(out, "%s…\n", prefix);
+	}
+}
+
+static void
+print_timing(FILE *out, const struct grade_result *r, bool color)
+{
+	const struct timing_result *t = &r->timing;
+	fprintf(out, "  %-10s %s%.1f µs%s median of %d rounds; threshold %.1f µs (%s)\n", "time",
+		paint(color, BOLD), t->median_us, paint(color, RESET), t->rounds, t->threshold_us,
+		t->absolute ? "this course's figure for this GPU" : "");
+	if (!t->absolute)
+		fprintf(out, "  %-10s reference %.1f µs; yours is %.2f× (95%% interval %.2f-%.2f), limit %.2f×\n", "",
+			t->reference_us, t->ratio, t->ratio_lo, t->ratio_hi, t->threshold_ratio);
+	fprintf(out, "  %-10s %.0f GB/s: %.0f%% of a device-to-device copy (%.0f GB/s), %.0f%% of the nominal peak (%.0f GB/s)\n",
+		"", t->gbps, t->copy_gbps > 0 ? 100 * t->gbps / t->copy_gbps : 0, t->copy_gbps,
+		t->peak_gbps > 0 ? 100 * t->gbps / t->peak_gbps : 0, t->peak_gbps);
+	if (t->gflops > 1)
+		fprintf(out, "  %-10s %.0f GFLOP/s\n", "", t->gflops);
+}
+
+void
+report_text(FILE *out, const struct grade_result *r, bool color)
+{
+	fprintf(out, "%s%s%s  %s on %s (%s backend)\n", paint(color, BOLD), r->e->name, paint(color, RESET), r->file,
+		*r->device ? r->device : "no device", r->backend == BACKEND_GPU ? "gpu" : "sim");
+	if (r->note)
+		fprintf(out, "  %s%s%s\n", paint(color, DIM), r->note, paint(color, RESET));
+	if (r->stage && !strcmp(r->stage, "compile")) {
+		fprintf(out, "  %-10s %sfailed%s\n", "compile", paint(color, RED), paint(color, RESET));
+		print_indented(out, r->compile_output, "    ", 30);
+	} else if (r->stage || r->ncases) {
+		fprintf(out, "  %-10s ok\n", "compile");
+	}
+	for (int i = 0; i < r->ncases; i++) {
+		const struct case_result *c = &r->cases[i];
+		if (!c->ran)
+			continue;
+		char label[80];
+		snprintf(label, sizeof(label), "%s%s", c->name, c->timed ? " (timed)" : "");
+		fprintf(out, "  case %-16s %s%s%s\n", label, paint(color, c->passed ? GREEN : RED),
+			c->passed ? "ok" : "FAIL", paint(color, RESET));
+		if (!c->passed && c->message)
+			print_indented(out, c->message, "    ", 12);
+	}
+	if (r->timing.measured)
+		print_timing(out, r, color);
+	for (int i = 0; i < r->ndiagnostics; i++)
+		fprintf(out, "  %-10s %s\n", r->diagnostics[i].kind, r->diagnostics[i].message);
+	if (r->program_output && *r->program_output) {
+		fprintf(out, "  your program printed:\n");
+		print_indented(out, r->program_output, "    | ", 20);
+	}
+	if (r->pass)
+		fprintf(out, "%sPASS%s  %s\n", paint(color, GREEN BOLD), paint(color, RESET), r->message);
+	else if (r->stage)
+		fprintf(out, "%sFAIL%s  at %s: %s\n", paint(color, RED BOLD), paint(color, RESET), r->stage,
+			r->message);
+	else
+		fprintf(out, "%sERROR%s  %s\n", paint(color, RED BOLD), paint(color, RESET), r->message);
+	if (r->hint)
+		fprintf(out, "%shint:%s %s\n", paint(color, BOLD), paint(color, RESET), r->hint);
+}
+
+static cJSON *
+string_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+cJSON *
+report_json(const struct grade_result *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "exercise", r->e->name);
+	cJSON_AddStringToObject(o, "file", r->file);
+	cJSON_AddStringToObject(o, "backend", r->backend == BACKEND_GPU ? "gpu" : "sim");
+	cJSON_AddStringToObject(o, "device", r->device ? r->device : "");
+	cJSON_AddStringToObject(o, "verdict", r->pass ? "pass" : "fail");
+	cJSON_AddItemToObject(o, "stage", string_or_null(r->stage));
+	cJSON_AddStringToObject(o, "message", r->message ? r->message : "");
+	cJSON_AddItemToObject(o, "note", string_or_null(r->note));
+	cJSON_AddStringToObject(o, "compile_output", r->compile_output ? r->compile_output : "");
+	cJSON_AddStringToObject(o, "program_output", r->program_output ? r->program_output : "");
+	cJSON *cases = cJSON_AddArrayToObject(o, "cases");
+	for (int i = 0; i < r->ncases; i++) {
+		const struct case_result *c = &r->cases[i];
+		if (!c->ran)
+			continue;
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "name", c->name);
+		cJSON_AddBoolToObject(j, "timed", c->timed);
+		cJSON_AddBoolToObject(j, "passed", c->passed);
+		cJSON_AddNumberToObject(j, "mismatches", (double)c->mismatches);
+		cJSON_AddStringToObject(j, "message", c->message ? c->message : "");
+		cJSON_AddItemToArray(cases, j);
+	}
+	cJSON_AddStringToObject(o, "performance", r->performance ? r->performance : "not_measured");
+	if (r->timing.measured) {
+		const struct timing_result *t = &r->timing;
+		cJSON *j = cJSON_AddObjectToObject(o, "timing");
+		cJSON_AddNumberToObject(j, "median_us", t->median_us);
+		cJSON_AddNumberToObject(j, "threshold_us", t->threshold_us);
+		cJSON_AddNumberToObject(j, "reference_us", t->reference_us);
+		cJSON_AddNumberToObject(j, "copy_us", t->copy_us);
+		cJSON_AddNumberToObject(j, "gbps", t->gbps);
+		cJSON_AddNumberToObject(j, "copy_gbps", t->copy_gbps);
+		cJSON_AddNumberToObject(j, "peak_gbps", t->peak_gbps);
+		cJSON_AddNumberToObject(j, "gflops", t->gflops);
+		cJSON_AddNumberToObject(j, "ratio", t->ratio);
+		cJSON_AddNumberToObject(j, "ratio_lo", t->ratio_lo);
+		cJSON_AddNumberToObject(j, "ratio_hi", t->ratio_hi);
+		cJSON_AddNumberToObject(j, "threshold_ratio", t->threshold_ratio);
+		cJSON_AddBoolToObject(j, "absolute", t->absolute);
+		cJSON_AddNumberToObject(j, "rounds", t->rounds);
+		cJSON_AddNumberToObject(j, "measurements", t->measurements);
+	} else {
+		cJSON_AddNullToObject(o, "timing");
+	}
+	cJSON *diags = cJSON_AddArrayToObject(o, "diagnostics");
+	for (int i = 0; i < r->ndiagnostics; i++) {
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "kind", r->diagnostics[i].kind);
+		cJSON_AddStringToObject(j, "message", r->diagnostics[i].message);
+		cJSON_AddItemToArray(diags, j);
+	}
+	cJSON_AddItemToObject(o, "hint", string_or_null(r->hint));
+	return o;
+}
+
+void
+report_print_json(FILE *out, cJSON *json)
+{
+	char *text = cJSON_Print(json);
+	fprintf(out, "%s\n", text);
+	free(text);
+}

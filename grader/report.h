@@ -1,0 +1,14 @@
+/* Telling the student: the text report, and the JSON one for the TUI and scripts. */
+#ifndef CUDALINGS_REPORT_H
+#define CUDALINGS_REPORT_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+#include "grade.h"
+
+void report_text(FILE *out, const struct grade_result *r, bool color);
+/* The grade as DESIGN.md's output contract describes it; you own the object. */
+cJSON *report_json(const struct grade_result *r);
+void report_print_json(FILE *out, cJSON *json);
+
+#endif

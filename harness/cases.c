@@ -1,0 +1,127 @@
+#include "cases.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rng.h"
+
+static int
+parse_dims(const char *text, int *dims)
+{
+	char *end;
+	int n = 0;
+	memset(dims, 0, sizeof(int) * PROTO_MAX_DIMS);
+	for (const char *p = text; *p; p = end + (*end == ',')) {
+		long v = strtol(p, &end, 10);
+		if (end == p || v <= 0 || v > (1L << 30) || n == PROTO_MAX_DIMS)
+			return -1;
+		dims[n++] = (int)v;
+		if (*end && *end != ',')
+			return -1;
+	}
+	return n ? 0 : -1;
+}
+
+int
+cases_parse(int argc, char **argv, struct run_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->channel_fd = 1;
+	cfg->timed = -1;
+	cfg->threshold_ratio = 1.25;
+	for (int i = 1; i < argc; i++) {
+		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!val) {
+			fprintf(stderr, "harness: '%s' needs a value\n", opt);
+			return -1;
+		}
+		i++;
+		if (!strcmp(opt, "--seed"))
+			cfg->seed = strtoull(val, NULL, 0);
+		else if (!strcmp(opt, "--channel"))
+			cfg->channel_fd = atoi(val);
+		else if (!strcmp(opt, "--threshold"))
+			cfg->threshold_ratio = atof(val);
+		else if (!strcmp(opt, "--threshold-us"))
+			cfg->threshold_us = atof(val);
+		else if (!strcmp(opt, "--rtol"))
+			cfg->rtol = atof(val);
+		else if (!strcmp(opt, "--atol"))
+			cfg->atol = atof(val);
+		else if (!strcmp(opt, "--case") || !strcmp(opt, "--timed")) {
+			if (cfg->ncases == CASES_MAX || parse_dims(val, cfg->dims[cfg->ncases])) {
+				fprintf(stderr, "harness: bad case '%s'\n", val);
+				return -1;
+			}
+			if (opt[2] == 't')
+				cfg->timed = cfg->ncases;
+			cfg->ncases++;
+		} else {
+			fprintf(stderr, "harness: unknown option '%s'\n", opt);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+cases_describe(const struct run_config *cfg, int index, struct check_case *c)
+{
+	memset(c, 0, sizeof(*c));
+	memcpy(c->dims, cfg->dims[index], sizeof(c->dims));
+	check_definition.buffers(c);
+}
+
+void
+cases_fill(const struct run_config *cfg, int index, int buffer, float *dst, size_t n)
+{
+	uint64_t stream = rng_stream(cfg->seed, (uint32_t)index, (uint32_t)buffer);
+	#pragma omp parallel for schedule(static)
+	for (size_t i = 0; i < n; i++)
+		dst[i] = rng_float(stream, i);
+}
+
+static int
+write_all(int fd, const void *data, size_t length)
+{
+	const char *p = (const char *)data;
+	while (length) {
+		ssize_t n = write(fd, p, length);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		length -= (size_t)n;
+	}
+	return 0;
+}
+
+int
+proto_send(int fd, uint32_t type, uint32_t case_index, uint32_t aux,
+	   const void *payload, uint64_t length)
+{
+	struct proto_header h = { PROTO_MAGIC, type, case_index, aux, length };
+	if (write_all(fd, &h, sizeof(h)))
+		return -1;
+	return length ? write_all(fd, payload, length) : 0;
+}
+
+int
+proto_sendf(int fd, uint32_t type, uint32_t case_index, uint32_t aux, const char *fmt, ...)
+{
+	char text[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(text))
+		n = sizeof(text) - 1;
+	return proto_send(fd, type, case_index, aux, text, (uint64_t)n);
+}

@@ -1,0 +1,61 @@
+/* matmul: dims are m, k, n; A is m × k, B is k × n, C is m × n. */
+#include "check.h"
+#include "cudalings/matmul.h"
+
+#include <vector>
+
+static void
+buffers(struct check_case *c)
+{
+	check_buffer(c, "a", BUFFER_IN, c->dims[0], c->dims[1]);
+	check_buffer(c, "b", BUFFER_IN, c->dims[1], c->dims[2]);
+	check_buffer(c, "c", BUFFER_OUT, c->dims[0], c->dims[2]);
+}
+
+static void
+reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+{
+	size_t m = c->dims[0], k = c->dims[1], n = c->dims[2];
+	const float *a = in[0], *b = in[1];
+	struct proto_expect *cc = out[2];
+	/* row by row, streaming B's rows, so the inner loop is contiguous */
+	#pragma omp parallel for schedule(dynamic, 4)
+	for (size_t i = 0; i < m; i++) {
+		std::vector<double> sum(n), mag(n);
+		for (size_t p = 0; p < k; p++) {
+			double av = a[i * k + p];
+			const float *brow = b + p * n;
+			for (size_t j = 0; j < n; j++) {
+				double t = av * brow[j];
+				sum[j] += t;
+				mag[j] += fabs(t);
+			}
+		}
+		for (size_t j = 0; j < n; j++) {
+			cc[i * n + j].value = sum[j];
+			cc[i * n + j].bound = mag[j];
+		}
+	}
+}
+
+static void
+launch(const void *fn, const struct check_case *c, void *const *b)
+{
+	((matmul_launch_t *)fn)((const float *)b[0], (const float *)b[1], (float *)b[2],
+				c->dims[0], c->dims[1], c->dims[2]);
+}
+
+static double
+bytes(const struct check_case *c)
+{
+	double m = c->dims[0], k = c->dims[1], n = c->dims[2];
+	return 4.0 * (m * k + k * n + m * n);
+}
+
+static double
+flops(const struct check_case *c)
+{
+	return 2.0 * c->dims[0] * c->dims[1] * c->dims[2];
+}
+
+const struct check check_definition = { buffers, reference, launch, bytes, flops };

@@ -1,0 +1,2 @@
+/* tile_transpose has the same interface and reference as transpose. */
+#include "transpose.cpp"

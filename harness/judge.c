@@ -1,0 +1,78 @@
+/*
+ * The judge: built only from instructor code (the harness and the check),
+ * it draws the same inputs as the runner and sends the CPU reference of every
+ * output, with the error each element may carry, to the grader.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+
+static int
+judge_case(const struct run_config *cfg, int index)
+{
+	struct check_case c;
+	float *inputs[PROTO_MAX_BUFFERS] = { 0 };
+	struct proto_expect *expected[PROTO_MAX_BUFFERS] = { 0 };
+	int status = 0;
+
+	cases_describe(cfg, index, &c);
+	for (int k = 0; k < c.nbuffers && !status; k++) {
+		size_t n = check_elements(&c.spec[k]);
+		if (c.spec[k].role == BUFFER_IN) {
+			inputs[k] = malloc(n * sizeof(float) + 1);
+			if (inputs[k])
+				cases_fill(cfg, index, k, inputs[k], n);
+		} else {
+			expected[k] = calloc(n + 1, sizeof(struct proto_expect));
+		}
+		if (!inputs[k] && !expected[k]) {
+			fprintf(stderr, "judge: out of memory for case %d\n", index);
+			status = -1;
+		}
+	}
+	struct proto_case_info info;
+	memset(&info, 0, sizeof(info));
+	info.bytes = check_definition.bytes(&c);
+	info.flops = check_definition.flops(&c);
+	info.nbuffers = c.nbuffers;
+	for (int k = 0; k < c.nbuffers; k++) {
+		snprintf(info.buffers[k].name, sizeof(info.buffers[k].name), "%s", c.spec[k].name);
+		info.buffers[k].is_output = c.spec[k].role == BUFFER_OUT;
+		info.buffers[k].rows = c.spec[k].rows;
+		info.buffers[k].cols = c.spec[k].cols;
+	}
+	if (!status && proto_send(cfg->channel_fd, MSG_CASE_INFO, (uint32_t)index, 0, &info, sizeof(info)))
+		status = -1;
+	if (!status)
+		check_definition.reference(&c, (const float *const *)inputs, expected);
+	for (int k = 0; k < c.nbuffers && !status; k++) {
+		if (!expected[k])
+			continue;
+		size_t n = check_elements(&c.spec[k]);
+		for (size_t i = 0; i < n; i++)
+			expected[k][i].bound = cfg->rtol * expected[k][i].bound + cfg->atol;
+		if (proto_send(cfg->channel_fd, MSG_EXPECTED, (uint32_t)index, (uint32_t)k,
+			       expected[k], n * sizeof(struct proto_expect)))
+			status = -1;
+	}
+	for (int k = 0; k < c.nbuffers; k++) {
+		free(inputs[k]);
+		free(expected[k]);
+	}
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct run_config cfg;
+	if (cases_parse(argc, argv, &cfg))
+		return 2;
+	for (int i = 0; i < cfg.ncases; i++)
+		if (judge_case(&cfg, i))
+			return 1;
+	proto_send(cfg.channel_fd, MSG_DONE, 0, 0, NULL, 0);
+	return 0;
+}

@@ -1,0 +1,91 @@
+/*
+ * The framing between the grader (parent) and its children: the runner, which
+ * holds the student's code, and the judge, which holds only instructor code.
+ * Every message is a fixed header and `length` bytes of payload. The parent
+ * trusts nothing the runner says beyond "these are my outputs": it compares
+ * them with the judge's reference itself.
+ */
+#ifndef CUDALINGS_PROTOCOL_H
+#define CUDALINGS_PROTOCOL_H
+
+#include <stdint.h>
+
+#define PROTO_MAGIC 0x43554c47u /* "CULG" */
+#define PROTO_MAX_DIMS 4
+#define PROTO_MAX_BUFFERS 6
+#define PROTO_NAME_MAX 128
+
+enum proto_type {
+	MSG_HELLO = 1,     /* runner: struct proto_device */
+	MSG_CASE_BEGIN,    /* runner: case index */
+	MSG_OUTPUT,        /* runner: case, aux = buffer index, payload = raw elements */
+	MSG_INPUT_CHANGED, /* runner: case, aux = buffer index, payload = first changed index (u64) */
+	MSG_ERROR,         /* runner: case, aux = enum proto_stage, payload = text */
+	MSG_TIMING,        /* runner: struct proto_timing */
+	MSG_STAGE,         /* runner: aux = enum proto_stage, payload = text (progress only) */
+	MSG_DONE,          /* runner or judge: all cases handled */
+	MSG_EXPECTED,      /* judge: case, aux = buffer index, payload = struct proto_expect[] */
+	MSG_CASE_INFO,     /* judge: case, payload = struct proto_case_info */
+};
+
+enum proto_stage {
+	STAGE_RUN = 1,
+	STAGE_TIMING = 2,
+	STAGE_DEVICE = 3, /* the GPU itself could not be opened: not the student's fault */
+};
+
+struct proto_header {
+	uint32_t magic;
+	uint32_t type;
+	uint32_t case_index;
+	uint32_t aux;
+	uint64_t length;
+};
+
+struct proto_device {
+	char name[256];
+	int32_t cc_major, cc_minor;
+	int32_t sm_count;
+	int32_t l2_bytes;
+	int32_t mem_clock_khz;
+	int32_t bus_width_bits;
+	int32_t is_simulator;
+	int32_t reserved;
+};
+
+/* One element of a reference output: the value in double precision and the
+ * largest error a correct float32 kernel may make on it. */
+struct proto_expect {
+	double value;
+	double bound;
+};
+
+struct proto_buffer {
+	char name[32];
+	int32_t is_output;
+	int32_t reserved;
+	uint64_t rows, cols;
+};
+
+/* What the judge tells the grader about a case before its reference outputs. */
+struct proto_case_info {
+	double bytes;  /* the fewest bytes the kernel must move */
+	double flops;
+	int32_t nbuffers;
+	int32_t reserved;
+	struct proto_buffer buffers[PROTO_MAX_BUFFERS];
+};
+
+struct proto_timing {
+	double student_us;    /* median over rounds */
+	double reference_us;  /* median over rounds, same rounds */
+	double copy_us;       /* device-to-device copy of the same bytes */
+	double ratio;         /* median of per-round student/reference ratios */
+	double ratio_lo;      /* 95% confidence interval of that median */
+	double ratio_hi;
+	double wall_us;       /* host wall time per student launch, for spotting work off the clock */
+	int32_t rounds;
+	int32_t measurements; /* 1, or up to 3 when close to the threshold */
+};
+
+#endif

@@ -1,0 +1,463 @@
+/*
+ * The runner: the only process that holds the student's code. It draws the
+ * inputs from the seed the grader passes, calls the launcher, and ships the
+ * raw outputs and the timings to the grader over the channel. It decides
+ * nothing: the grader compares the outputs with the judge's reference.
+ *
+ * Built twice from this one file: by nvcc for the GPU, and through the CPU
+ * simulator's rewriter for the sim backend.
+ */
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <vector>
+
+extern "C" {
+#include "cases.h"
+#include "stats.h"
+}
+
+/* Defined by the exercise's generated glue: the student's and the reference solution's launchers. */
+extern "C" const void *const cudalings_student_launcher;
+extern "C" const void *const cudalings_reference_launcher;
+
+static struct run_config cfg;
+static int channel;
+
+static const char *
+plain_words(cudaError_t e)
+{
+	switch (e) {
+	case cudaErrorIllegalAddress:
+		return "an illegal memory address: a thread read or wrote outside an array";
+	case cudaErrorMisalignedAddress:
+		return "a misaligned address: a thread read a value at an address that is not a multiple of its size";
+	case cudaErrorInvalidConfiguration:
+		return "an invalid launch configuration: a grid or block with a zero size, more than 1024 threads "
+		       "per block, or too much shared memory";
+	case cudaErrorLaunchOutOfResources:
+		return "too many resources asked for: fewer threads per block or fewer registers per thread";
+	case cudaErrorLaunchFailure:
+		return "the kernel failed while it ran";
+	case cudaErrorAssert:
+		return "an assert() in a kernel failed";
+	case cudaErrorIllegalInstruction:
+		return "the kernel executed an illegal instruction (a trap, or a bad function pointer)";
+	case cudaErrorLaunchTimeout:
+		return "the kernel ran too long and was stopped";
+	case cudaErrorMemoryAllocation:
+		return "out of GPU memory";
+	case cudaErrorInvalidValue:
+		return "an invalid argument to a CUDA call";
+	case cudaErrorNoKernelImageForDevice:
+	case cudaErrorInvalidDeviceFunction:
+		return "the kernel was not built for this GPU";
+	case cudaErrorNoDevice:
+		return "no CUDA GPU is visible to this process";
+	case cudaErrorInsufficientDriver:
+		return "the NVIDIA driver is older than the CUDA toolkit that built the program";
+	default:
+		return "a CUDA error";
+	}
+}
+
+static const char *
+error_detail(void)
+{
+#ifdef __CUDASIM__
+	return cudasimLastErrorDetail();
+#else
+	return "";
+#endif
+}
+
+/*
+ * Report a CUDA failure in `what` during case `index` and decide whether the
+ * process can go on: a sticky error poisons the context, so stop there.
+ */
+static void
+report_cuda_error(int index, uint32_t stage, const char *what, cudaError_t e)
+{
+	const char *detail = error_detail();
+	proto_sendf(channel, MSG_ERROR, (uint32_t)index, stage, "%s: %s (%s)%s%s", what,
+		    plain_words(e), cudaGetErrorName(e), *detail ? "\n" : "", detail);
+	cudaGetLastError();
+	if (cudaDeviceSynchronize() != cudaSuccess) {
+		proto_send(channel, MSG_DONE, (uint32_t)index, 0, NULL, 0);
+		exit(1);
+	}
+}
+
+static int
+harness_call(int index, const char *what, cudaError_t e)
+{
+	if (e == cudaSuccess)
+		return 0;
+	report_cuda_error(index, STAGE_RUN, what, e);
+	return -1;
+}
+
+static void
+send_device(void)
+{
+	struct proto_device d;
+	cudaDeviceProp p;
+	int device = 0;
+	memset(&d, 0, sizeof(d));
+	if (cudaGetDevice(&device) != cudaSuccess ||
+	    cudaGetDeviceProperties(&p, device) != cudaSuccess) {
+		cudaError_t e = cudaGetLastError();
+		proto_sendf(channel, MSG_ERROR, 0, STAGE_DEVICE, "no GPU could be opened: %s (%s)",
+			    plain_words(e), cudaGetErrorName(e));
+		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
+		exit(1);
+	}
+	snprintf(d.name, sizeof(d.name), "%s", p.name);
+	d.cc_major = p.major;
+	d.cc_minor = p.minor;
+	d.sm_count = p.multiProcessorCount;
+	d.l2_bytes = p.l2CacheSize;
+	cudaDeviceGetAttribute(&d.mem_clock_khz, cudaDevAttrMemoryClockRate, device);
+	cudaDeviceGetAttribute(&d.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, device);
+#ifdef __CUDASIM__
+	d.is_simulator = 1;
+#endif
+	proto_send(channel, MSG_HELLO, 0, 0, &d, sizeof(d));
+}
+
+/* The device and host sides of one case. */
+struct case_buffers {
+	struct check_case c;
+	float *host[PROTO_MAX_BUFFERS];
+	void *dev[PROTO_MAX_BUFFERS];
+	size_t bytes[PROTO_MAX_BUFFERS];
+};
+
+static int
+setup_case(int index, struct case_buffers *b)
+{
+	memset(b, 0, sizeof(*b));
+	cases_describe(&cfg, index, &b->c);
+	for (int k = 0; k < b->c.nbuffers; k++) {
+		b->bytes[k] = check_elements(&b->c.spec[k]) * sizeof(float);
+		b->host[k] = (float *)malloc(b->bytes[k] ? b->bytes[k] : 1);
+		if (!b->host[k]) {
+			proto_sendf(channel, MSG_ERROR, (uint32_t)index, STAGE_RUN,
+				    "the harness could not allocate %zu bytes of host memory", b->bytes[k]);
+			return -1;
+		}
+		if (b->c.spec[k].role == BUFFER_IN)
+			cases_fill(&cfg, index, k, b->host[k], check_elements(&b->c.spec[k]));
+		if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&b->dev[k], b->bytes[k])))
+			return -1;
+		if (b->c.spec[k].role == BUFFER_IN &&
+		    harness_call(index, "copying the inputs to the GPU",
+				 cudaMemcpy(b->dev[k], b->host[k], b->bytes[k], cudaMemcpyHostToDevice)))
+			return -1;
+	}
+	return 0;
+}
+
+static void
+free_case(struct case_buffers *b)
+{
+	for (int k = 0; k < b->c.nbuffers; k++) {
+		free(b->host[k]);
+		if (b->dev[k])
+			cudaFree(b->dev[k]);
+	}
+}
+
+/* Poison the outputs so that an element no thread writes reads as NaN. */
+static cudaError_t
+poison_outputs(struct case_buffers *b, void *const *dev)
+{
+	for (int k = 0; k < b->c.nbuffers; k++)
+		if (b->c.spec[k].role == BUFFER_OUT) {
+			cudaError_t e = cudaMemsetAsync(dev[k], 0xff, b->bytes[k]);
+			if (e != cudaSuccess)
+				return e;
+		}
+	return cudaSuccess;
+}
+
+static int
+launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *b, void *const *dev)
+{
+	check_definition.launch(fn, &b->c, dev);
+	cudaError_t e = cudaGetLastError();
+	if (e != cudaSuccess) {
+		report_cuda_error(index, stage, "launching the kernel", e);
+		return -1;
+	}
+	e = cudaDeviceSynchronize();
+	if (e != cudaSuccess) {
+		report_cuda_error(index, stage, "running the kernel", e);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+send_outputs(int index, struct case_buffers *b, void *const *dev)
+{
+	for (int k = 0; k < b->c.nbuffers; k++) {
+		if (b->c.spec[k].role != BUFFER_OUT)
+			continue;
+		if (harness_call(index, "copying the outputs back",
+				 cudaMemcpy(b->host[k], dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
+			return -1;
+		if (proto_send(channel, MSG_OUTPUT, (uint32_t)index, (uint32_t)k, b->host[k], b->bytes[k]))
+			exit(1);
+	}
+	return 0;
+}
+
+/* A kernel that writes its inputs may still produce the right output once: say so. */
+static void
+verify_inputs(int index, struct case_buffers *b)
+{
+	for (int k = 0; k < b->c.nbuffers; k++) {
+		if (b->c.spec[k].role != BUFFER_IN)
+			continue;
+		size_t n = check_elements(&b->c.spec[k]);
+		std::vector<float> now(n);
+		if (harness_call(index, "copying the inputs back",
+				 cudaMemcpy(now.data(), b->dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
+			return;
+		if (memcmp(now.data(), b->host[k], b->bytes[k]) == 0)
+			continue;
+		uint64_t first = 0;
+		while (first < n && memcmp(&now[first], &b->host[k][first], sizeof(float)) == 0)
+			first++;
+		proto_send(channel, MSG_INPUT_CHANGED, (uint32_t)index, (uint32_t)k, &first, sizeof(first));
+	}
+}
+
+static void
+run_correctness_case(int index)
+{
+	struct case_buffers b;
+	proto_send(channel, MSG_CASE_BEGIN, (uint32_t)index, 0, NULL, 0);
+	if (setup_case(index, &b) == 0 &&
+	    harness_call(index, "poisoning the outputs", poison_outputs(&b, b.dev)) == 0 &&
+	    launch_and_wait(index, STAGE_RUN, cudalings_student_launcher, &b, b.dev) == 0 &&
+	    send_outputs(index, &b, b.dev) == 0)
+		verify_inputs(index, &b);
+	free_case(&b);
+}
+
+/* ------------------------------------------------------------------ timing */
+
+static double
+now_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+enum { ROUNDS_MIN = 20, ROUNDS_MAX = 2000 };
+
+struct timing_state {
+	int index;
+	struct case_buffers *b;
+	void *ref_dev[PROTO_MAX_BUFFERS]; /* the inputs shared, the reference's own outputs */
+	void *flush;
+	size_t flush_bytes;
+	void *copy_src, *copy_dst;
+	size_t copy_bytes;
+	cudaEvent_t start, stop;
+};
+
+enum variant { VARIANT_REFERENCE, VARIANT_STUDENT, VARIANT_COPY };
+
+/* Time one launch of `v` from a cold L2 and poisoned outputs; returns µs, or -1 on an error. */
+static double
+time_once(struct timing_state *t, enum variant v, unsigned round, double *wall)
+{
+	int index = t->index;
+	if (harness_call(index, "flushing the L2 cache", cudaMemsetAsync(t->flush, (int)(round & 0xff), t->flush_bytes)))
+		return -1;
+	if (v != VARIANT_COPY &&
+	    harness_call(index, "poisoning the outputs",
+			 poison_outputs(t->b, v == VARIANT_STUDENT ? t->b->dev : t->ref_dev)))
+		return -1;
+	double w0 = now_us();
+	cudaEventRecord(t->start);
+	if (v == VARIANT_COPY)
+		cudaMemcpyAsync(t->copy_dst, t->copy_src, t->copy_bytes, cudaMemcpyDeviceToDevice);
+	else
+		check_definition.launch(v == VARIANT_STUDENT ? cudalings_student_launcher : cudalings_reference_launcher,
+					&t->b->c, v == VARIANT_STUDENT ? t->b->dev : t->ref_dev);
+	cudaEventRecord(t->stop);
+	cudaError_t e = cudaGetLastError();
+	if (e == cudaSuccess)
+		e = cudaEventSynchronize(t->stop);
+	if (wall)
+		*wall = now_us() - w0;
+	if (e != cudaSuccess) {
+		report_cuda_error(index, STAGE_TIMING,
+				  v == VARIANT_STUDENT ? "timing the kernel" : "timing the reference solution", e);
+		return -1;
+	}
+	float ms = 0;
+	cudaEventElapsedTime(&ms, t->start, t->stop);
+	return ms * 1000.0;
+}
+
+struct measurement {
+	double student_us, reference_us, copy_us, ratio, ratio_lo, ratio_hi, wall_us;
+	int rounds;
+};
+
+/* Rounds until the median ratio is known to ±1% (at least ROUNDS_MIN, at most the time cap). */
+static int
+measure(struct timing_state *t, double cap_us, struct measurement *m)
+{
+	static double student[ROUNDS_MAX], reference[ROUNDS_MAX], copy[ROUNDS_MAX], ratio[ROUNDS_MAX],
+		wall[ROUNDS_MAX], scratch[ROUNDS_MAX];
+	double begin = now_us();
+	int n = 0;
+	while (n < ROUNDS_MAX) {
+		/* alternate which goes first so neither always meets the other's leftovers */
+		enum variant first = n % 2 ? VARIANT_STUDENT : VARIANT_REFERENCE;
+		enum variant second = n % 2 ? VARIANT_REFERENCE : VARIANT_STUDENT;
+		double a = time_once(t, first, (unsigned)(2 * n), first == VARIANT_STUDENT ? &wall[n] : NULL);
+		double b = a < 0 ? -1 : time_once(t, second, (unsigned)(2 * n + 1), second == VARIANT_STUDENT ? &wall[n] : NULL);
+		double c = b < 0 ? -1 : time_once(t, VARIANT_COPY, (unsigned)n, NULL);
+		if (c < 0)
+			return -1;
+		student[n] = first == VARIANT_STUDENT ? a : b;
+		reference[n] = first == VARIANT_STUDENT ? b : a;
+		copy[n] = c;
+		ratio[n] = student[n] / (reference[n] > 0 ? reference[n] : 1e-3);
+		n++;
+		if (n >= ROUNDS_MIN) {
+			double lo, hi;
+			memcpy(scratch, ratio, n * sizeof(double));
+			double med = stats_median_ci(scratch, (size_t)n, &lo, &hi);
+			if ((hi - lo) / 2 <= 0.01 * med || now_us() - begin > cap_us)
+				break;
+		}
+	}
+	m->rounds = n;
+	m->student_us = stats_median(student, (size_t)n);
+	m->reference_us = stats_median(reference, (size_t)n);
+	m->copy_us = stats_median(copy, (size_t)n);
+	m->wall_us = stats_median(wall, (size_t)n);
+	m->ratio = stats_median_ci(ratio, (size_t)n, &m->ratio_lo, &m->ratio_hi);
+	return 0;
+}
+
+static int
+alloc_timing(struct timing_state *t)
+{
+	int index = t->index, l2 = 0, device = 0;
+	cudaGetDevice(&device);
+	cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+	t->flush_bytes = (size_t)2 * (size_t)l2;
+	if (t->flush_bytes < ((size_t)256 << 20))
+		t->flush_bytes = (size_t)256 << 20;
+	double bytes = check_definition.bytes(&t->b->c);
+	t->copy_bytes = ((size_t)(bytes / 2) + 255) & ~(size_t)255;
+	if (harness_call(index, "allocating the L2 flush buffer", cudaMalloc(&t->flush, t->flush_bytes)) ||
+	    harness_call(index, "allocating the copy buffers", cudaMalloc(&t->copy_src, t->copy_bytes)) ||
+	    harness_call(index, "allocating the copy buffers", cudaMalloc(&t->copy_dst, t->copy_bytes)) ||
+	    harness_call(index, "cudaMemset", cudaMemset(t->copy_src, 0x3c, t->copy_bytes)))
+		return -1;
+	for (int k = 0; k < t->b->c.nbuffers; k++) {
+		if (t->b->c.spec[k].role == BUFFER_IN)
+			t->ref_dev[k] = t->b->dev[k];
+		else if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&t->ref_dev[k], t->b->bytes[k])))
+			return -1;
+	}
+	cudaEventCreate(&t->start);
+	cudaEventCreate(&t->stop);
+	return 0;
+}
+
+static void
+run_timed_case(int index)
+{
+	struct case_buffers b;
+	struct timing_state t;
+	memset(&t, 0, sizeof(t));
+	t.index = index;
+	t.b = &b;
+	proto_send(channel, MSG_CASE_BEGIN, (uint32_t)index, 0, NULL, 0);
+	if (setup_case(index, &b) || alloc_timing(&t))
+		exit(1);
+	proto_sendf(channel, MSG_STAGE, (uint32_t)index, STAGE_TIMING, "warming up");
+	/* every kernel once: module loading and first-touch stay out of the numbers */
+	if (time_once(&t, VARIANT_REFERENCE, 0, NULL) < 0 || time_once(&t, VARIANT_STUDENT, 0, NULL) < 0 ||
+	    time_once(&t, VARIANT_COPY, 0, NULL) < 0)
+		exit(1);
+	for (double w0 = now_us(); now_us() - w0 < 100e3;)
+		if (launch_and_wait(index, STAGE_TIMING, cudalings_student_launcher, &b, b.dev))
+			exit(1);
+
+	proto_sendf(channel, MSG_STAGE, (uint32_t)index, STAGE_TIMING, "timing");
+	struct measurement m[3];
+	double ratios[3];
+	int count = 0;
+	while (count < 3) {
+		if (measure(&t, 10e6, &m[count]))
+			exit(1);
+		ratios[count] = m[count].ratio;
+		double threshold = cfg.threshold_us > 0
+			? cfg.threshold_us / m[count].student_us * m[count].ratio
+			: cfg.threshold_ratio;
+		count++;
+		/* far from the threshold one measurement decides; close to it, take up to three */
+		if (fabs(ratios[count - 1] / threshold - 1) > 0.03)
+			break;
+	}
+	int pick = 0;
+	if (count > 1) {
+		double sorted[3];
+		memcpy(sorted, ratios, sizeof(sorted));
+		double med = stats_median(sorted, (size_t)count);
+		for (int i = 0; i < count; i++)
+			if (ratios[i] == med)
+				pick = i;
+	}
+	struct proto_timing out;
+	memset(&out, 0, sizeof(out));
+	out.student_us = m[pick].student_us;
+	out.reference_us = m[pick].reference_us;
+	out.copy_us = m[pick].copy_us;
+	out.ratio = m[pick].ratio;
+	out.ratio_lo = m[pick].ratio_lo;
+	out.ratio_hi = m[pick].ratio_hi;
+	out.wall_us = m[pick].wall_us;
+	out.rounds = m[pick].rounds;
+	out.measurements = count;
+	proto_send(channel, MSG_TIMING, (uint32_t)index, 0, &out, sizeof(out));
+
+	/* the output of the last timed launch is judged like any other */
+	if (launch_and_wait(index, STAGE_TIMING, cudalings_student_launcher, &b, b.dev) == 0)
+		send_outputs(index, &b, b.dev);
+	verify_inputs(index, &b);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (cases_parse(argc, argv, &cfg))
+		return 2;
+	channel = cfg.channel_fd;
+	send_device();
+	for (int i = 0; i < cfg.ncases; i++) {
+		if (i == cfg.timed)
+			run_timed_case(i);
+		else
+			run_correctness_case(i);
+	}
+	proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
+	return 0;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# make test-gpu: on a machine with an NVIDIA GPU, grade every solution (must
+# pass), every starter (must fail), every file in tests/wrong/ (must fail at
+# the stage it declares, the slow variants at "performance"), and the
+# transpose solution ten times in a row (all must pass). Prints a table; with
+# OUT set, also writes it to $OUT/gpu-results.md.
+set -u
+cd "$(dirname "$0")/../.."
+export CUDALINGS_ROOT=$PWD
+
+# The GPU machine may lack Debian's cJSON: use a carried copy when there is one.
+if [ -d .gpu/root/usr/include/cjson ]; then
+	export LD_LIBRARY_PATH=$PWD/.gpu/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	make_extra=(CPPFLAGS="-D_GNU_SOURCE -I. -Iharness -Igrader -I.gpu/root/usr/include" LDFLAGS="-L.gpu/root/usr/lib/x86_64-linux-gnu")
+else
+	make_extra=()
+fi
+make -s "${make_extra[@]}" build/cudalings || { echo "test-gpu: cannot build the grader"; exit 3; }
+g=build/cudalings
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || { echo "test-gpu: no GPU here"; exit 3; }
+nvcc --version | tail -1
+
+results=$(mktemp)
+failures=0
+# grade NAME FILE EXPECT: one row of the table
+grade() {
+	local name=$1 file=$2 expect=$3 t0 t1 json got
+	t0=$(date +%s.%N)
+	json=$($g grade "$name" --file "$file" --backend gpu --json 2>/tmp/grade-stderr)
+	local status=$?
+	t1=$(date +%s.%N)
+	got=$(printf '%s' "$json" | python3 -c '
+import json, sys
+try:
+    r = json.load(sys.stdin)
+except Exception:
+    print("error"); sys.exit()
+print(r["verdict"] if r["verdict"] == "pass" else (r["stage"] or "error"))' 2>/dev/null)
+	[ -n "$got" ] || got="error($status)"
+	local ok=ok
+	if [ "$expect" = fail ]; then [ "$got" != pass ] && [ "$status" = 1 ] || ok=BAD; else [ "$got" = "$expect" ] || ok=BAD; fi
+	[ $ok = ok ] || { failures=$((failures + 1)); printf '%s\n' "$json" | head -c 3000; cat /tmp/grade-stderr; }
+	printf '%s' "$json" | python3 -c '
+import json, sys
+name, file, expect, got, ok, t0, t1 = sys.argv[1:8]
+secs = float(t1) - float(t0)
+try:
+    r = json.load(sys.stdin)
+except Exception:
+    r = {}
+t = r.get("timing") or {}
+def f(k, fmt):
+    return fmt % t[k] if k in t else "-"
+print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |" % (ok, name, file, expect, got,
+      f("median_us", "%.1f"), f("reference_us", "%.1f"), f("ratio", "%.2f"), f("gbps", "%.0f"),
+      f("copy_gbps", "%.0f"), float(secs)))' "$name" "$file" "$expect" "$got" "$ok" "$t0" "$t1" >>"$results"
+}
+
+names=$($g list --json | python3 -c 'import json,sys; print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"]=="exercise"))')
+for n in $names; do
+	grade "$n" "solutions/$n.cu" pass
+	grade "$n" "exercises/$n.cu" fail
+	for w in tests/wrong/"$n"/*.cu; do
+		[ -e "$w" ] || continue
+		grade "$n" "$w" "$(sed -n 's|^// expect: \([a-z]*\).*|\1|p' "$w" | head -1)"
+	done
+done
+# edit -> verdict: a fresh copy of the transpose solution, graded cold and then nine more times
+mkdir -p build/test-gpu
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	cp solutions/transpose.cu build/test-gpu/transpose_edit.cu
+	echo "// edit $i $(date +%N)" >>build/test-gpu/transpose_edit.cu
+	grade transpose build/test-gpu/transpose_edit.cu pass
+done
+
+{
+	echo "## make test-gpu on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d)"
+	echo
+	echo "nvcc: $(nvcc --version | tail -1); seconds = whole grading, edit to verdict (compile, judge, run, timing)"
+	echo
+	echo "| | exercise | file | expected | got | µs | reference µs | ratio | GB/s | copy GB/s | seconds |"
+	echo "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|"
+	cat "$results"
+	echo
+	echo "$failures unexpected results"
+} | tee "${OUT:-/tmp}/gpu-results.md"
+rm -f "$results"
+[ "$failures" = 0 ]

@@ -1,0 +1,23 @@
+// expect: correctness
+// The tile is written back to the transposed block, but not transposed itself.
+#include "cudalings/tile_transpose.h"
+
+__global__ void tile_copy(const float *in, float *out, int rows, int cols)
+{
+    __shared__ float tile[32][32];
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    if (x < cols && y < rows)
+        tile[threadIdx.y][threadIdx.x] = in[(size_t)y * cols + x];
+    __syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x;
+    y = blockIdx.x * 32 + threadIdx.y;
+    if (x < rows && y < cols)
+        out[(size_t)y * rows + x] = tile[threadIdx.y][threadIdx.x];
+}
+
+void tile_transpose_launch(const float *in, float *out, int rows, int cols)
+{
+    dim3 block(32, 32);
+    dim3 grid((cols + 31) / 32, (rows + 31) / 32);
+    tile_copy<<<grid, block>>>(in, out, rows, cols);
+}

@@ -1,0 +1,2 @@
+/* cuda_runtime.h for the CPU simulator: everything is in cudasim.h. */
+#include "cudasim.h"

@@ -1,0 +1,722 @@
+/*
+ * cudasim.h — the CUDA subset that cudalings' CPU simulator provides.
+ *
+ * Force-included (g++ -include cudasim.h) into every translation unit of a
+ * simulator build: the rewritten student .cu files and the plain harness .cpp
+ * files alike. It defines __CUDASIM__ (never __CUDACC__ or __CUDA_ARCH__), the
+ * CUDA keywords, the built-in variables and vector types, the device
+ * functions (barriers, warp votes and shuffles, atomics, intrinsics) and the
+ * runtime API (errors, memory, streams, events, device properties).
+ *
+ * The rewriter (sim/rewrite.c) turns `k<<<g, b, s, st>>>(args)` into
+ *   ::cudasim::launch(LAMBDA, "k", __FILE__, __LINE__)(g, b, s, st)(args)
+ * and `__shared__` declarations into statics that the runtime poisons at the
+ * start of every block; see sim/README.md.
+ */
+#ifndef CUDASIM_H
+#define CUDASIM_H
+
+#define __CUDASIM__ 1
+#define CUDART_VERSION 13000
+#define __CUDART_API_VERSION 13000
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <limits.h>
+#include <math.h>
+#ifdef __cplusplus
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#endif
+
+#ifdef __cplusplus
+#define CUDASIM_EXTERN_C extern "C"
+#define CUDASIM_DEFAULT(x) = x
+#else
+#define CUDASIM_EXTERN_C extern
+#define CUDASIM_DEFAULT(x)
+#endif
+
+/* ------------------------------------------------------------ keywords */
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+#define __grid_constant__
+#define __device_builtin__
+/* What the rewriter did not turn into a poisoned static still compiles. */
+#define __shared__ static
+#ifndef __restrict__
+/* g++ knows __restrict__ natively; nothing to do. */
+#endif
+
+/* ------------------------------------------------------------ vector types */
+#define CUDASIM_VEC1(T, N, A) \
+	struct __attribute__((aligned(A))) N##1 { T x; }; \
+	typedef struct N##1 N##1; \
+	static inline N##1 make_##N##1(T x) { N##1 v; v.x = x; return v; }
+#define CUDASIM_VEC2(T, N, A) \
+	struct __attribute__((aligned(A))) N##2 { T x, y; }; \
+	typedef struct N##2 N##2; \
+	static inline N##2 make_##N##2(T x, T y) { N##2 v; v.x = x; v.y = y; return v; }
+#define CUDASIM_VEC3(T, N) \
+	struct N##3 { T x, y, z; }; \
+	typedef struct N##3 N##3; \
+	static inline N##3 make_##N##3(T x, T y, T z) { N##3 v; v.x = x; v.y = y; v.z = z; return v; }
+#define CUDASIM_VEC4(T, N, A) \
+	struct __attribute__((aligned(A))) N##4 { T x, y, z, w; }; \
+	typedef struct N##4 N##4; \
+	static inline N##4 make_##N##4(T x, T y, T z, T w) \
+	{ N##4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }
+#define CUDASIM_VECS(T, N, A1, A2, A4) \
+	CUDASIM_VEC1(T, N, A1) CUDASIM_VEC2(T, N, A2) CUDASIM_VEC3(T, N) CUDASIM_VEC4(T, N, A4)
+
+CUDASIM_VECS(signed char, char, 1, 2, 4)
+CUDASIM_VECS(unsigned char, uchar, 1, 2, 4)
+CUDASIM_VECS(short, short, 2, 4, 8)
+CUDASIM_VECS(unsigned short, ushort, 2, 4, 8)
+CUDASIM_VECS(int, int, 4, 8, 16)
+CUDASIM_VECS(unsigned int, uint, 4, 8, 16)
+CUDASIM_VECS(long, long, 8, 16, 16)
+CUDASIM_VECS(unsigned long, ulong, 8, 16, 16)
+CUDASIM_VECS(long long, longlong, 8, 16, 16)
+CUDASIM_VECS(unsigned long long, ulonglong, 8, 16, 16)
+CUDASIM_VECS(float, float, 4, 8, 16)
+CUDASIM_VECS(double, double, 8, 16, 16)
+
+struct dim3 {
+	unsigned int x, y, z;
+#ifdef __cplusplus
+	constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+		: x(vx), y(vy), z(vz) {}
+	constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+	constexpr operator uint3() const { return uint3{x, y, z}; }
+#endif
+};
+typedef struct dim3 dim3;
+
+/* ------------------------------------------------------------ runtime types */
+typedef enum cudaError {
+	cudaSuccess = 0,
+	cudaErrorInvalidValue = 1,
+	cudaErrorMemoryAllocation = 2,
+	cudaErrorInitializationError = 3,
+	cudaErrorCudartUnloading = 4,
+	cudaErrorInvalidConfiguration = 9,
+	cudaErrorInvalidPitchValue = 12,
+	cudaErrorInvalidSymbol = 13,
+	cudaErrorInvalidHostPointer = 16,
+	cudaErrorInvalidDevicePointer = 17,
+	cudaErrorInvalidMemcpyDirection = 21,
+	cudaErrorMissingConfiguration = 52,
+	cudaErrorInvalidDeviceFunction = 98,
+	cudaErrorNoDevice = 100,
+	cudaErrorInvalidDevice = 101,
+	cudaErrorInvalidKernelImage = 200,
+	cudaErrorNoKernelImageForDevice = 209,
+	cudaErrorInvalidResourceHandle = 400,
+	cudaErrorNotReady = 600,
+	cudaErrorIllegalAddress = 700,
+	cudaErrorLaunchOutOfResources = 701,
+	cudaErrorLaunchTimeout = 702,
+	cudaErrorAssert = 710,
+	cudaErrorHardwareStackError = 714,
+	cudaErrorIllegalInstruction = 715,
+	cudaErrorMisalignedAddress = 716,
+	cudaErrorInvalidAddressSpace = 717,
+	cudaErrorInvalidPc = 718,
+	cudaErrorLaunchFailure = 719,
+	cudaErrorCooperativeLaunchTooLarge = 720,
+	cudaErrorNotPermitted = 800,
+	cudaErrorNotSupported = 801,
+	cudaErrorUnknown = 999
+} cudaError_t;
+
+enum cudaMemcpyKind {
+	cudaMemcpyHostToHost = 0,
+	cudaMemcpyHostToDevice = 1,
+	cudaMemcpyDeviceToHost = 2,
+	cudaMemcpyDeviceToDevice = 3,
+	cudaMemcpyDefault = 4
+};
+
+enum cudaFuncAttribute {
+	cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+	cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+	cudaFuncAttributeMax
+};
+
+enum cudaFuncCache {
+	cudaFuncCachePreferNone = 0,
+	cudaFuncCachePreferShared = 1,
+	cudaFuncCachePreferL1 = 2,
+	cudaFuncCachePreferEqual = 3
+};
+
+enum cudaDeviceAttr {
+	cudaDevAttrMaxThreadsPerBlock = 1,
+	cudaDevAttrMaxBlockDimX = 2,
+	cudaDevAttrMaxBlockDimY = 3,
+	cudaDevAttrMaxBlockDimZ = 4,
+	cudaDevAttrMaxGridDimX = 5,
+	cudaDevAttrMaxGridDimY = 6,
+	cudaDevAttrMaxGridDimZ = 7,
+	cudaDevAttrMaxSharedMemoryPerBlock = 8,
+	cudaDevAttrTotalConstantMemory = 9,
+	cudaDevAttrWarpSize = 10,
+	cudaDevAttrMaxPitch = 11,
+	cudaDevAttrMaxRegistersPerBlock = 12,
+	cudaDevAttrClockRate = 13,
+	cudaDevAttrTextureAlignment = 14,
+	cudaDevAttrGpuOverlap = 15,
+	cudaDevAttrMultiProcessorCount = 16,
+	cudaDevAttrKernelExecTimeout = 17,
+	cudaDevAttrIntegrated = 18,
+	cudaDevAttrCanMapHostMemory = 19,
+	cudaDevAttrComputeMode = 20,
+	cudaDevAttrConcurrentKernels = 31,
+	cudaDevAttrEccEnabled = 32,
+	cudaDevAttrPciBusId = 33,
+	cudaDevAttrPciDeviceId = 34,
+	cudaDevAttrMemoryClockRate = 36,
+	cudaDevAttrGlobalMemoryBusWidth = 37,
+	cudaDevAttrL2CacheSize = 38,
+	cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+	cudaDevAttrAsyncEngineCount = 40,
+	cudaDevAttrUnifiedAddressing = 41,
+	cudaDevAttrPciDomainId = 50,
+	cudaDevAttrComputeCapabilityMajor = 75,
+	cudaDevAttrComputeCapabilityMinor = 76,
+	cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+	cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+	cudaDevAttrManagedMemory = 83,
+	cudaDevAttrCooperativeLaunch = 95,
+	cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+	cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+	cudaDevAttrMaxPersistingL2CacheSize = 108,
+	cudaDevAttrReservedSharedMemoryPerBlock = 111
+};
+
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaMemAttachGlobal 0x01
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+
+/* The fields of CUDA 13's cudaDeviceProp that a CPU can answer. */
+struct cudaDeviceProp {
+	char name[256];
+	size_t totalGlobalMem;
+	size_t sharedMemPerBlock;
+	int regsPerBlock;
+	int warpSize;
+	size_t memPitch;
+	int maxThreadsPerBlock;
+	int maxThreadsDim[3];
+	int maxGridSize[3];
+	size_t totalConstMem;
+	int major;
+	int minor;
+	size_t textureAlignment;
+	size_t texturePitchAlignment;
+	int multiProcessorCount;
+	int integrated;
+	int canMapHostMemory;
+	int concurrentKernels;
+	int ECCEnabled;
+	int pciBusID;
+	int pciDeviceID;
+	int pciDomainID;
+	int asyncEngineCount;
+	int unifiedAddressing;
+	int memoryBusWidth;
+	int l2CacheSize;
+	int persistingL2CacheMaxSize;
+	int maxThreadsPerMultiProcessor;
+	int streamPrioritiesSupported;
+	int globalL1CacheSupported;
+	int localL1CacheSupported;
+	size_t sharedMemPerMultiprocessor;
+	int regsPerMultiprocessor;
+	int managedMemory;
+	int isMultiGpuBoard;
+	int cooperativeLaunch;
+	size_t sharedMemPerBlockOptin;
+	int maxBlocksPerMultiProcessor;
+	size_t reservedSharedMemPerBlock;
+};
+typedef struct cudaDeviceProp cudaDeviceProp;
+
+struct cudaFuncAttributes {
+	size_t sharedSizeBytes;
+	size_t constSizeBytes;
+	size_t localSizeBytes;
+	int maxThreadsPerBlock;
+	int numRegs;
+	int ptxVersion;
+	int binaryVersion;
+	int cacheModeCA;
+	int maxDynamicSharedSizeBytes;
+	int preferredShmemCarveout;
+};
+
+/* ------------------------------------------------------------ runtime API */
+CUDASIM_EXTERN_C cudaError_t cudaMalloc(void **ptr, size_t size);
+CUDASIM_EXTERN_C cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned flags CUDASIM_DEFAULT(cudaMemAttachGlobal));
+CUDASIM_EXTERN_C cudaError_t cudaFree(void *ptr);
+CUDASIM_EXTERN_C cudaError_t cudaMallocHost(void **ptr, size_t size);
+CUDASIM_EXTERN_C cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
+CUDASIM_EXTERN_C cudaError_t cudaFreeHost(void *ptr);
+CUDASIM_EXTERN_C cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+CUDASIM_EXTERN_C cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream CUDASIM_DEFAULT(0));
+CUDASIM_EXTERN_C cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+CUDASIM_EXTERN_C cudaError_t cudaMemset(void *ptr, int value, size_t count);
+CUDASIM_EXTERN_C cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream CUDASIM_DEFAULT(0));
+CUDASIM_EXTERN_C cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+CUDASIM_EXTERN_C cudaError_t cudaMemcpyToSymbol_impl(void *symbol, size_t symsize, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind);
+CUDASIM_EXTERN_C cudaError_t cudaMemcpyFromSymbol_impl(void *dst, const void *symbol, size_t symsize, size_t count, size_t offset, enum cudaMemcpyKind kind);
+CUDASIM_EXTERN_C cudaError_t cudaDeviceSynchronize(void);
+CUDASIM_EXTERN_C cudaError_t cudaDeviceReset(void);
+CUDASIM_EXTERN_C cudaError_t cudaThreadSynchronize(void);
+CUDASIM_EXTERN_C cudaError_t cudaStreamCreate(cudaStream_t *stream);
+CUDASIM_EXTERN_C cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
+CUDASIM_EXTERN_C cudaError_t cudaStreamDestroy(cudaStream_t stream);
+CUDASIM_EXTERN_C cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+CUDASIM_EXTERN_C cudaError_t cudaStreamQuery(cudaStream_t stream);
+CUDASIM_EXTERN_C cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags CUDASIM_DEFAULT(0));
+CUDASIM_EXTERN_C cudaError_t cudaGetLastError(void);
+CUDASIM_EXTERN_C cudaError_t cudaPeekAtLastError(void);
+CUDASIM_EXTERN_C const char *cudaGetErrorString(cudaError_t error);
+CUDASIM_EXTERN_C const char *cudaGetErrorName(cudaError_t error);
+CUDASIM_EXTERN_C cudaError_t cudaEventCreate(cudaEvent_t *event);
+CUDASIM_EXTERN_C cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags);
+CUDASIM_EXTERN_C cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream CUDASIM_DEFAULT(0));
+CUDASIM_EXTERN_C cudaError_t cudaEventSynchronize(cudaEvent_t event);
+CUDASIM_EXTERN_C cudaError_t cudaEventQuery(cudaEvent_t event);
+CUDASIM_EXTERN_C cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+CUDASIM_EXTERN_C cudaError_t cudaEventDestroy(cudaEvent_t event);
+CUDASIM_EXTERN_C cudaError_t cudaGetDeviceCount(int *count);
+CUDASIM_EXTERN_C cudaError_t cudaSetDevice(int device);
+CUDASIM_EXTERN_C cudaError_t cudaGetDevice(int *device);
+CUDASIM_EXTERN_C cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+CUDASIM_EXTERN_C cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+CUDASIM_EXTERN_C cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+CUDASIM_EXTERN_C cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+CUDASIM_EXTERN_C cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
+CUDASIM_EXTERN_C cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+CUDASIM_EXTERN_C cudaError_t cudaRuntimeGetVersion(int *version);
+CUDASIM_EXTERN_C cudaError_t cudaDriverGetVersion(int *version);
+
+/*
+ * The long, plain-words explanation of the last error (a fault, a barrier
+ * divergence, a deadlock, an order dependence, a launch limit): it names the
+ * kernel, the thread and the block, and the source file:line where known.
+ * "" when there is none. The storage belongs to the simulator.
+ */
+CUDASIM_EXTERN_C const char *cudasimLastErrorDetail(void);
+
+/* ------------------------------------------------------------ simulator internals */
+struct cudasim_site {
+	const char *kernel;	/* the launch's kernel expression, e.g. "transpose<32>" */
+	const char *file;
+	int line;
+	/* owned by the runtime */
+	int launches;
+	size_t static_smem;
+	struct cudasim_site *next;
+};
+
+CUDASIM_EXTERN_C void cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem, cudaStream_t stream, void (*thunk)(void *), void *closure);
+CUDASIM_EXTERN_C void cudasim_syncthreads(const char *file, int line);
+CUDASIM_EXTERN_C int cudasim_syncthreads_op(int op, int pred, const char *file, int line);
+CUDASIM_EXTERN_C unsigned long long cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char *file, int line);
+CUDASIM_EXTERN_C void cudasim_shared_first(void *p, size_t size, unsigned *epoch, const char *file, int line);
+CUDASIM_EXTERN_C void cudasim_shared_global(void *p, size_t size);
+CUDASIM_EXTERN_C void cudasim_atomic_note(void *p, int kind);
+CUDASIM_EXTERN_C int cudasim_printf(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
+CUDASIM_EXTERN_C unsigned cudasim_activemask(void);
+CUDASIM_EXTERN_C long long cudasim_clock(void);
+
+/* The dynamic shared memory arena: one fixed address, since blocks run one at a time. */
+#define CUDASIM_SMEM_OPTIN 232448
+CUDASIM_EXTERN_C char cudasim_dyn_smem[];
+CUDASIM_EXTERN_C unsigned cudasim_block_epoch;
+CUDASIM_EXTERN_C int cudasim_tracking;
+CUDASIM_EXTERN_C uint3 cudasim_tid, cudasim_bid;
+CUDASIM_EXTERN_C dim3 cudasim_bdim, cudasim_gdim;
+
+#define threadIdx (*(const uint3 *)&cudasim_tid)
+#define blockIdx (*(const uint3 *)&cudasim_bid)
+#define blockDim (*(const dim3 *)&cudasim_bdim)
+#define gridDim (*(const dim3 *)&cudasim_gdim)
+#ifdef __cplusplus
+static constexpr int warpSize = 32;
+#endif
+
+/* Device printf is buffered during a launch and printed when it ends. */
+#define printf(...) cudasim_printf(__VA_ARGS__)
+
+enum cudasim_warp_op {
+	CUDASIM_SHFL, CUDASIM_SHFL_UP, CUDASIM_SHFL_DOWN, CUDASIM_SHFL_XOR,
+	CUDASIM_BALLOT, CUDASIM_ANY, CUDASIM_ALL, CUDASIM_SYNCWARP,
+	CUDASIM_MATCH_ANY, CUDASIM_MATCH_ALL, CUDASIM_REDUCE_ADD,
+	CUDASIM_REDUCE_MIN, CUDASIM_REDUCE_MAX
+};
+enum cudasim_bar_op { CUDASIM_BAR_COUNT, CUDASIM_BAR_AND, CUDASIM_BAR_OR };
+enum cudasim_atomic_kind { CUDASIM_ATOMIC_EXACT = 1, CUDASIM_ATOMIC_FLOAT, CUDASIM_ATOMIC_DOUBLE, CUDASIM_ATOMIC_ORDER };
+
+#ifdef __cplusplus
+namespace std { using ::cudasim_printf; }
+
+/* ------------------------------------------------------------ C++ runtime overloads */
+template <class T>
+static inline cudaError_t cudaMalloc(T **ptr, size_t size) { return cudaMalloc((void **)ptr, size); }
+template <class T>
+static inline cudaError_t cudaMallocManaged(T **ptr, size_t size, unsigned flags = cudaMemAttachGlobal)
+{ return cudaMallocManaged((void **)ptr, size, flags); }
+template <class T>
+static inline cudaError_t cudaMallocHost(T **ptr, size_t size) { return cudaMallocHost((void **)ptr, size); }
+template <class T>
+static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned flags) { return cudaHostAlloc((void **)ptr, size, flags); }
+template <class T>
+static inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr, int value)
+{ return cudaFuncSetAttribute((const void *)func, attr, value); }
+template <class T>
+static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func)
+{ return cudaFuncGetAttributes(attr, (const void *)func); }
+template <class T>
+static inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config)
+{ return cudaFuncSetCacheConfig((const void *)func, config); }
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count, size_t offset = 0,
+	enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{ return cudaMemcpyToSymbol_impl((void *)&symbol, sizeof(T), src, count, offset, kind); }
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+	enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{ return cudaMemcpyFromSymbol_impl(dst, (const void *)&symbol, sizeof(T), count, offset, kind); }
+template <class T>
+static inline cudaError_t cudaGetSymbolAddress(void **dev, T &symbol) { *dev = (void *)&symbol; return cudaSuccess; }
+
+/* ------------------------------------------------------------ the launch */
+namespace cudasim {
+
+template <class F>
+struct configured {
+	F &f;
+	const char *kernel, *file;
+	int line;
+	dim3 grid, block;
+	size_t smem;
+	cudaStream_t stream;
+
+	template <class... A>
+	void operator()(A &&...a)
+	{
+		/* Arguments are evaluated once, at the launch, as CUDA does. */
+		typedef std::tuple<typename std::decay<A>::type...> args_t;
+		struct closure { F *f; args_t *args; };
+		static struct cudasim_site site;
+		args_t args(std::forward<A>(a)...);
+		closure c = { &f, &args };
+
+		if (!site.kernel) {
+			site.kernel = kernel;
+			site.file = file;
+			site.line = line;
+		}
+		cudasim_launch(&site, grid, block, smem, stream,
+			[](void *p) { closure *cl = (closure *)p; std::apply(*cl->f, *cl->args); }, &c);
+	}
+};
+
+template <class F>
+struct launcher {
+	F f;
+	const char *kernel, *file;
+	int line;
+
+	configured<F> operator()(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t stream = 0)
+	{
+		return configured<F>{f, kernel, file, line, grid, block, smem, stream};
+	}
+};
+
+template <class F>
+static inline launcher<F> launch(F f, const char *kernel, const char *file, int line)
+{
+	return launcher<F>{f, kernel, file, line};
+}
+
+/* Bit-casts for the warp functions, which move any 4- or 8-byte value. */
+template <class T>
+static inline unsigned long long to_bits(T v)
+{
+	static_assert(sizeof(T) <= 8, "warp shuffles move values of at most 8 bytes");
+	unsigned long long b = 0;
+	memcpy(&b, &v, sizeof v);
+	return b;
+}
+template <class T>
+static inline T from_bits(unsigned long long b)
+{
+	T v;
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+} /* namespace cudasim */
+
+/* ------------------------------------------------------------ barriers and warps */
+static inline void __syncthreads(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ cudasim_syncthreads(file, line); }
+static inline int __syncthreads_count(int pred, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return cudasim_syncthreads_op(CUDASIM_BAR_COUNT, pred, file, line); }
+static inline int __syncthreads_and(int pred, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return cudasim_syncthreads_op(CUDASIM_BAR_AND, pred, file, line); }
+static inline int __syncthreads_or(int pred, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return cudasim_syncthreads_op(CUDASIM_BAR_OR, pred, file, line); }
+static inline void __syncwarp(unsigned mask = 0xffffffffu, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ cudasim_warp(CUDASIM_SYNCWARP, mask, 0, 0, 32, file, line); }
+static inline unsigned __ballot_sync(unsigned mask, int pred, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return (unsigned)cudasim_warp(CUDASIM_BALLOT, mask, pred != 0, 0, 32, file, line); }
+static inline int __any_sync(unsigned mask, int pred, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return (int)cudasim_warp(CUDASIM_ANY, mask, pred != 0, 0, 32, file, line); }
+static inline int __all_sync(unsigned mask, int pred, const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return (int)cudasim_warp(CUDASIM_ALL, mask, pred != 0, 0, 32, file, line); }
+static inline unsigned __activemask(void) { return cudasim_activemask(); }
+
+template <class T>
+static inline T __shfl_sync(unsigned mask, T var, int src, int width = 32,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return cudasim::from_bits<T>(cudasim_warp(CUDASIM_SHFL, mask, cudasim::to_bits(var), src, width, file, line)); }
+template <class T>
+static inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return cudasim::from_bits<T>(cudasim_warp(CUDASIM_SHFL_UP, mask, cudasim::to_bits(var), (int)delta, width, file, line)); }
+template <class T>
+static inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return cudasim::from_bits<T>(cudasim_warp(CUDASIM_SHFL_DOWN, mask, cudasim::to_bits(var), (int)delta, width, file, line)); }
+template <class T>
+static inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return cudasim::from_bits<T>(cudasim_warp(CUDASIM_SHFL_XOR, mask, cudasim::to_bits(var), lane_mask, width, file, line)); }
+template <class T>
+static inline unsigned __match_any_sync(unsigned mask, T value,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return (unsigned)cudasim_warp(CUDASIM_MATCH_ANY, mask, cudasim::to_bits(value), 0, 32, file, line); }
+static inline unsigned __reduce_add_sync(unsigned mask, unsigned v,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return (unsigned)cudasim_warp(CUDASIM_REDUCE_ADD, mask, v, 0, 32, file, line); }
+static inline int __reduce_min_sync(unsigned mask, int v,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return (int)cudasim_warp(CUDASIM_REDUCE_MIN, mask, (unsigned long long)(long long)v, 0, 32, file, line); }
+static inline int __reduce_max_sync(unsigned mask, int v,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return (int)cudasim_warp(CUDASIM_REDUCE_MAX, mask, (unsigned long long)(long long)v, 0, 32, file, line); }
+
+/* What the rewriter puts after each static __shared__ declaration in a function. */
+static inline void cudasim_shared_use(void *p, size_t size, unsigned *epoch,
+	const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ if (*epoch != cudasim_block_epoch) cudasim_shared_first(p, size, epoch, file, line); }
+
+static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __nanosleep(unsigned ns) { (void)ns; }
+static inline long long clock64(void) { return cudasim_clock(); }
+
+/* ------------------------------------------------------------ atomics */
+/* Blocks run one at a time on one host thread, so a plain read-modify-write
+ * is atomic; the note lets the order check tell atomic words apart. */
+#define CUDASIM_NOTE(p, k) do { if (cudasim_tracking) cudasim_atomic_note((void *)(p), (k)); } while (0)
+#define CUDASIM_ATOMIC(name, T, kind, expr) \
+	static inline T name(T *p, T v) { CUDASIM_NOTE(p, kind); T old = *p; *p = (expr); return old; }
+#define CUDASIM_ATOMIC_ALL(name, kind, expr) \
+	CUDASIM_ATOMIC(name, int, kind, expr) \
+	CUDASIM_ATOMIC(name, unsigned int, kind, expr) \
+	CUDASIM_ATOMIC(name, unsigned long long, kind, expr)
+
+CUDASIM_ATOMIC_ALL(atomicAdd, CUDASIM_ATOMIC_EXACT, old + v)
+CUDASIM_ATOMIC(atomicAdd, float, CUDASIM_ATOMIC_FLOAT, old + v)
+CUDASIM_ATOMIC(atomicAdd, double, CUDASIM_ATOMIC_DOUBLE, old + v)
+CUDASIM_ATOMIC(atomicSub, int, CUDASIM_ATOMIC_EXACT, old - v)
+CUDASIM_ATOMIC(atomicSub, unsigned int, CUDASIM_ATOMIC_EXACT, old - v)
+CUDASIM_ATOMIC_ALL(atomicExch, CUDASIM_ATOMIC_ORDER, v)
+CUDASIM_ATOMIC(atomicExch, float, CUDASIM_ATOMIC_ORDER, v)
+CUDASIM_ATOMIC_ALL(atomicMax, CUDASIM_ATOMIC_EXACT, old > v ? old : v)
+CUDASIM_ATOMIC(atomicMax, long long, CUDASIM_ATOMIC_EXACT, old > v ? old : v)
+CUDASIM_ATOMIC_ALL(atomicMin, CUDASIM_ATOMIC_EXACT, old < v ? old : v)
+CUDASIM_ATOMIC(atomicMin, long long, CUDASIM_ATOMIC_EXACT, old < v ? old : v)
+CUDASIM_ATOMIC_ALL(atomicAnd, CUDASIM_ATOMIC_EXACT, old & v)
+CUDASIM_ATOMIC_ALL(atomicOr, CUDASIM_ATOMIC_EXACT, old | v)
+CUDASIM_ATOMIC_ALL(atomicXor, CUDASIM_ATOMIC_EXACT, old ^ v)
+CUDASIM_ATOMIC(atomicInc, unsigned int, CUDASIM_ATOMIC_ORDER, old >= v ? 0 : old + 1)
+CUDASIM_ATOMIC(atomicDec, unsigned int, CUDASIM_ATOMIC_ORDER, (old == 0 || old > v) ? v : old - 1)
+
+#define CUDASIM_CAS(T) \
+	static inline T atomicCAS(T *p, T compare, T v) \
+	{ CUDASIM_NOTE(p, CUDASIM_ATOMIC_ORDER); T old = *p; if (old == compare) *p = v; return old; }
+CUDASIM_CAS(int)
+CUDASIM_CAS(unsigned int)
+CUDASIM_CAS(unsigned long long)
+CUDASIM_CAS(unsigned short)
+
+/* The _block and _system scopes are the same thing on one host thread. */
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicExch_block atomicExch
+#define atomicCAS_block atomicCAS
+#define atomicMax_block atomicMax
+#define atomicMin_block atomicMin
+
+/* ------------------------------------------------------------ math */
+static inline int min(int a, int b) { return a < b ? a : b; }
+static inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
+static inline unsigned int min(int a, unsigned int b) { return min((unsigned)a, b); }
+static inline unsigned int min(unsigned int a, int b) { return min(a, (unsigned)b); }
+static inline long min(long a, long b) { return a < b ? a : b; }
+static inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+static inline long long min(long long a, long long b) { return a < b ? a : b; }
+static inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double min(float a, double b) { return fmin(a, b); }
+static inline double min(double a, float b) { return fmin(a, b); }
+static inline int max(int a, int b) { return a > b ? a : b; }
+static inline unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
+static inline unsigned int max(int a, unsigned int b) { return max((unsigned)a, b); }
+static inline unsigned int max(unsigned int a, int b) { return max(a, (unsigned)b); }
+static inline long max(long a, long b) { return a > b ? a : b; }
+static inline unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
+static inline long long max(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+static inline double max(float a, double b) { return fmax(a, b); }
+static inline double max(double a, float b) { return fmax(a, b); }
+
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float fdividef(float a, float b) { return a / b; }
+/* glibc declares these names itself: CUDA's fast versions map onto ours. */
+#define __expf cudasim_expf
+#define __exp10f cudasim_exp10f
+#define __logf cudasim_logf
+#define __log2f cudasim_log2f
+#define __log10f cudasim_log10f
+#define __sinf cudasim_sinf
+#define __cosf cudasim_cosf
+#define __tanf cudasim_tanf
+#define __sincosf cudasim_sincosf
+#define __powf cudasim_powf
+static inline float cudasim_expf(float x) { return expf(x); }
+static inline float cudasim_exp10f(float x) { return powf(10.0f, x); }
+static inline float cudasim_logf(float x) { return logf(x); }
+static inline float cudasim_log2f(float x) { return log2f(x); }
+static inline float cudasim_log10f(float x) { return log10f(x); }
+static inline float cudasim_sinf(float x) { return sinf(x); }
+static inline float cudasim_cosf(float x) { return cosf(x); }
+static inline float cudasim_tanf(float x) { return tanf(x); }
+static inline void cudasim_sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+static inline float cudasim_powf(float x, float y) { return powf(x, y); }
+static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+static inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+static inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+static inline float __fsqrt_rn(float x) { return sqrtf(x); }
+static inline float __frcp_rn(float x) { return 1.0f / x; }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+static inline float sinpif(float x) { return sinf((float)M_PI * x); }
+static inline float cospif(float x) { return cosf((float)M_PI * x); }
+static inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
+static inline int __float2int_rz(float x) { return (int)x; }
+static inline int __float2int_rd(float x) { return (int)floorf(x); }
+static inline int __float2int_ru(float x) { return (int)ceilf(x); }
+static inline unsigned __float2uint_rn(float x) { return (unsigned)nearbyintf(x); }
+static inline unsigned __float2uint_rz(float x) { return (unsigned)x; }
+static inline long long __float2ll_rn(float x) { return (long long)nearbyintf(x); }
+static inline int __double2int_rn(double x) { return (int)nearbyint(x); }
+static inline int __double2int_rz(double x) { return (int)x; }
+static inline float __double2float_rn(double x) { return (float)x; }
+static inline float __int2float_rn(int x) { return (float)x; }
+static inline float __uint2float_rn(unsigned x) { return (float)x; }
+static inline double __int2double_rn(int x) { return (double)x; }
+static inline float __int_as_float(int x) { return cudasim::from_bits<float>((unsigned)x); }
+static inline int __float_as_int(float x) { return (int)(unsigned)cudasim::to_bits(x); }
+static inline float __uint_as_float(unsigned x) { return cudasim::from_bits<float>(x); }
+static inline unsigned __float_as_uint(float x) { return (unsigned)cudasim::to_bits(x); }
+static inline double __longlong_as_double(long long x) { return cudasim::from_bits<double>((unsigned long long)x); }
+static inline long long __double_as_longlong(double x) { return (long long)cudasim::to_bits(x); }
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+static inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline unsigned __brev(unsigned x)
+{
+	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+	x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+	return __builtin_bswap32(x);
+}
+static inline int __mul24(int a, int b) { return (int)((long long)((a << 8) >> 8) * ((b << 8) >> 8)); }
+static inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
+static inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
+{ return (unsigned long long)(((unsigned __int128)a * b) >> 64); }
+static inline unsigned __sad(int a, int b, unsigned c) { return c + (unsigned)(a > b ? a - b : b - a); }
+static inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+static inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+
+template <class T>
+static inline T __ldg(const T *p) { return *p; }
+template <class T>
+static inline T __ldcg(const T *p) { return *p; }
+template <class T>
+static inline T __ldca(const T *p) { return *p; }
+template <class T>
+static inline T __ldcs(const T *p) { return *p; }
+template <class T>
+static inline T __ldlu(const T *p) { return *p; }
+template <class T>
+static inline void __stcg(T *p, T v) { *p = v; }
+template <class T>
+static inline void __stcs(T *p, T v) { *p = v; }
+template <class T>
+static inline void __stwt(T *p, T v) { *p = v; }
+
+#endif /* __cplusplus */
+#endif /* CUDASIM_H */

@@ -1,0 +1,2 @@
+/* device_launch_parameters.h for the CPU simulator: everything is in cudasim.h. */
+#include "cudasim.h"

@@ -1,0 +1,317 @@
+/*
+ * launch.c — a kernel launch: the limits a real sm_90 GPU enforces, the run
+ * of every block, and the order check.
+ *
+ * The order check catches a missing __syncthreads(): the launch runs twice,
+ * first with blocks and threads in forward order (thread 0 first at every
+ * barrier interval), then with both reversed, from the same memory. The
+ * pages the first run wrote are kept and the originals put back (memory.c);
+ * a word that comes out different is an error of the launch. Words written
+ * by atomics may differ within rounding (float sums in another order), and
+ * atomicExch/CAS/Inc/Dec results may differ at all. The first run's result
+ * is what the program sees, so every run is deterministic.
+ */
+#include "sim.h"
+
+#include <stdint.h>
+
+struct sim_launch sim_cur;
+sigjmp_buf sim_abandon_jmp;
+cudaError_t sim_abandon_err;
+int cudasim_tracking;
+
+static int order_check = -1;
+
+static bool
+order_check_on(void)
+{
+	if (order_check < 0) {
+		const char *e = getenv("CUDASIM_ORDER_CHECK");
+
+		order_check = !(e && !strcmp(e, "0"));
+	}
+	return order_check;
+}
+
+void
+sim_abandon(cudaError_t err)
+{
+	sim_abandon_err = err;
+	siglongjmp(sim_abandon_jmp, 2);
+}
+
+static cudaError_t
+config_error(cudaError_t err, const char *fmt, ...) __attribute__((format(__printf__, 2, 3)));
+
+static cudaError_t
+config_error(cudaError_t err, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sim_error(err, "kernel '%s' launched at %s:%d with grid (%u,%u,%u) and block "
+			 "(%u,%u,%u): %s", sim_cur.site->kernel, sim_cur.site->file,
+			 sim_cur.site->line, sim_cur.grid.x, sim_cur.grid.y, sim_cur.grid.z,
+			 sim_cur.block.x, sim_cur.block.y, sim_cur.block.z, msg);
+}
+
+static cudaError_t
+check_config(void)
+{
+	dim3 g = sim_cur.grid, b = sim_cur.block;
+	unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
+	size_t dyn_limit = sim_dyn_smem_optin ? (size_t)sim_dyn_smem_optin : SIM_SMEM_DEFAULT;
+
+	if (!threads)
+		return config_error(cudaErrorInvalidConfiguration,
+				    "a block needs at least one thread in each dimension");
+	if (!g.x || !g.y || !g.z)
+		return config_error(cudaErrorInvalidConfiguration,
+				    "a grid needs at least one block in each dimension");
+	if (b.x > 1024 || b.y > 1024 || b.z > 64)
+		return config_error(cudaErrorInvalidConfiguration,
+				    "a block may be at most 1024 x 1024 x 64 threads");
+	if (threads > 1024)
+		return config_error(cudaErrorInvalidConfiguration,
+				    "%llu threads per block; a block may have at most 1024", threads);
+	if (g.x > 2147483647u || g.y > 65535 || g.z > 65535)
+		return config_error(cudaErrorInvalidConfiguration,
+				    "a grid may be at most 2147483647 x 65535 x 65535 blocks");
+	if (sim_cur.smem > dyn_limit)
+		return config_error(cudaErrorInvalidValue,
+				    "%zu bytes of dynamic shared memory, over the %zu bytes a block "
+				    "may have%s", sim_cur.smem, dyn_limit,
+				    sim_dyn_smem_optin ? " (the value given to cudaFuncSetAttribute)" :
+				    " without opting in (cudaFuncSetAttribute(kernel, "
+				    "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) allows up to 232448)");
+	if (sim_cur.smem + sim_cur.site->static_smem > sim_cur.smem_limit)
+		return config_error(cudaErrorInvalidValue,
+				    "%zu bytes of static and %zu bytes of dynamic shared memory, over "
+				    "the %zu bytes a block may have", sim_cur.site->static_smem,
+				    sim_cur.smem, sim_cur.smem_limit);
+	if (!sim_stream_valid(sim_cur.stream))
+		return config_error(cudaErrorInvalidResourceHandle,
+				    "the stream is not one that cudaStreamCreate made (destroyed already?)");
+	return cudaSuccess;
+}
+
+/* Every block once, in the given order; false once an error ended it. */
+static bool
+run_grid(bool forward)
+{
+	dim3 g = sim_cur.grid;
+	unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z;
+
+	for (unsigned long long i = 0; i < nblocks; i++) {
+		unsigned long long l = forward ? i : nblocks - 1 - i;
+		uint3 bid = { (unsigned)(l % g.x), (unsigned)(l / g.x % g.y),
+			      (unsigned)(l / ((unsigned long long)g.x * g.y)) };
+
+		if (!sim_block_run(bid, forward))
+			return false;
+	}
+	return true;
+}
+
+static void
+describe_word(char *buf, size_t n, const void *where, uint32_t va, uint32_t vb)
+{
+	struct sim_alloc *a = sim_alloc_find(where);
+	float fa, fb;
+
+	memcpy(&fa, &va, 4);
+	memcpy(&fb, &vb, 4);
+	if (a)
+		snprintf(buf, n, "the word at byte %zu of the %zu-byte allocation at %p "
+			 "(float element %zu) is %g (0x%08x) in one order and %g (0x%08x) "
+			 "in the other", (size_t)((const char *)where - a->ptr), a->size,
+			 (void *)a->ptr, (size_t)((const char *)where - a->ptr) / 4,
+			 fa, va, fb, vb);
+	else
+		snprintf(buf, n, "the __device__ variable word at %p is %g (0x%08x) in one "
+			 "order and %g (0x%08x) in the other", where, fa, va, fb, vb);
+}
+
+/*
+ * The two orders of the whole launch disagree: find the first block that
+ * disagrees with itself (threads in one order, then the other, from the same
+ * memory); if none does, the blocks depend on each other's order.
+ */
+static void
+diagnose(const char *whole)
+{
+	dim3 g = sim_cur.grid;
+	unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z;
+	char word[512];
+
+	sim_track_restore_orig();
+	for (unsigned long long l = 0; l < nblocks; l++) {
+		uint3 bid = { (unsigned)(l % g.x), (unsigned)(l / g.x % g.y),
+			      (unsigned)(l / ((unsigned long long)g.x * g.y)) };
+		void *where;
+		uint32_t va, vb;
+		bool atomic_word, ok;
+
+		sim_track_begin(0);
+		ok = sim_block_run(bid, true);
+		sim_track_end();
+		if (!ok)
+			return;
+		sim_track_swap_to_orig();
+		sim_track_begin(1);
+		ok = sim_block_run(bid, false);
+		sim_track_end();
+		if (!ok)
+			return;
+		if (sim_track_compare(&where, &va, &vb, &atomic_word)) {
+			describe_word(word, sizeof(word), where, va, vb);
+			sim_error(cudaErrorLaunchFailure,
+				  "the result depends on the order in which threads run: when "
+				  "the threads of block (%u,%u,%u) run in one order and then in "
+				  "the reverse order, %s. A thread reads shared or global memory "
+				  "that another thread of its block writes without a barrier "
+				  "between the write and the read — is a __syncthreads() "
+				  "missing?", bid.x, bid.y, bid.z, word);
+			sim_track_restore_a();
+			return;
+		}
+		sim_track_restore_a();
+	}
+	sim_error(cudaErrorLaunchFailure,
+		  "the result depends on the order in which blocks run: %s when the blocks run "
+		  "last-to-first instead of first-to-last. Blocks run in any order on a GPU "
+		  "and cannot wait for each other: does a block read what another block "
+		  "writes in the same launch?", whole);
+}
+
+static cudaError_t
+run_checked(void)
+{
+	void *where;
+	uint32_t va, vb;
+	bool atomic_word, ok;
+	char word[512];
+
+	sim_atomic_reset();
+	sim_devvars_snapshot(0);
+	cudasim_tracking = 1;
+	sim_cur.run = 0;
+	sim_track_begin(0);
+	ok = run_grid(true);
+	sim_track_end();
+	if (!ok)
+		return sim_sticky();
+	sim_devvars_snapshot(1);
+	sim_devvars_restore(0);
+	sim_track_swap_to_orig();
+
+	sim_cur.run = 1;
+	sim_cur.quiet = true;
+	sim_track_begin(1);
+	ok = run_grid(false);
+	sim_track_end();
+	if (!ok) {
+		sim_detail_append(" (this happened only when the threads ran in the "
+				  "reverse order)");
+		return sim_sticky();
+	}
+	if (sim_track_compare(&where, &va, &vb, &atomic_word)) {
+		describe_word(word, sizeof(word), where, va, vb);
+		sim_cur.run = 2;
+		diagnose(word);
+		return sim_sticky();
+	}
+	if (sim_devvars_differ(1, &where))
+		sim_error(cudaErrorLaunchFailure,
+			  "the result depends on the order in which threads run: a "
+			  "__device__ variable (at %p) differs between two orders of the "
+			  "threads — is a __syncthreads() missing?", where);
+	sim_track_restore_a();
+	sim_devvars_restore(1);
+	return sim_sticky();
+}
+
+void
+cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
+	       cudaStream_t stream, void (*thunk)(void *), void *closure)
+{
+	unsigned threads;
+	cudaError_t err;
+	bool check;
+
+	if (sim_sticky())
+		return;
+	if (sim_cur.active) {
+		sim_error(cudaErrorNotSupported, "kernel '%s' launched at %s:%d from inside a "
+			  "kernel: the simulator does not run dynamic parallelism",
+			  site->kernel, site->file, site->line);
+		sim_abandon(cudaErrorNotSupported);
+	}
+	sim_cur.site = site;
+	sim_cur.grid = grid;
+	sim_cur.block = block;
+	sim_cur.smem = smem;
+	sim_cur.stream = stream;
+	sim_cur.smem_limit = sim_dyn_smem_optin ? CUDASIM_SMEM_OPTIN : SIM_SMEM_DEFAULT;
+	sim_cur.quiet = false;
+	sim_cur.run = 0;
+	if (check_config())
+		return;
+	site->launches++;
+	threads = block.x * block.y * block.z;
+	check = order_check_on() &&
+		(threads > 1 || (unsigned long long)grid.x * grid.y * grid.z > 1);
+
+	cudasim_gdim = grid;
+	cudasim_bdim = block;
+	sim_blk.n = (int)threads;
+	sim_blk.thunk = thunk;
+	sim_blk.closure = closure;
+	sim_fault_init();
+
+	if (sigsetjmp(sim_abandon_jmp, 1)) {
+		/* A fault, a timeout or a limit ended the launch. */
+		bool tracked = cudasim_tracking;
+
+		sim_cur.active = false;
+		cudasim_tracking = 0;
+		sim_watchdog_disarm();
+		if (tracked) {
+			sim_track_end();
+			if (sim_cur.run == 1)
+				sim_track_restore_a();
+		}
+		sim_stack_put_all();
+		sim_blk.cur = -1;
+		err = sim_abandon_err ? sim_abandon_err : sim_fault_report();
+		sim_abandon_err = cudaSuccess;
+		sim_detail_prefix("kernel '%s' (launched at %s:%d): ", site->kernel,
+				  site->file, site->line);
+		if (sim_cur.run == 1)
+			sim_detail_append(" (this happened only when the threads ran in "
+					  "the reverse order)");
+		sim_printf_flush();
+		(void)err;
+		return;
+	}
+	sim_cur.active = true;
+	sim_watchdog_arm();
+	if (check) {
+		err = run_checked();
+	} else {
+		run_grid(true);
+		err = sim_sticky();
+	}
+	sim_watchdog_disarm();
+	cudasim_tracking = 0;
+	sim_cur.active = false;
+	if (sim_blk.static_smem > site->static_smem)
+		site->static_smem = sim_blk.static_smem;
+	if (err)
+		sim_detail_prefix("kernel '%s' (launched at %s:%d): ", site->kernel,
+				  site->file, site->line);
+	sim_printf_flush();
+}

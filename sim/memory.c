@@ -1,0 +1,465 @@
+/*
+ * memory.c — device memory, and the record of what a launch wrote.
+ *
+ * Every cudaMalloc is its own mapping with a guard page on each side; the
+ * block is placed so that it ends (rounded up to 256 bytes, like CUDA's
+ * alignment) right at the upper guard, so running off the end of an array
+ * faults like an illegal address on a GPU. New memory is filled with 0xff
+ * bytes (a float reads as NaN), never the friendly zeros of a fresh page.
+ *
+ * The order check (launch.c) runs a launch twice; to undo the first run it
+ * write-protects every allocation and keeps a copy of each page the moment
+ * a kernel first writes to it (sim_track_fault, called from the SIGSEGV
+ * handler). So the cost follows what the kernel writes, not the memory size.
+ */
+#include "sim.h"
+
+#include <math.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* __device__ variables live in this section (the rewriter puts them there). */
+extern char __start_cudasim_device[] __attribute__((weak));
+extern char __stop_cudasim_device[] __attribute__((weak));
+
+static struct sim_alloc **allocs;	/* sorted by ptr */
+static int nallocs, cap;
+static size_t page;
+static int track_run = -1;
+
+bool sim_atomics_used;
+
+static size_t
+round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+void *
+sim_alloc(size_t size, enum sim_alloc_kind kind)
+{
+	struct sim_alloc *a;
+	size_t body;
+	int i;
+
+	if (!page)
+		page = (size_t)sysconf(_SC_PAGESIZE);
+	if (nallocs == cap) {
+		struct sim_alloc **n = realloc(allocs, (cap ? cap * 2 : 64) * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		allocs = n;
+		cap = cap ? cap * 2 : 64;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	body = round_up(size, page);
+	a->map_len = body + 2 * page;
+	a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (a->map == MAP_FAILED) {
+		free(a);
+		return NULL;
+	}
+	mprotect(a->map, page, PROT_NONE);
+	mprotect(a->map + page + body, page, PROT_NONE);
+	a->page_lo = a->map + page;
+	a->npages = body / page;
+	a->ptr = a->page_lo + body - round_up(size, 256);
+	a->size = size;
+	a->kind = kind;
+	memset(a->ptr, 0xff, size);
+	for (i = nallocs; i > 0 && allocs[i - 1]->ptr > a->ptr; i--)
+		allocs[i] = allocs[i - 1];
+	allocs[i] = a;
+	nallocs++;
+	return a->ptr;
+}
+
+static void
+release(struct sim_alloc *a)
+{
+	munmap(a->map, a->map_len);
+	if (a->orig) {
+		munmap(a->orig, a->npages * page);
+		munmap(a->result, a->npages * page);
+		free(a->dirty);
+	}
+	free(a);
+}
+
+int
+sim_free(void *ptr, enum sim_alloc_kind kind)
+{
+	for (int i = 0; i < nallocs; i++)
+		if (allocs[i]->ptr == ptr && allocs[i]->kind == kind) {
+			release(allocs[i]);
+			memmove(&allocs[i], &allocs[i + 1], (nallocs - i - 1) * sizeof(*allocs));
+			nallocs--;
+			return 0;
+		}
+	return -1;
+}
+
+void
+sim_free_all(void)
+{
+	for (int i = 0; i < nallocs; i++)
+		release(allocs[i]);
+	nallocs = 0;
+}
+
+/* Async-signal-safe: only reads the table. */
+struct sim_alloc *
+sim_alloc_find(const void *p)
+{
+	const char *c = p;
+	int lo = 0, hi = nallocs - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		struct sim_alloc *a = allocs[mid];
+
+		if (c < a->ptr)
+			hi = mid - 1;
+		else if (c >= a->ptr + (a->size ? a->size : 1))
+			lo = mid + 1;
+		else
+			return a;
+	}
+	return NULL;
+}
+
+struct sim_alloc *
+sim_alloc_near(const void *p)
+{
+	const char *c = p;
+
+	for (int i = 0; i < nallocs; i++)
+		if (c >= allocs[i]->map && c < allocs[i]->map + allocs[i]->map_len)
+			return allocs[i];
+	return NULL;
+}
+
+bool
+sim_range_is(const void *p, size_t n, enum sim_alloc_kind kind)
+{
+	struct sim_alloc *a = sim_alloc_find(p);
+
+	return a && a->kind == kind && (const char *)p + n <= a->ptr + a->size;
+}
+
+/* ---------------------------------------------------------------- tracking */
+
+static bool
+shadows(struct sim_alloc *a)
+{
+	size_t len = a->npages * page;
+
+	if (a->orig)
+		return true;
+	a->orig = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	a->result = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	a->dirty = calloc(a->npages, 1);
+	if (a->orig == MAP_FAILED || a->result == MAP_FAILED || !a->dirty) {
+		fprintf(stderr, "cudasim: out of memory for the order check\n");
+		abort();
+	}
+	return true;
+}
+
+void
+sim_track_begin(int run)
+{
+	track_run = run;
+	for (int i = 0; i < nallocs; i++) {
+		struct sim_alloc *a = allocs[i];
+
+		shadows(a);
+		if (run == 0)
+			memset(a->dirty, 0, a->npages);
+		mprotect(a->page_lo, a->npages * page, PROT_READ);
+	}
+}
+
+bool
+sim_track_fault(void *addr)
+{
+	char *c = addr;
+
+	if (track_run < 0)
+		return false;
+	for (int i = 0; i < nallocs; i++) {
+		struct sim_alloc *a = allocs[i];
+		size_t pg;
+
+		if (c < a->page_lo || c >= a->page_lo + a->npages * page)
+			continue;
+		pg = (size_t)(c - a->page_lo) / page;
+		if (a->dirty[pg] & (1 << track_run))
+			return false;	/* writable already: a real fault */
+		if (!a->dirty[pg])
+			memcpy(a->orig + pg * page, a->page_lo + pg * page, page);
+		a->dirty[pg] |= 1 << track_run;
+		mprotect(a->page_lo + pg * page, page, PROT_READ | PROT_WRITE);
+		return true;
+	}
+	return false;
+}
+
+void
+sim_track_end(void)
+{
+	track_run = -1;
+	for (int i = 0; i < nallocs; i++)
+		mprotect(allocs[i]->page_lo, allocs[i]->npages * page, PROT_READ | PROT_WRITE);
+}
+
+void
+sim_track_swap_to_orig(void)
+{
+	for (int i = 0; i < nallocs; i++) {
+		struct sim_alloc *a = allocs[i];
+
+		for (size_t pg = 0; pg < a->npages; pg++)
+			if (a->dirty[pg] & 1) {
+				memcpy(a->result + pg * page, a->page_lo + pg * page, page);
+				memcpy(a->page_lo + pg * page, a->orig + pg * page, page);
+			}
+	}
+}
+
+static bool
+close_float(uint32_t x, uint32_t y, double rel)
+{
+	float a, b;
+
+	memcpy(&a, &x, 4);
+	memcpy(&b, &y, 4);
+	if (!isfinite(a) || !isfinite(b))
+		return false;
+	return fabs((double)a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-30;
+}
+
+static bool
+close_double(const char *pa, const char *pb, double rel)
+{
+	double a, b;
+
+	memcpy(&a, pa, 8);
+	memcpy(&b, pb, 8);
+	if (!isfinite(a) || !isfinite(b))
+		return false;
+	return fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-300;
+}
+
+/* Whether a word that differs between the two orders is explained by atomics. */
+static bool
+tolerated(const char *mem, const char *exp, size_t off, bool *atomic_word)
+{
+	int kind;
+	uint32_t x, y;
+
+	memcpy(&x, mem + off, 4);
+	memcpy(&y, exp + off, 4);
+	*atomic_word = false;
+	if (sim_atomic_was(mem + off, &kind)) {
+		*atomic_word = true;
+		if (kind == CUDASIM_ATOMIC_ORDER)
+			return true;
+		if (kind == CUDASIM_ATOMIC_FLOAT)
+			return close_float(x, y, 1e-4);
+		if (kind == CUDASIM_ATOMIC_DOUBLE)
+			return close_double(mem + off, exp + off, 1e-9);
+		return false;
+	}
+	if (off >= 4 && sim_atomic_was(mem + off - 4, &kind) && kind == CUDASIM_ATOMIC_DOUBLE) {
+		*atomic_word = true;
+		return close_double(mem + off - 4, exp + off - 4, 1e-9);
+	}
+	if (!sim_atomics_used)
+		return false;
+	/* Sums reassociated by float atomics flow into plain words too. */
+	if (close_float(x, y, 1e-4))
+		return true;
+	return (off % 8 == 0 && close_double(mem + off, exp + off, 1e-9)) ||
+	       (off % 8 == 4 && close_double(mem + off - 4, exp + off - 4, 1e-9));
+}
+
+bool
+sim_track_compare(void **where, uint32_t *va, uint32_t *vb, bool *atomic_word)
+{
+	for (int i = 0; i < nallocs; i++) {
+		struct sim_alloc *a = allocs[i];
+
+		for (size_t pg = 0; pg < a->npages; pg++) {
+			const char *mem = a->page_lo + pg * page, *exp;
+
+			if (!a->dirty[pg])
+				continue;
+			exp = (a->dirty[pg] & 1 ? a->result : a->orig) + pg * page;
+			if (!memcmp(mem, exp, page))
+				continue;
+			for (size_t off = 0; off < page; off += 4) {
+				if (!memcmp(mem + off, exp + off, 4) ||
+				    tolerated(mem, exp, off, atomic_word))
+					continue;
+				*where = (void *)(mem + off);
+				memcpy(va, exp + off, 4);
+				memcpy(vb, mem + off, 4);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+void
+sim_track_restore_a(void)
+{
+	for (int i = 0; i < nallocs; i++) {
+		struct sim_alloc *a = allocs[i];
+
+		for (size_t pg = 0; pg < a->npages; pg++)
+			if (a->dirty[pg])
+				memcpy(a->page_lo + pg * page,
+				       (a->dirty[pg] & 1 ? a->result : a->orig) + pg * page, page);
+	}
+}
+
+void
+sim_track_restore_orig(void)
+{
+	for (int i = 0; i < nallocs; i++) {
+		struct sim_alloc *a = allocs[i];
+
+		for (size_t pg = 0; pg < a->npages; pg++)
+			if (a->dirty[pg])
+				memcpy(a->page_lo + pg * page, a->orig + pg * page, page);
+	}
+}
+
+void
+sim_track_forget(void)
+{
+	for (int i = 0; i < nallocs; i++)
+		if (allocs[i]->dirty)
+			memset(allocs[i]->dirty, 0, allocs[i]->npages);
+}
+
+/* ---------------------------------------------------------------- atomics */
+
+#define ATOMIC_SLOTS 4096
+static struct { const void *p; int kind; } atomic_set[ATOMIC_SLOTS];
+static int atomic_count;
+static bool atomic_overflow;
+
+void
+sim_atomic_reset(void)
+{
+	if (atomic_count)
+		memset(atomic_set, 0, sizeof(atomic_set));
+	atomic_count = 0;
+	atomic_overflow = false;
+	sim_atomics_used = false;
+}
+
+static size_t
+slot_of(const void *p)
+{
+	return ((uintptr_t)p >> 2) * 0x9e3779b97f4a7c15ull >> 52;
+}
+
+void
+cudasim_atomic_note(void *p, int kind)
+{
+	size_t h = slot_of(p);
+
+	sim_atomics_used = true;
+	if (!sim_alloc_find(p) && !((char *)p >= __start_cudasim_device && (char *)p < __stop_cudasim_device))
+		return;		/* shared memory: not compared */
+	for (int i = 0; i < ATOMIC_SLOTS; i++, h = (h + 1) % ATOMIC_SLOTS) {
+		if (atomic_set[h].p == p)
+			return;
+		if (!atomic_set[h].p) {
+			if (atomic_count >= ATOMIC_SLOTS / 2) {
+				atomic_overflow = true;
+				return;
+			}
+			atomic_set[h].p = p;
+			atomic_set[h].kind = kind;
+			atomic_count++;
+			return;
+		}
+	}
+}
+
+bool
+sim_atomic_was(const void *p, int *kind)
+{
+	size_t h = slot_of(p);
+
+	for (int i = 0; i < ATOMIC_SLOTS; i++, h = (h + 1) % ATOMIC_SLOTS) {
+		if (atomic_set[h].p == p) {
+			*kind = atomic_set[h].kind;
+			return true;
+		}
+		if (!atomic_set[h].p)
+			break;
+	}
+	/* Too many targets to remember: treat every word as a float atomic's. */
+	*kind = CUDASIM_ATOMIC_FLOAT;
+	return atomic_overflow;
+}
+
+/* ---------------------------------------------------------------- __device__ variables */
+
+static char *devvar_copy[2];
+
+static size_t
+devvars_size(void)
+{
+	return __start_cudasim_device ? (size_t)(__stop_cudasim_device - __start_cudasim_device) : 0;
+}
+
+void
+sim_devvars_snapshot(int slot)
+{
+	size_t n = devvars_size();
+
+	if (!n)
+		return;
+	if (!devvar_copy[slot] && !(devvar_copy[slot] = malloc(n)))
+		abort();
+	memcpy(devvar_copy[slot], __start_cudasim_device, n);
+}
+
+void
+sim_devvars_restore(int slot)
+{
+	size_t n = devvars_size();
+
+	if (n && devvar_copy[slot])
+		memcpy(__start_cudasim_device, devvar_copy[slot], n);
+}
+
+bool
+sim_devvars_differ(int slot, void **where)
+{
+	size_t n = devvars_size();
+
+	for (size_t i = 0; i + 4 <= n; i += 4)
+		if (memcmp(__start_cudasim_device + i, devvar_copy[slot] + i, 4)) {
+			int kind;
+
+			if (sim_atomic_was(__start_cudasim_device + i, &kind) && kind != CUDASIM_ATOMIC_EXACT)
+				continue;
+			*where = __start_cudasim_device + i;
+			return true;
+		}
+	return false;
+}

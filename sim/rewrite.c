@@ -1,0 +1,914 @@
+/*
+ * cudasim-rewrite — turn a CUDA C .cu file into C++ that g++ compiles
+ * against include/cudasim.h.
+ *
+ *   cudasim-rewrite IN.cu OUT.cpp
+ *
+ * Exit 0, or 1 with "IN.cu:LINE: message" on stderr for input it cannot
+ * rewrite. What changes (everything else is copied byte for byte, and every
+ * line stays on its own line, so with the leading #line every compiler error
+ * and every fault points at the original file's line numbers):
+ *
+ *   k<<<g, b, s, st>>>(args)   ::cudasim::launch([&](auto &&...a) { k(a...); },
+ *                               "k", __FILE__, __LINE__)(g, b, s, st)(args)
+ *   extern __shared__ T x[];   T *const x = (T *)cudasim_dyn_smem;
+ *   __shared__ T x[N];         static T x[N]; + a call that poisons it once per block
+ *   __device__ T v;            (namespace scope) kept in the section that the
+ *                              order check snapshots
+ *   #include "h"               the path made absolute when h sits beside IN.cu,
+ *                              since g++ looks beside OUT.cpp instead
+ *
+ * The input is tokenized (comments, strings, raw strings, character
+ * literals and digit separators understood), so "<<<" in a string, a
+ * comment or a shift like a<<b>>c is left alone.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum kind { K_IDENT, K_NUMBER, K_STRING, K_CHAR, K_PUNCT };
+
+struct tok {
+	enum kind kind;
+	size_t start, end;	/* byte range in the source */
+	int line;
+	int seg;		/* 0: code; n: the n-th preprocessor directive */
+};
+
+struct edit {
+	size_t start, end;
+	char *text;		/* replaces [start, end) */
+};
+
+static const char *in_path;
+static char *src;
+static size_t src_len;
+static struct tok *toks;
+static int ntoks, cap_toks;
+static struct edit *edits;
+static int nedits, cap_edits;
+static int counter;
+
+static void __attribute__((noreturn, format(__printf__, 2, 3)))
+fail(int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: ", in_path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		fprintf(stderr, "cudasim-rewrite: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static void
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void
+buf_str(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+static void __attribute__((format(__printf__, 2, 3)))
+buf_fmt(struct buf *b, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	buf_str(b, tmp);
+}
+
+/* The source between two offsets. */
+static void
+buf_src(struct buf *b, size_t from, size_t to)
+{
+	if (to > from)
+		buf_add(b, src + from, to - from);
+}
+
+static int
+newlines(size_t from, size_t to)
+{
+	int n = 0;
+
+	for (size_t i = from; i < to; i++)
+		n += src[i] == '\n';
+	return n;
+}
+
+/* ---------------------------------------------------------------- tokens */
+
+static bool
+tok_is(int i, const char *s)
+{
+	size_t n = strlen(s);
+
+	return i >= 0 && i < ntoks && toks[i].end - toks[i].start == n &&
+	       !memcmp(src + toks[i].start, s, n);
+}
+
+static bool
+ident_is(int i, const char *s)
+{
+	return i >= 0 && i < ntoks && toks[i].kind == K_IDENT && tok_is(i, s);
+}
+
+static void
+push_tok(enum kind kind, size_t start, size_t end, int line, int seg)
+{
+	if (ntoks == cap_toks) {
+		cap_toks = cap_toks ? cap_toks * 2 : 4096;
+		toks = xrealloc(toks, cap_toks * sizeof(*toks));
+	}
+	toks[ntoks++] = (struct tok){ kind, start, end, line, seg };
+}
+
+static bool
+ident_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
+}
+
+/* A quoted literal from the opening quote; returns the offset after it. */
+static size_t
+scan_quoted(size_t i, int *line)
+{
+	char q = src[i];
+	int start_line = *line;
+
+	for (i++; i < src_len; i++) {
+		if (src[i] == '\\' && i + 1 < src_len) {
+			if (src[i + 1] == '\n')
+				(*line)++;
+			i++;
+		} else if (src[i] == q) {
+			return i + 1;
+		} else if (src[i] == '\n') {
+			fail(start_line, "missing terminating %c character", q);
+		}
+	}
+	fail(start_line, "missing terminating %c character", q);
+}
+
+/* R"delim( ... )delim" from the opening quote. */
+static size_t
+scan_raw(size_t i, int *line)
+{
+	char delim[20], close[24];
+	size_t d = 0, n;
+	int start_line = *line;
+	char *end;
+
+	for (i++; i < src_len && src[i] != '(' && d < 16; i++)
+		delim[d++] = src[i];
+	if (i >= src_len || src[i] != '(')
+		fail(start_line, "invalid raw string delimiter");
+	delim[d] = '\0';
+	n = (size_t)snprintf(close, sizeof(close), ")%s\"", delim);
+	end = memmem(src + i, src_len - i, close, n);
+	if (!end)
+		fail(start_line, "unterminated raw string");
+	*line += newlines(i, (size_t)(end - src));
+	return (size_t)(end - src) + n;
+}
+
+static void
+tokenize(void)
+{
+	size_t i = 0;
+	int line = 1, seg = 0, ndirectives = 0;
+	bool line_start = true;
+
+	while (i < src_len) {
+		char c = src[i];
+
+		if (c == '\n') {
+			line++;
+			i++;
+			line_start = true;
+			seg = 0;
+			continue;
+		}
+		if (c == '\\' && i + 1 < src_len && src[i + 1] == '\n') {
+			line++;
+			i += 2;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			i++;
+			continue;
+		}
+		if (c == '/' && i + 1 < src_len && src[i + 1] == '/') {
+			while (i < src_len && src[i] != '\n') {
+				if (src[i] == '\\' && i + 1 < src_len && src[i + 1] == '\n')
+					line++, i++;
+				i++;
+			}
+			continue;
+		}
+		if (c == '/' && i + 1 < src_len && src[i + 1] == '*') {
+			char *end = memmem(src + i + 2, src_len - i - 2, "*/", 2);
+
+			if (!end)
+				fail(line, "unterminated comment");
+			line += newlines(i, (size_t)(end - src));
+			i = (size_t)(end - src) + 2;
+			continue;
+		}
+		if (c == '#' && line_start) {
+			seg = ++ndirectives;
+			push_tok(K_PUNCT, i, i + 1, line, seg);
+			i++;
+			line_start = false;
+			continue;
+		}
+		line_start = false;
+		if (isdigit((unsigned char)c) || (c == '.' && i + 1 < src_len && isdigit((unsigned char)src[i + 1]))) {
+			size_t s = i++;
+
+			while (i < src_len) {
+				if ((src[i] == '+' || src[i] == '-') && strchr("eEpP", src[i - 1]))
+					i++;
+				else if (src[i] == '\'' && i + 1 < src_len && ident_char((unsigned char)src[i + 1]))
+					i += 2;
+				else if (ident_char((unsigned char)src[i]) || src[i] == '.')
+					i++;
+				else
+					break;
+			}
+			push_tok(K_NUMBER, s, i, line, seg);
+			continue;
+		}
+		if (ident_char((unsigned char)c)) {
+			size_t s = i;
+			int l = line;
+
+			while (i < src_len && ident_char((unsigned char)src[i]))
+				i++;
+			if (i < src_len && src[i] == '"') {
+				size_t n = i - s;
+
+				if (src[i - 1] == 'R' && (n == 1 || (n == 2 && strchr("uUL", src[s])) ||
+							  (n == 3 && !memcmp(src + s, "u8", 2)))) {
+					i = scan_raw(i, &line);
+					push_tok(K_STRING, s, i, l, seg);
+					continue;
+				}
+				if (n <= 2 && (!memcmp(src + s, "u8", n) || strchr("uUL", src[s]))) {
+					i = scan_quoted(i, &line);
+					push_tok(K_STRING, s, i, l, seg);
+					continue;
+				}
+			}
+			if (i < src_len && src[i] == '\'' && i - s <= 2 &&
+			    (!memcmp(src + s, "u8", i - s) || strchr("uUL", src[s]))) {
+				i = scan_quoted(i, &line);
+				push_tok(K_CHAR, s, i, l, seg);
+				continue;
+			}
+			push_tok(K_IDENT, s, i, l, seg);
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			size_t s = i;
+			int l = line;
+
+			/* #include <...> and "..." are read whole. */
+			i = scan_quoted(i, &line);
+			push_tok(c == '"' ? K_STRING : K_CHAR, s, i, l, seg);
+			continue;
+		}
+		if (c == '<' && seg && ntoks >= 2 && ident_is(ntoks - 1, "include") && tok_is(ntoks - 2, "#")) {
+			size_t s = i;
+
+			while (i < src_len && src[i] != '>' && src[i] != '\n')
+				i++;
+			push_tok(K_STRING, s, i + (i < src_len && src[i] == '>'), line, seg);
+			i += i < src_len && src[i] == '>';
+			continue;
+		}
+		if (c == ':' && i + 1 < src_len && src[i + 1] == ':') {
+			push_tok(K_PUNCT, i, i + 2, line, seg);
+			i += 2;
+			continue;
+		}
+		if (c == '-' && i + 1 < src_len && src[i + 1] == '>') {
+			push_tok(K_PUNCT, i, i + 2, line, seg);
+			i += 2;
+			continue;
+		}
+		push_tok(K_PUNCT, i, i + 1, line, seg);
+		i++;
+	}
+}
+
+/* ---------------------------------------------------------------- edits */
+
+static void
+add_edit(size_t start, size_t end, char *text)
+{
+	if (nedits == cap_edits) {
+		cap_edits = cap_edits ? cap_edits * 2 : 64;
+		edits = xrealloc(edits, cap_edits * sizeof(*edits));
+	}
+	edits[nedits++] = (struct edit){ start, end, text };
+}
+
+/* Pad a replacement with the newlines of the text it replaces, so lines stay put. */
+static char *
+keep_lines(struct buf *b, size_t start, size_t end)
+{
+	int n = newlines(start, end);
+	int have = 0;
+
+	for (size_t i = 0; i < b->len; i++)
+		have += b->s[i] == '\n';
+	for (; have < n; have++)
+		buf_str(b, "\n");
+	return b->s;
+}
+
+/* ---------------------------------------------------------------- scopes */
+
+enum scope { S_NAMESPACE, S_CLASS, S_OTHER };
+
+static enum scope *scopes;
+static int nscopes, cap_scopes;
+
+static enum scope
+brace_kind(int i)
+{
+	int j = i - 1;
+
+	if (j >= 0 && toks[j].kind == K_STRING && ident_is(j - 1, "extern"))
+		return S_NAMESPACE;
+	while (j >= 0 && (toks[j].kind == K_IDENT || tok_is(j, "::"))) {
+		if (ident_is(j, "namespace"))
+			return S_NAMESPACE;
+		j--;
+	}
+	for (j = i - 1; j >= 0 && !tok_is(j, ";") && !tok_is(j, "{") && !tok_is(j, "}") &&
+	     !tok_is(j, ")") && !tok_is(j, "="); j--)
+		if (ident_is(j, "struct") || ident_is(j, "class") || ident_is(j, "union") ||
+		    ident_is(j, "enum"))
+			return S_CLASS;
+	return S_OTHER;
+}
+
+static bool
+at_namespace_scope(void)
+{
+	for (int i = 0; i < nscopes; i++)
+		if (scopes[i] != S_NAMESPACE)
+			return false;
+	return true;
+}
+
+/* The index of the bracket that closes the one at i, or -1. */
+static int
+match_forward(int i)
+{
+	const char *open = "([{", *close = ")]}";
+	int depth = 0;
+
+	for (int j = i; j < ntoks && toks[j].seg == toks[i].seg; j++) {
+		if (toks[j].kind != K_PUNCT || toks[j].end - toks[j].start != 1)
+			continue;
+		if (strchr(open, src[toks[j].start]))
+			depth++;
+		else if (strchr(close, src[toks[j].start]) && --depth == 0)
+			return j;
+	}
+	return -1;
+}
+
+static int
+match_backward(int i, char open, char close)
+{
+	int depth = 0;
+
+	for (int j = i; j >= 0 && toks[j].seg == toks[i].seg; j--) {
+		if (tok_is(j, (char[]){ close, 0 }))
+			depth++;
+		else if (tok_is(j, (char[]){ open, 0 }) && --depth == 0)
+			return j;
+		else if (open == '<' && (tok_is(j, ";") || tok_is(j, "{") || tok_is(j, "}")))
+			return -1;
+	}
+	return -1;
+}
+
+/* Three tokens c, c, c with nothing between them: "<<<" or ">>>". */
+static bool
+triple(int i, char c)
+{
+	char s[2] = { c, 0 };
+
+	return i + 2 < ntoks && tok_is(i, s) && tok_is(i + 1, s) && tok_is(i + 2, s) &&
+	       toks[i].end == toks[i + 1].start && toks[i + 1].end == toks[i + 2].start &&
+	       toks[i].seg == toks[i + 2].seg;
+}
+
+/* ---------------------------------------------------------------- launches */
+
+static void
+add_name(struct buf *b, int from, int to)
+{
+	for (int j = from; j <= to; j++) {
+		if (j > from && toks[j].kind == K_IDENT && toks[j - 1].kind == K_IDENT)
+			buf_str(b, " ");
+		for (size_t k = toks[j].start; k < toks[j].end; k++) {
+			if (src[k] == '"' || src[k] == '\\')
+				buf_str(b, "\\");
+			buf_add(b, src + k, 1);
+		}
+	}
+}
+
+/* The first token of the kernel expression that ends at token end. */
+static int
+kernel_start(int end)
+{
+	int j = end, start = -1;
+
+	if (tok_is(j, ")")) {
+		int o = match_backward(j, '(', ')');
+
+		return o;
+	}
+	for (;;) {
+		if (tok_is(j, ">")) {
+			int o = match_backward(j, '<', '>');
+
+			if (o < 0)
+				return -1;
+			j = o - 1;
+		}
+		if (j < 0 || toks[j].kind != K_IDENT || toks[j].seg != toks[end].seg)
+			return start;
+		start = j--;
+		if (ident_is(j, "template"))
+			start = j--;
+		if (!tok_is(j, "::"))
+			return start;
+		start = j--;
+		if (j < 0 || (toks[j].kind != K_IDENT && !tok_is(j, ">")))
+			return start;
+	}
+}
+
+/* k<<<config>>>(args) starting at the "<<<" at index lt; returns the index after it. */
+static int
+rewrite_launch(int lt)
+{
+	int gt = -1, lp, rp, start, nargs = 1, depth = 0;
+	struct buf b = { 0 };
+
+	for (int j = lt + 3; j < ntoks && toks[j].seg == toks[lt].seg; j++) {
+		if (depth == 0 && triple(j, '>')) {
+			gt = j;
+			break;
+		}
+		if (tok_is(j, "(") || tok_is(j, "[") || tok_is(j, "{"))
+			depth++;
+		else if (tok_is(j, ")") || tok_is(j, "]") || tok_is(j, "}"))
+			depth--;
+		else if (depth == 0 && tok_is(j, ","))
+			nargs++;
+		else if (depth == 0 && tok_is(j, ";"))
+			break;
+		if (depth < 0)
+			break;
+	}
+	if (gt < 0)
+		fail(toks[lt].line, "kernel launch: '<<<' without its closing '>>>'");
+	if (gt == lt + 3)
+		fail(toks[lt].line, "kernel launch: nothing between '<<<' and '>>>' (give the grid and the block)");
+	if (nargs < 2 || nargs > 4)
+		fail(toks[lt].line, "kernel launch: %d argument%s between '<<<' and '>>>'; a launch takes "
+		     "2 to 4 (grid, block, shared memory bytes, stream)", nargs, nargs == 1 ? "" : "s");
+	lp = gt + 3;
+	if (!tok_is(lp, "(") || toks[lp].seg != toks[lt].seg)
+		fail(toks[gt].line, "kernel launch: '>>>' must be followed by the kernel's arguments in parentheses");
+	rp = match_forward(lp);
+	if (rp < 0)
+		fail(toks[lp].line, "kernel launch: the argument list has no closing ')'");
+	start = lt > 0 ? kernel_start(lt - 1) : -1;
+	if (start < 0)
+		fail(toks[lt].line, "kernel launch: no kernel name before '<<<'");
+
+	buf_fmt(&b, "::cudasim::launch([%s](auto &&...cudasim_a_) { ",
+		at_namespace_scope() ? "" : "&");
+	buf_src(&b, toks[start].start, toks[lt - 1].end);
+	buf_str(&b, "(cudasim_a_...); }, \"");
+	add_name(&b, start, lt - 1);
+	buf_str(&b, "\", __FILE__, __LINE__)");
+	buf_src(&b, toks[lt - 1].end, toks[lt].start);
+	buf_str(&b, "(");
+	buf_src(&b, toks[lt + 2].end, toks[gt].start);
+	buf_str(&b, ")");
+	buf_src(&b, toks[gt + 2].end, toks[rp].end);
+	add_edit(toks[start].start, toks[rp].end, b.s);
+	return rp + 1;
+}
+
+/* ---------------------------------------------------------------- __shared__ and __device__ */
+
+static bool
+is_decl_boundary(int j, int seg)
+{
+	return j < 0 || toks[j].seg != seg || tok_is(j, ";") || tok_is(j, "{") ||
+	       tok_is(j, "}") || (tok_is(j, ":") && !tok_is(j - 1, ":"));
+}
+
+/* Skip "__align__(...)", "alignas(...)", "__attribute__((...))" at j; returns the next index. */
+static int
+skip_attribute(int j)
+{
+	if ((ident_is(j, "__align__") || ident_is(j, "alignas") || ident_is(j, "__attribute__") ||
+	     ident_is(j, "__declspec")) && tok_is(j + 1, "(")) {
+		int c = match_forward(j + 1);
+
+		return c < 0 ? j + 1 : c + 1;
+	}
+	return j;
+}
+
+/* The statement's end: the ';' at depth 0 after i. */
+static int
+decl_end(int i)
+{
+	int depth = 0;
+
+	for (int j = i; j < ntoks && toks[j].seg == toks[i].seg; j++) {
+		if (tok_is(j, "(") || tok_is(j, "[") || tok_is(j, "{"))
+			depth++;
+		else if (tok_is(j, ")") || tok_is(j, "]") || tok_is(j, "}"))
+			depth--;
+		else if (depth == 0 && tok_is(j, ";"))
+			return j;
+		if (depth < 0)
+			return -1;
+	}
+	return -1;
+}
+
+/* Names declared in tokens [from, to): the last identifier before the first
+ * '[', '=', ',' of each declarator. */
+static int
+declarator_names(int from, int to, int *names, int max)
+{
+	int n = 0, last = -1, depth = 0;
+	bool in_init = false;
+
+	for (int j = from; j <= to && n < max; j++) {
+		int k = skip_attribute(j);
+
+		if (k != j) {
+			j = k - 1;
+			continue;
+		}
+		if (j == to || (depth == 0 && tok_is(j, ","))) {
+			if (last >= 0)
+				names[n++] = last;
+			last = -1;
+			in_init = false;
+			continue;
+		}
+		if (tok_is(j, "(") || tok_is(j, "[") || tok_is(j, "{") || tok_is(j, "<"))
+			depth++;
+		else if (tok_is(j, ")") || tok_is(j, "]") || tok_is(j, "}") || tok_is(j, ">"))
+			depth--;
+		if (tok_is(j, "="))
+			in_init = true;
+		if (!in_init && depth == 0 && toks[j].kind == K_IDENT &&
+		    !ident_is(j, "const") && !ident_is(j, "volatile") && !ident_is(j, "__restrict__"))
+			last = j;
+	}
+	return n;
+}
+
+static int
+rewrite_dynamic_shared(int first, int sh, int end, bool ns)
+{
+	int names[1], lb = -1, name;
+	struct buf b = { 0 }, type = { 0 };
+
+	if (declarator_names(sh + 1, end, names, 1) != 1)
+		fail(toks[sh].line, "extern __shared__: cannot find the array's name");
+	name = names[0];
+	lb = name + 1;
+	if (!tok_is(lb, "[") || !tok_is(lb + 1, "]"))
+		fail(toks[sh].line, "extern __shared__ declares an array of unknown size, like "
+		     "'extern __shared__ float s[];'");
+	for (int j = first; j < name; j++) {
+		int k = skip_attribute(j);
+
+		if (k != j) {
+			j = k - 1;
+			continue;
+		}
+		if (ident_is(j, "extern") || ident_is(j, "__shared__") || ident_is(j, "static"))
+			continue;
+		if (type.len)
+			buf_str(&type, " ");
+		buf_src(&type, toks[j].start, toks[j].end);
+	}
+	if (!type.len)
+		fail(toks[sh].line, "extern __shared__: the array has no element type");
+	if (lb + 2 == end) {
+		buf_fmt(&b, "%s%s *const ", ns ? "static " : "", type.s);
+		buf_src(&b, toks[name].start, toks[name].end);
+		buf_fmt(&b, " = (%s *)cudasim_dyn_smem;", type.s);
+	} else {
+		/* extern __shared__ T s[][N]: a pointer to rows of N */
+		struct buf rest = { 0 };
+
+		for (int j = lb + 2; j < end; j++)
+			buf_src(&rest, toks[j].start, toks[j].end);
+		buf_fmt(&b, "%s%s (*const ", ns ? "static " : "", type.s);
+		buf_src(&b, toks[name].start, toks[name].end);
+		buf_fmt(&b, ")%s = (%s (*)%s)cudasim_dyn_smem;", rest.s, type.s, rest.s);
+		free(rest.s);
+	}
+	free(type.s);
+	add_edit(toks[first].start, toks[end].end, keep_lines(&b, toks[first].start, toks[end].end));
+	return end + 1;
+}
+
+static int
+rewrite_shared(int sh)
+{
+	int first = sh, end = decl_end(sh), names[64], n;
+	bool ext = false, has_static = false, ns = at_namespace_scope();
+	struct buf b = { 0 };
+
+	if (toks[sh].seg)
+		return sh + 1;		/* in a macro: the header's fallback (static) applies */
+	while (!is_decl_boundary(first - 1, toks[sh].seg))
+		first--;
+	if (end < 0)
+		fail(toks[sh].line, "__shared__ declaration without its ';'");
+	for (int j = first; j < end; j++) {
+		ext |= ident_is(j, "extern");
+		has_static |= ident_is(j, "static");
+	}
+	if (ext)
+		return rewrite_dynamic_shared(first, sh, end, ns);
+
+	n = declarator_names(sh + 1, end, names, 64);
+	if (!n)
+		fail(toks[sh].line, "__shared__: cannot find the variable's name");
+	for (int i = 0; i < n; i++)
+		buf_fmt(&b, "static unsigned cudasim_ep%d_%d_; ", counter, i);
+	buf_src(&b, toks[first].start, toks[sh].start);
+	buf_str(&b, has_static ? "" : "static");
+	buf_src(&b, toks[sh].end, toks[end].end);
+	for (int i = 0; i < n; i++) {
+		struct buf nm = { 0 };
+
+		buf_src(&nm, toks[names[i]].start, toks[names[i]].end);
+		if (ns)
+			buf_fmt(&b, " static int cudasim_reg%d_%d_ = (cudasim_shared_global(&%s, sizeof(%s)), 0);",
+				counter, i, nm.s, nm.s);
+		else
+			buf_fmt(&b, " cudasim_shared_use(&%s, sizeof(%s), &cudasim_ep%d_%d_);",
+				nm.s, nm.s, counter, i);
+		free(nm.s);
+	}
+	counter++;
+	add_edit(toks[first].start, toks[end].end, b.s);
+	return end + 1;
+}
+
+/* A namespace-scope __device__ (or __managed__) variable goes into the
+ * section the order check snapshots; functions are left alone. */
+static void
+rewrite_device_var(int i)
+{
+	int depth = 0;
+
+	if (toks[i].seg || !at_namespace_scope())
+		return;
+	for (int j = i - 1; !is_decl_boundary(j, 0) && !tok_is(j, ")"); j--)
+		if (ident_is(j, "extern") || ident_is(j, "const") || ident_is(j, "constexpr") ||
+		    ident_is(j, "template") || tok_is(j, ">"))
+			return;
+	for (int j = i + 1; j < ntoks && toks[j].seg == 0; j++) {
+		int k = skip_attribute(j);
+
+		if (k != j) {
+			j = k - 1;
+			continue;
+		}
+		if (ident_is(j, "const") || ident_is(j, "constexpr") || ident_is(j, "__constant__"))
+			return;
+		if (tok_is(j, "<"))
+			depth++;
+		else if (tok_is(j, ">"))
+			depth--;
+		else if (depth == 0 && tok_is(j, "("))
+			return;		/* a function */
+		else if (depth == 0 && (tok_is(j, ";") || tok_is(j, "=") || tok_is(j, "[") ||
+					tok_is(j, ",") || tok_is(j, "{")))
+			break;
+	}
+	add_edit(toks[i].start, toks[i].end, strdup("__attribute__((section(\"cudasim_device\")))"));
+}
+
+/* ---------------------------------------------------------------- includes */
+
+static char *in_dir;
+
+static void
+rewrite_include(int hash)
+{
+	int s = hash + 2;
+	char rel[PATH_MAX], full[PATH_MAX * 2];
+	size_t n;
+	struct buf b = { 0 };
+
+	if (!ident_is(hash + 1, "include") || toks[s].kind != K_STRING || src[toks[s].start] != '"')
+		return;
+	n = toks[s].end - toks[s].start - 2;
+	if (n == 0 || n >= sizeof(rel) || src[toks[s].start + 1] == '/')
+		return;
+	memcpy(rel, src + toks[s].start + 1, n);
+	rel[n] = '\0';
+	snprintf(full, sizeof(full), "%s/%s", in_dir, rel);
+	if (access(full, R_OK))
+		return;		/* not beside the .cu file: the -I paths find it, as before */
+	buf_str(&b, "\"");
+	for (const char *p = full; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_str(&b, "\\");
+		buf_add(&b, p, 1);
+	}
+	buf_str(&b, "\"");
+	add_edit(toks[s].start, toks[s].end, b.s);
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static void
+rewrite(void)
+{
+	int i = 0;
+
+	while (i < ntoks) {
+		if (toks[i].seg && tok_is(i, "#") && (i == 0 || toks[i - 1].seg != toks[i].seg)) {
+			rewrite_include(i);
+			i++;
+			continue;
+		}
+		if (tok_is(i, "{")) {
+			if (nscopes == cap_scopes) {
+				cap_scopes = cap_scopes ? cap_scopes * 2 : 64;
+				scopes = xrealloc(scopes, cap_scopes * sizeof(*scopes));
+			}
+			scopes[nscopes++] = toks[i].seg ? S_OTHER : brace_kind(i);
+			i++;
+			continue;
+		}
+		if (tok_is(i, "}")) {
+			if (nscopes > 0)
+				nscopes--;
+			i++;
+			continue;
+		}
+		if (triple(i, '<') && !(i > 0 && ident_is(i - 1, "operator"))) {
+			i = rewrite_launch(i);
+			continue;
+		}
+		if (ident_is(i, "__shared__")) {
+			i = rewrite_shared(i);
+			continue;
+		}
+		if (ident_is(i, "__device__") || ident_is(i, "__managed__"))
+			rewrite_device_var(i);
+		i++;
+	}
+}
+
+static char *
+read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct buf b = { 0 };
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	if (!b.s)
+		buf_add(&b, "", 0);
+	*len = b.len;
+	return b.s;
+}
+
+static int
+edit_cmp(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+int
+main(int argc, char **argv)
+{
+	FILE *out;
+	size_t at = 0;
+	char dir[PATH_MAX], *slash;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: cudasim-rewrite IN.cu OUT.cpp\n");
+		return 2;
+	}
+	in_path = argv[1];
+	src = read_file(in_path, &src_len);
+	if (!src) {
+		fprintf(stderr, "cudasim-rewrite: cannot read '%s': %s\n", in_path, strerror(errno));
+		return 1;
+	}
+	snprintf(dir, sizeof(dir), "%s", in_path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	in_dir = realpath(dir, NULL);
+	if (!in_dir)
+		in_dir = strdup(dir);
+
+	tokenize();
+	rewrite();
+	qsort(edits, nedits, sizeof(*edits), edit_cmp);
+
+	out = fopen(argv[2], "w");
+	if (!out) {
+		fprintf(stderr, "cudasim-rewrite: cannot write '%s': %s\n", argv[2], strerror(errno));
+		return 1;
+	}
+	fputs("#line 1 \"", out);
+	for (const char *p = in_path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	fputs("\"\n", out);
+	for (int i = 0; i < nedits; i++) {
+		if (edits[i].start < at)
+			continue;	/* inside an edit already made */
+		fwrite(src + at, 1, edits[i].start - at, out);
+		fputs(edits[i].text, out);
+		at = edits[i].end;
+	}
+	fwrite(src + at, 1, src_len - at, out);
+	if (fclose(out)) {
+		fprintf(stderr, "cudasim-rewrite: cannot write '%s': %s\n", argv[2], strerror(errno));
+		return 1;
+	}
+	return 0;
+}

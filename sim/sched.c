@@ -1,0 +1,556 @@
+/*
+ * sched.c — running the threads of one block.
+ *
+ * Every thread starts as a plain call on the scheduler's stack, so a kernel
+ * that never reaches a barrier costs one function call per thread and no
+ * context switch. A thread that blocks (at __syncthreads() or a warp
+ * function) keeps the stack it stands on, and the scheduler moves to a fresh
+ * one: the thread has become a fiber. Threads run in sweeps, in one order
+ * (forward: thread 0 first) or the other (reverse); when a sweep finds no
+ * thread that can run, every live thread waits, and the scheduler releases
+ * the barrier, or reports a divergence or a deadlock.
+ */
+#include "sim.h"
+
+struct sim_block sim_blk;
+uint3 cudasim_tid, cudasim_bid;
+dim3 cudasim_bdim, cudasim_gdim;
+unsigned cudasim_block_epoch = 1;
+/* The dynamic shared memory of every block, at one address for the whole
+ * program; its last page is a guard (fault.c protects it). */
+char cudasim_dyn_smem[SIM_DYN_ARENA] __attribute__((aligned(4096)));
+
+enum { T_RUN = T_DONE + 1 };
+
+static void sched_entry(void) __attribute__((noreturn));
+
+static void
+where_thread(char *buf, size_t n, int t)
+{
+	uint3 i = sim_blk.th[t].idx;
+
+	snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u)",
+		 i.x, i.y, i.z, cudasim_bid.x, cudasim_bid.y, cudasim_bid.z);
+}
+
+const char *
+sim_where(void)
+{
+	static char buf[96];
+
+	if (sim_blk.cur < 0)
+		snprintf(buf, sizeof(buf), "block (%u,%u,%u)",
+			 cudasim_bid.x, cudasim_bid.y, cudasim_bid.z);
+	else
+		where_thread(buf, sizeof(buf), sim_blk.cur);
+	return buf;
+}
+
+static inline void
+enter(int t)
+{
+	sim_blk.cur = t;
+	sim_blk.th[t].state = T_RUN;
+	cudasim_tid = sim_blk.th[t].idx;
+}
+
+static void __attribute__((noreturn))
+sched_finish(void)
+{
+	struct sim_stack *s = sim_blk.sched_stack;
+
+	sim_blk.sched_stack = NULL;
+	sim_stack_put(s);
+	cudasim_ctx_jump(sim_blk.launcher_sp);
+}
+
+/* End the block with a launch failure; the detail is already written. */
+static void __attribute__((noreturn))
+fail(void)
+{
+	sim_blk.failed = true;
+	if (sim_blk.cur >= 0) {
+		struct sim_thread *th = &sim_blk.th[sim_blk.cur];
+
+		/* Called from the thread itself: save nothing, it never resumes. */
+		if (!th->stack) {
+			th->stack = sim_blk.sched_stack;
+			sim_blk.sched_stack = NULL;
+		}
+		cudasim_ctx_jump(sim_blk.launcher_sp);
+	}
+	sched_finish();
+}
+
+static void
+run_new(int t)
+{
+	struct sim_stack *mine = sim_blk.sched_stack;
+	struct sim_thread *th = &sim_blk.th[t];
+
+	enter(t);
+	th->stack = NULL;
+	sim_blk.thunk(sim_blk.closure);
+	th->state = T_DONE;
+	sim_blk.ndone++;
+	sim_blk.cur = -1;
+	if (sim_blk.sched_stack != mine) {
+		/* The thread blocked once and kept this stack; the scheduler lives
+		 * on another one now and resumed the thread from there. */
+		th->stack = NULL;
+		sim_stack_put(mine);
+		cudasim_ctx_jump(sim_blk.sched_sp);
+	}
+}
+
+static void
+resume(int t)
+{
+	enter(t);
+	cudasim_ctx_swap(&sim_blk.sched_sp, sim_blk.th[t].sp);
+	sim_blk.cur = -1;
+}
+
+/* Called by the running thread, whose state says what it waits for. */
+static void
+block_thread(struct sim_thread *th)
+{
+	sim_blk.barriers = true;
+	if (!th->stack) {
+		void *sp;
+
+		th->stack = sim_blk.sched_stack;
+		sim_blk.sched_stack = sim_stack_get();
+		sp = sim_ctx_make(sim_blk.sched_stack, sched_entry);
+		cudasim_ctx_swap(&th->sp, sp);
+	} else {
+		cudasim_ctx_swap(&th->sp, sim_blk.sched_sp);
+	}
+}
+
+static bool
+same_site(const struct sim_thread *a, const struct sim_thread *b)
+{
+	return a->line == b->line && (a->file == b->file || !strcmp(a->file, b->file));
+}
+
+static void
+release_barrier(void)
+{
+	struct sim_block *b = &sim_blk;
+	int count = 0, and_ = 1, or_ = 0;
+
+	for (int t = 0; t < b->n; t++) {
+		struct sim_thread *th = &b->th[t];
+
+		if (!same_site(th, &b->th[0])) {
+			char w0[96], w1[96];
+
+			where_thread(w0, sizeof(w0), 0);
+			where_thread(w1, sizeof(w1), t);
+			sim_error(cudaErrorLaunchFailure,
+				  "barrier divergence: %s waits at the __syncthreads() of %s:%d "
+				  "while %s waits at the one of %s:%d; every thread of a block "
+				  "must reach the same __syncthreads() (is it inside an if "
+				  "that not all threads take?)",
+				  w0, b->th[0].file, b->th[0].line, w1, th->file, th->line);
+			fail();
+		}
+		count += th->pred != 0;
+		and_ &= th->pred != 0;
+		or_ |= th->pred != 0;
+	}
+	b->bar_result = count;
+	b->bar_and = and_;
+	b->bar_or = or_;
+	for (int t = 0; t < b->n; t++)
+		b->th[t].state = T_READY;
+	b->nbar = 0;
+}
+
+static const char *
+describe_wait(const struct sim_thread *th, char *buf, size_t n)
+{
+	if (th->state == T_BAR)
+		snprintf(buf, n, "waits at the __syncthreads() of %s:%d", th->file, th->line);
+	else if (th->state == T_WARP)
+		snprintf(buf, n, "waits at the warp function of %s:%d", th->file, th->line);
+	else
+		snprintf(buf, n, "has exited");
+	return buf;
+}
+
+/* No thread could run in a whole sweep: release the barrier or report why not. */
+static void
+stuck(void)
+{
+	struct sim_block *b = &sim_blk;
+	int waiting = -1, other = -1;
+	char w0[96], w1[96], d0[160], d1[160];
+
+	if (b->nbar == b->n) {
+		release_barrier();
+		return;
+	}
+	for (int t = 0; t < b->n; t++)
+		if (b->th[t].state == T_BAR || b->th[t].state == T_WARP) {
+			waiting = t;
+			break;
+		}
+	for (int t = 0; t < b->n; t++)
+		if (t != waiting && (b->th[t].state != b->th[waiting].state ||
+				     !same_site(&b->th[t], &b->th[waiting]))) {
+			other = t;
+			break;
+		}
+	where_thread(w0, sizeof(w0), waiting);
+	describe_wait(&b->th[waiting], d0, sizeof(d0));
+	if (other < 0) {
+		/* Every live thread waits at one warp function that cannot complete. */
+		sim_error(cudaErrorLaunchFailure,
+			  "deadlock: %s %s, but not every lane named in its mask reaches it",
+			  w0, d0);
+		fail();
+	}
+	where_thread(w1, sizeof(w1), other);
+	describe_wait(&b->th[other], d1, sizeof(d1));
+	if (b->th[other].state == T_DONE && b->th[waiting].state == T_BAR)
+		sim_error(cudaErrorLaunchFailure,
+			  "barrier divergence: %s %s but %s has already exited (returned "
+			  "before the barrier); every thread of a block must reach the same "
+			  "__syncthreads(), so do not return early before it",
+			  w0, d0, w1);
+	else
+		sim_error(cudaErrorLaunchFailure,
+			  "deadlock: %s %s while %s %s; no thread of the block can go on",
+			  w0, d0, w1, d1);
+	fail();
+}
+
+static void
+sched_entry(void)
+{
+	struct sim_block *b = &sim_blk;
+
+	for (;;) {
+		while (b->k < b->n) {
+			int t = b->forward ? b->k : b->n - 1 - b->k;
+
+			b->k++;
+			if (b->th[t].state == T_NEW)
+				run_new(t);
+			else if (b->th[t].state == T_READY)
+				resume(t);
+			else
+				continue;
+			b->ran = true;
+		}
+		if (b->ndone == b->n)
+			sched_finish();
+		if (!b->ran)
+			stuck();
+		b->k = 0;
+		b->ran = false;
+	}
+}
+
+void
+cudasim_syncthreads(const char *file, int line)
+{
+	struct sim_thread *th;
+
+	if (!sim_cur.active || sim_blk.cur < 0)
+		return;		/* host code: nothing to wait for */
+	th = &sim_blk.th[sim_blk.cur];
+	th->state = T_BAR;
+	th->file = file;
+	th->line = line;
+	th->pred = 0;
+	sim_blk.nbar++;
+	block_thread(th);
+}
+
+int
+cudasim_syncthreads_op(int op, int pred, const char *file, int line)
+{
+	struct sim_thread *th;
+
+	if (!sim_cur.active || sim_blk.cur < 0)
+		return op == CUDASIM_BAR_COUNT ? pred != 0 : pred != 0;
+	th = &sim_blk.th[sim_blk.cur];
+	th->state = T_BAR;
+	th->file = file;
+	th->line = line;
+	th->pred = pred;
+	sim_blk.nbar++;
+	block_thread(th);
+	switch (op) {
+	case CUDASIM_BAR_AND:
+		return sim_blk.bar_and;
+	case CUDASIM_BAR_OR:
+		return sim_blk.bar_or;
+	default:
+		return sim_blk.bar_result;
+	}
+}
+
+static unsigned
+warp_exists(int w)
+{
+	int nl = sim_blk.n - w * SIM_WARP;
+
+	return nl >= SIM_WARP ? 0xffffffffu : (1u << nl) - 1;
+}
+
+static const char *
+warp_op_name(int op)
+{
+	static const char *const names[] = {
+		"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+		"__ballot_sync", "__any_sync", "__all_sync", "__syncwarp",
+		"__match_any_sync", "__match_all_sync", "__reduce_add_sync",
+		"__reduce_min_sync", "__reduce_max_sync",
+	};
+	return op >= 0 && op < (int)(sizeof(names) / sizeof(names[0])) ? names[op] : "a warp function";
+}
+
+/* Every lane of the group has arrived: compute what each one gets. */
+static void
+warp_complete(int w, struct sim_warp_group *g)
+{
+	struct sim_thread *lanes = &sim_blk.th[w * SIM_WARP];
+	unsigned m = g->mask, bits = 0;
+	long long lo = LLONG_MAX, hi = LLONG_MIN;
+	unsigned long long sum = 0;
+
+	for (int l = 0; l < SIM_WARP; l++) {
+		if (!(m >> l & 1))
+			continue;
+		long long v = (long long)lanes[l].warp_in;
+
+		bits |= (lanes[l].warp_in != 0) << l;
+		sum += lanes[l].warp_in;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	for (int l = 0; l < SIM_WARP; l++) {
+		struct sim_thread *th = &lanes[l];
+		int width = th->warp_width, seg = l & ~(width - 1), src = l;
+		unsigned long long out = th->warp_in;
+
+		if (!(m >> l & 1))
+			continue;
+		switch (g->op) {
+		case CUDASIM_SHFL:
+			src = seg + (th->warp_arg & (width - 1));
+			break;
+		case CUDASIM_SHFL_UP:
+			src = l - th->warp_arg >= seg ? l - th->warp_arg : l;
+			break;
+		case CUDASIM_SHFL_DOWN:
+			src = l + th->warp_arg < seg + width ? l + th->warp_arg : l;
+			break;
+		case CUDASIM_SHFL_XOR:
+			src = l ^ (th->warp_arg & 31);
+			src = src < seg + width ? src : l;
+			break;
+		case CUDASIM_BALLOT:
+			out = bits;
+			break;
+		case CUDASIM_ANY:
+			out = bits != 0;
+			break;
+		case CUDASIM_ALL:
+			out = bits == m;
+			break;
+		case CUDASIM_MATCH_ANY:
+			out = 0;
+			for (int o = 0; o < SIM_WARP; o++)
+				if ((m >> o & 1) && lanes[o].warp_in == th->warp_in)
+					out |= 1ull << o;
+			break;
+		case CUDASIM_REDUCE_ADD:
+			out = (unsigned)sum;
+			break;
+		case CUDASIM_REDUCE_MIN:
+			out = (unsigned long long)lo;
+			break;
+		case CUDASIM_REDUCE_MAX:
+			out = (unsigned long long)hi;
+			break;
+		default:
+			break;
+		}
+		if (g->op <= CUDASIM_SHFL_XOR)
+			out = (m >> src & 1) ? lanes[src].warp_in : th->warp_in;
+		th->warp_out = out;
+		if (th->state == T_WARP)
+			th->state = T_READY;
+	}
+	g->arrived = 0;
+}
+
+unsigned long long
+cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
+	     const char *file, int line)
+{
+	struct sim_block *b = &sim_blk;
+	struct sim_thread *th;
+	struct sim_warp_group *g;
+	int t = b->cur, w, lane;
+	unsigned m;
+
+	if (!sim_cur.active || t < 0)
+		return v;
+	th = &b->th[t];
+	w = t / SIM_WARP;
+	lane = t % SIM_WARP;
+	m = mask & warp_exists(w);
+	if (width <= 0 || width > SIM_WARP || (width & (width - 1))) {
+		sim_error(cudaErrorLaunchFailure,
+			  "%s calls %s at %s:%d with width %d; the width must be a power "
+			  "of two from 1 to 32", sim_where(), warp_op_name(op), file, line, width);
+		fail();
+	}
+	if (!(m >> lane & 1)) {
+		sim_error(cudaErrorLaunchFailure,
+			  "%s calls %s at %s:%d with mask 0x%08x, which leaves out its own "
+			  "lane %d; a lane that calls a warp function must be in its mask",
+			  sim_where(), warp_op_name(op), file, line, mask, lane);
+		fail();
+	}
+	for (int l = 0; l < SIM_WARP; l++)
+		if ((m >> l & 1) && b->th[w * SIM_WARP + l].state == T_DONE) {
+			char w1[96];
+
+			where_thread(w1, sizeof(w1), w * SIM_WARP + l);
+			sim_error(cudaErrorLaunchFailure,
+				  "warp divergence: %s calls %s at %s:%d with mask 0x%08x, but "
+				  "lane %d (%s) has already exited; every lane named in the mask "
+				  "must call the same warp function",
+				  sim_where(), warp_op_name(op), file, line, mask, l, w1);
+			fail();
+		}
+	g = &b->wg[w];
+	if (g->arrived && (g->mask != m || g->op != op || g->line != line)) {
+		sim_error(cudaErrorLaunchFailure,
+			  "warp divergence: %s calls %s at %s:%d (mask 0x%08x) while other "
+			  "lanes of its warp wait in %s at %s:%d (mask 0x%08x); the lanes of "
+			  "a mask must call the same warp function together",
+			  sim_where(), warp_op_name(op), file, line, m,
+			  warp_op_name(g->op), g->file, g->line, g->mask);
+		fail();
+	}
+	if (!g->arrived) {
+		g->mask = m;
+		g->op = op;
+		g->file = file;
+		g->line = line;
+	}
+	g->arrived |= 1u << lane;
+	th->warp_in = v;
+	th->warp_arg = arg;
+	th->warp_width = width;
+	th->file = file;
+	th->line = line;
+	if (g->arrived == m) {
+		/* The last lane completes the group and goes on at once. */
+		b->barriers = true;
+		warp_complete(w, g);
+		th->state = T_RUN;
+		return th->warp_out;
+	}
+	th->state = T_WARP;
+	block_thread(th);
+	return th->warp_out;
+}
+
+unsigned
+cudasim_activemask(void)
+{
+	int t = sim_blk.cur, w;
+	unsigned m = 0;
+
+	if (!sim_cur.active || t < 0)
+		return 1;
+	w = t / SIM_WARP;
+	for (int l = 0; l < SIM_WARP && w * SIM_WARP + l < sim_blk.n; l++)
+		if (sim_blk.th[w * SIM_WARP + l].state != T_DONE)
+			m |= 1u << l;
+	return m;
+}
+
+/* Static __shared__ variables declared at namespace scope, poisoned at every block. */
+static struct { void *p; size_t n; } globals[256];
+static int nglobals;
+
+void
+cudasim_shared_global(void *p, size_t size)
+{
+	if (nglobals < (int)(sizeof(globals) / sizeof(globals[0])))
+		globals[nglobals++].p = p, globals[nglobals - 1].n = size;
+}
+
+void
+cudasim_shared_first(void *p, size_t size, unsigned *epoch, const char *file, int line)
+{
+	*epoch = cudasim_block_epoch;
+	memset(p, 0xff, size);
+	sim_blk.static_smem += size;
+	if (sim_blk.static_smem + sim_cur.smem > sim_cur.smem_limit) {
+		sim_error(cudaErrorInvalidValue,
+			  "too much shared memory: the __shared__ variable of %s:%d brings "
+			  "the block to %zu bytes of static and %zu bytes of dynamic shared "
+			  "memory, over the %zu bytes a block may have%s",
+			  file, line, sim_blk.static_smem, sim_cur.smem, sim_cur.smem_limit,
+			  sim_cur.smem_limit < CUDASIM_SMEM_OPTIN ?
+			  " (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+			  "bytes) raises the limit to 232448)" : "");
+		sim_abandon(cudaErrorInvalidValue);
+	}
+}
+
+bool
+sim_block_run(uint3 bid, bool forward)
+{
+	struct sim_block *b = &sim_blk;
+	int bx = (int)cudasim_bdim.x, by = (int)cudasim_bdim.y;
+	void *sp;
+
+	b->forward = forward;
+	b->k = 0;
+	b->ran = false;
+	b->ndone = 0;
+	b->nbar = 0;
+	b->cur = -1;
+	b->failed = false;
+	b->static_smem = 0;
+	for (int t = 0; t < b->n; t++) {
+		b->th[t].state = T_NEW;
+		b->th[t].stack = NULL;
+		b->th[t].idx.x = (unsigned)(t % bx);
+		b->th[t].idx.y = (unsigned)(t / bx % by);
+		b->th[t].idx.z = (unsigned)(t / (bx * by));
+	}
+	for (int w = 0; w < (b->n + SIM_WARP - 1) / SIM_WARP; w++)
+		b->wg[w].arrived = 0;
+	cudasim_bid = bid;
+	cudasim_block_epoch++;
+	for (int i = 0; i < nglobals; i++)
+		memset(globals[i].p, 0xff, globals[i].n);
+	memset(cudasim_dyn_smem, 0xff, sim_cur.smem);
+
+	b->sched_stack = sim_stack_get();
+	sp = sim_ctx_make(b->sched_stack, sched_entry);
+	cudasim_ctx_swap(&b->launcher_sp, sp);
+	if (b->failed) {
+		for (int t = 0; t < b->n; t++) {
+			sim_stack_put(b->th[t].stack);
+			b->th[t].stack = NULL;
+		}
+		sim_stack_put(b->sched_stack);
+		b->sched_stack = NULL;
+	}
+	b->cur = -1;
+	return !b->failed;
+}

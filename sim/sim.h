@@ -1,0 +1,172 @@
+/*
+ * sim.h — what the simulator's modules share; never included by user code
+ * (that sees include/cudasim.h only).
+ */
+#ifndef SIM_H
+#define SIM_H
+
+#include "include/cudasim.h"
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+
+#define SIM_MAX_THREADS 1024
+#define SIM_SMEM_DEFAULT 49152		/* per block without the opt-in attribute */
+#define SIM_WARP 32
+#define SIM_DYN_ARENA (233472 + 4096)	/* the opt-in limit rounded to pages, and a guard page */
+
+/* ---------------------------------------------------------------- error.c */
+/* Record an error of the API; sticky errors (a fault) stay until cudaDeviceReset. */
+cudaError_t sim_error(cudaError_t err, const char *fmt, ...) __attribute__((format(__printf__, 2, 3)));
+cudaError_t sim_sticky(void);
+void sim_error_reset(void);
+/* The detail text of the error being built, for appending. */
+void sim_detail_append(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
+void sim_detail_prefix(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
+
+/* ---------------------------------------------------------------- fiber.c */
+struct sim_stack {
+	char *lo, *hi;			/* usable range; a guard page lies below lo */
+	struct sim_stack *next;
+	bool in_use;
+};
+struct sim_stack *sim_stack_get(void);
+void sim_stack_put(struct sim_stack *s);
+/* Return every stack to the pool after a launch was abandoned. */
+void sim_stack_put_all(void);
+/* The stack whose guard page holds addr, or NULL. */
+struct sim_stack *sim_stack_guarding(const void *addr);
+/* Prepare a context on s that calls fn (which must never return). */
+void *sim_ctx_make(struct sim_stack *s, void (*fn)(void));
+void cudasim_ctx_swap(void **save_sp, void *new_sp);
+void cudasim_ctx_jump(void *new_sp) __attribute__((noreturn));
+
+/* ---------------------------------------------------------------- memory.c */
+enum sim_alloc_kind { SIM_DEVICE, SIM_HOST_PINNED };
+struct sim_alloc {
+	char *ptr;			/* what the user got */
+	size_t size;
+	char *map;			/* the mapping, guard pages included */
+	size_t map_len;
+	enum sim_alloc_kind kind;
+	/* order check: snapshots of the pages a launch wrote */
+	char *orig, *result;		/* shadows of [page_lo, page_hi) */
+	unsigned char *dirty;		/* one byte per page: bit 0 run A, bit 1 run B */
+	char *page_lo;
+	size_t npages;
+};
+void *sim_alloc(size_t size, enum sim_alloc_kind kind);
+int sim_free(void *ptr, enum sim_alloc_kind kind);
+struct sim_alloc *sim_alloc_find(const void *p);
+/* The allocation whose mapping (guard pages too) holds p, or NULL. */
+struct sim_alloc *sim_alloc_near(const void *p);
+bool sim_range_is(const void *p, size_t n, enum sim_alloc_kind kind);
+void sim_free_all(void);
+
+/* Order check: watch writes to every allocation; see launch.c. */
+void sim_track_begin(int run);
+bool sim_track_fault(void *addr);
+void sim_track_end(void);
+/* After run A: keep A's pages, put back the originals. */
+void sim_track_swap_to_orig(void);
+/* After run B: find the first word that differs from run A, then restore A's result. */
+bool sim_track_compare(void **where, uint32_t *a, uint32_t *b, bool *atomic_word);
+void sim_track_restore_a(void);
+/* Put the memory back as it was before the launch. */
+void sim_track_restore_orig(void);
+void sim_track_forget(void);
+/* Atomic targets seen while tracking. */
+void sim_atomic_reset(void);
+bool sim_atomic_was(const void *p, int *kind);
+extern bool sim_atomics_used;
+
+/* __device__ variables: the cudasim_device section. */
+void sim_devvars_snapshot(int slot);
+void sim_devvars_restore(int slot);
+bool sim_devvars_differ(int a_slot, void **where);
+
+/* ---------------------------------------------------------------- sched.c */
+enum sim_thread_state { T_NEW, T_READY, T_BAR, T_WARP, T_DONE };
+
+struct sim_thread {
+	void *sp;			/* saved context while blocked */
+	struct sim_stack *stack;	/* the stack it runs on once it has blocked */
+	uint3 idx;
+	unsigned char state;
+	const char *file;		/* where it waits */
+	int line;
+	int pred;
+	int warp_arg, warp_width;
+	unsigned long long warp_in, warp_out;
+};
+
+struct sim_warp_group {
+	unsigned mask, arrived;
+	int op;
+	const char *file;
+	int line;
+};
+
+struct sim_block {
+	int n;				/* threads in the block */
+	bool forward;			/* the order of this run */
+	int k;				/* position in the current sweep */
+	bool ran;
+	int ndone, nbar;
+	int cur;			/* the running thread, or -1 */
+	int bar_result, bar_and, bar_or;
+	size_t static_smem;		/* of the __shared__ variables met so far */
+	struct sim_thread th[SIM_MAX_THREADS];
+	struct sim_warp_group wg[SIM_MAX_THREADS / SIM_WARP];
+	void *sched_sp;			/* the scheduler, while a thread runs */
+	struct sim_stack *sched_stack;
+	void *launcher_sp;		/* the launch, while the block runs */
+	void (*thunk)(void *);
+	void *closure;
+	bool failed;			/* a divergence or deadlock ended the block */
+	bool barriers;			/* some thread blocked: fibers were needed */
+};
+extern struct sim_block sim_blk;
+
+/* Run one block of the current launch in the given order; false on an error. */
+bool sim_block_run(uint3 bid, bool forward);
+/* The thread running now, for reports: "thread (x,y,z) of block (x,y,z)". */
+const char *sim_where(void);
+
+/* ---------------------------------------------------------------- launch.c */
+struct sim_launch {
+	struct cudasim_site *site;
+	dim3 grid, block;
+	size_t smem;
+	cudaStream_t stream;
+	size_t smem_limit;
+	size_t static_smem;
+	bool active;			/* kernel code may be running */
+	bool quiet;			/* printf is discarded (the second order) */
+	int run;			/* 0: order A, 1: order B, 2: diagnosis */
+};
+extern struct sim_launch sim_cur;
+/* Abandon the launch (fault, limit, timeout): jumps back to cudasim_launch. */
+void sim_abandon(cudaError_t err) __attribute__((noreturn));
+extern sigjmp_buf sim_abandon_jmp;
+extern cudaError_t sim_abandon_err;
+
+/* ---------------------------------------------------------------- fault.c */
+void sim_fault_init(void);
+void sim_watchdog_arm(void);
+void sim_watchdog_disarm(void);
+/* Describe the fault that ended the launch into the error detail. */
+cudaError_t sim_fault_report(void);
+/* "file:line" of the kernel code at the fault, or "". */
+extern volatile int sim_in_runtime;
+
+/* ---------------------------------------------------------------- runtime.c */
+extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set */
+bool sim_stream_valid(cudaStream_t s);
+
+/* ---------------------------------------------------------------- printf.c */
+void sim_printf_flush(void);
+void sim_printf_discard(void);
+
+#endif

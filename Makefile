@@ -62,7 +62,7 @@ GRADE_ARGS = $(EX) $(if $(FILE),--file $(FILE)) $(if $(BACKEND),--backend $(BACK
 
 .PHONY: grade list
 ## grade: grade one exercise: make grade EX=transpose [FILE=path] [BACKEND=gpu|sim]
-grade: $(B)/cudalings
+grade: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
 	@if [ -z "$(EX)" ]; then echo 'make grade: say which exercise, e.g. make grade EX=col_sums (make list shows them)'; exit 2; fi
 	@$(B)/cudalings grade $(GRADE_ARGS)
 
@@ -71,15 +71,23 @@ list: $(B)/cudalings
 	@$(B)/cudalings list
 
 # ---------------------------------------------------------------- tests
-.PHONY: test test-gpu check-exercises
+.PHONY: test test-gpu check-exercises starters reset
 ## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator)
-test: $(TEST_PROGRAMS) $(B)/cudalings
+test: $(TEST_PROGRAMS) $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui)
 	$(Q)set -e; for t in $(TEST_PROGRAMS); do echo "== $$t"; $$t --jobs 2; done
 	$(Q)set -e; for s in $(TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
 
 ## check-exercises: every exercise compiles; starters fail and solutions pass
-check-exercises: $(B)/cudalings
+check-exercises: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
 	@$(B)/cudalings check
+
+## starters: write missing exercises/ files from the solutions (never overwrites an edited one)
+starters: $(B)/cudalings
+	@$(B)/cudalings starters
+
+## reset: put an exercise back to its starter, keeping a backup: make reset EX=transpose
+reset: $(B)/cudalings
+	@$(B)/cudalings reset $(EX)
 
 ## test-gpu: on a GPU machine: every solution passes, starters and slow variants fail, timings
 test-gpu: $(B)/cudalings

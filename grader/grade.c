@@ -441,8 +441,15 @@ compile_failed(struct session *s, struct student_build *b, const char *output)
 	struct grade_result *r = s->r;
 	r->compile_output = build_tidy_messages(b, output);
 	size_t n = 0;
+	char *undefined = xasprintf("undefined reference to `%s'", s->e->launcher_name);
+	bool missing_launcher = strstr(r->compile_output, undefined) != NULL;
+	free(undefined);
 	const char *line = first_line_with(r->compile_output, "error", &n);
-	if (line)
+	if (missing_launcher)
+		set_failure(r, "compile", xasprintf("%s does not define %s with the exercise's signature: %s "
+						    "(check the name and every parameter type, const included)",
+						    s->r->file, s->e->launcher_name, s->e->launcher));
+	else if (line)
 		set_failure(r, "compile", xasprintf("%s does not compile: %.*s", s->r->file, (int)n, line));
 	else
 		set_failure(r, "compile", xasprintf("%s does not compile", s->r->file));

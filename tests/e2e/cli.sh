@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The command line's answers to bad input: a clear message and the contract's
+# exit status (2 usage, 3 environment), never a crash. Needs no GPU.
+set -u
+cd "$(dirname "$0")/../.."
+g=$PWD/build/cudalings
+passed=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS PATTERN -- command...: the status and a line of output matching PATTERN
+expect() {
+	local want=$1 pattern=$2
+	shift 3
+	local out status
+	out=$("$@" 2>&1)
+	status=$?
+	if [ "$status" = "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		printf 'FAIL: %s\n  wanted status %s and /%s/, got %s:\n%s\n' "$*" "$want" "$pattern" "$status" "$out"
+	fi
+}
+
+expect 2 "there is no exercise 'nosuch'" -- $g grade nosuch
+expect 2 "the exercises are: col_sums matrix_add" -- $g grade nosuch
+expect 2 "did you mean 'transpose'" -- $g grade transpos
+expect 2 "not an exercise name" -- $g grade ../../etc/passwd
+expect 2 "say which exercise" -- $g grade
+expect 2 "one too many" -- $g grade col_sums matmul
+expect 2 "unknown option '--fast'" -- $g grade col_sums --fast
+expect 2 "'--file' needs a value" -- $g grade col_sums --file
+expect 2 "cannot read '/no/such.cu'" -- $g grade col_sums --file /no/such.cu
+expect 2 "is a directory" -- $g grade col_sums --file "$tmp"
+: >"$tmp/empty.cu"
+expect 2 "is empty" -- $g grade col_sums --file "$tmp/empty.cu"
+head -c 1100000 /dev/zero | tr '\0' 'x' >"$tmp/huge.cu"
+expect 2 "at most 1 MB" -- $g grade col_sums --file "$tmp/huge.cu"
+printf 'int x;\0\1\2' >"$tmp/binary.cu"
+expect 2 "not a text file" -- $g grade col_sums --file "$tmp/binary.cu"
+expect 2 "'gpu' or 'sim', not 'tpu'" -- $g grade col_sums --backend tpu
+expect 2 "not a cudalings command" -- $g frobnicate
+expect 0 "usage: cudalings" -- $g --help
+expect 0 "col_sums +exercise" -- $g list
+expect 0 '"name":	"matmul"' -- $g list --json
+if ! [ -e /dev/nvidiactl ] && ! [ -e /dev/nvidia0 ]; then
+	expect 3 "no NVIDIA GPU found" -- $g grade col_sums --backend gpu
+fi
+expect 0 "" -- $g starters --check
+expect 0 "__global__ void col_sums_kernel" -- $g starter col_sums
+
+# reset keeps the student's work: in a copy of the workbook, never the repo's own files
+mkdir -p "$tmp/book"
+git ls-files -z | xargs -0 cp --parents -t "$tmp/book"
+echo "// my own work" >>"$tmp/book/exercises/matmul.cu"
+expect 0 "your version is in .cudalings/backup/matmul-" -- env CUDALINGS_ROOT="$tmp/book" $g reset matmul
+if grep -q "my own work" "$tmp"/book/.cudalings/backup/matmul-*.cu && ! grep -q "my own work" "$tmp/book/exercises/matmul.cu"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAIL: reset lost the student's file or did not restore the starter"
+fi
+echo '{"items": [' >"$tmp/book/workbook.json"
+expect 2 "workbook.json:[0-9]+: not valid JSON" -- env CUDALINGS_ROOT="$tmp/book" $g list
+expect 2 "no workbook.json there" -- env CUDALINGS_ROOT=/nonexistent $g list
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,112 @@
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+static float
+poison(void)
+{
+	float v;
+	memset(&v, 0xff, sizeof(v));
+	return v;
+}
+
+static void
+exact(struct proto_expect *e, const float *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		e[i] = (struct proto_expect){ values[i], 0 };
+}
+
+Test(compare, equal_outputs_pass, .timeout = 5)
+{
+	float v[4] = { 1, -2, 3.5f, 0.25f };
+	struct proto_expect e[4];
+	struct comparison r;
+	exact(e, v, 4);
+	compare_output(v, e, 4, 2, &r);
+	cr_assert_eq(r.wrong, 0);
+	cr_assert_eq(r.total, 4);
+}
+
+Test(compare, poison_is_reported_as_never_written, .timeout = 5)
+{
+	float expected[6] = { 1, 2, 3, 4, 5, 6 }, actual[6] = { 1, 2, 3, 4, 5, 6 };
+	struct proto_expect e[6];
+	struct comparison r;
+	exact(e, expected, 6);
+	actual[4] = poison();
+	compare_output(actual, e, 6, 3, &r);
+	cr_assert_eq(r.wrong, 1);
+	cr_assert_eq(r.unwritten, 1);
+	char *text = compare_describe(&r, "out", 2, 3);
+	cr_assert(strstr(text, "out[1][1] was never written, expected 5"), "got: %s", text);
+	cr_assert(strstr(text, "1 of 6 elements wrong, none of them written"), "got: %s", text);
+	free(text);
+}
+
+Test(compare, nan_never_passes_even_with_a_huge_bound, .timeout = 5)
+{
+	float actual[1] = { NAN };
+	struct proto_expect e[1] = { { 1.0, 1e30 } };
+	struct comparison r;
+	compare_output(actual, e, 1, 1, &r);
+	cr_assert_eq(r.wrong, 1);
+	cr_assert_eq(r.not_finite, 1);
+	char *text = compare_describe(&r, "sums", 1, 1);
+	cr_assert(strstr(text, "sums[0] is NaN"), "got: %s", text);
+	free(text);
+}
+
+Test(compare, infinity_fails, .timeout = 5)
+{
+	float actual[1] = { INFINITY };
+	struct proto_expect e[1] = { { 1.0, 1e30 } };
+	struct comparison r;
+	compare_output(actual, e, 1, 1, &r);
+	cr_assert_eq(r.wrong, 1);
+}
+
+Test(compare, bound_is_respected_on_both_sides, .timeout = 5)
+{
+	float actual[3] = { 1.001f, 0.999f, 1.01f };
+	struct proto_expect e[3] = { { 1, 0.002 }, { 1, 0.002 }, { 1, 0.002 } };
+	struct comparison r;
+	compare_output(actual, e, 3, 3, &r);
+	cr_assert_eq(r.wrong, 1);
+	cr_assert_eq(r.first[0].index, 2);
+}
+
+Test(compare, the_wrong_rows_are_named, .timeout = 5)
+{
+	enum { ROWS = 64, COLS = 64 };
+	static float actual[ROWS * COLS];
+	static struct proto_expect e[ROWS * COLS];
+	for (int i = 0; i < ROWS * COLS; i++) {
+		actual[i] = (float)i;
+		e[i] = (struct proto_expect){ i, 0 };
+	}
+	for (int row = 32; row < 40; row++)
+		actual[row * COLS + 5] = -1;
+	struct comparison r;
+	compare_output(actual, e, ROWS * COLS, COLS, &r);
+	cr_assert_eq(r.wrong, 8);
+	char *text = compare_describe(&r, "out", ROWS, COLS);
+	cr_assert(strstr(text, "out[32][5] is -1, expected 2053"), "got: %s", text);
+	cr_assert(strstr(text, "all in rows 32-39, all in column 5"), "got: %s", text);
+	cr_assert_eq(r.shown, COMPARE_SHOWN);
+	free(text);
+}
+
+Test(compare, counts_have_thousands_separators, .timeout = 5)
+{
+	char out[32];
+	format_count(16777216, out, sizeof(out));
+	cr_assert_str_eq(out, "16,777,216");
+	format_count(999, out, sizeof(out));
+	cr_assert_str_eq(out, "999");
+	format_count(0, out, sizeof(out));
+	cr_assert_str_eq(out, "0");
+}

@@ -1,0 +1,84 @@
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static struct exercise exercise = { .name = "transpose" };
+
+static struct grade_result
+sample_result(void)
+{
+	struct grade_result r;
+	memset(&r, 0, sizeof(r));
+	r.e = &exercise;
+	r.file = "exercises/transpose.cu";
+	r.backend = BACKEND_GPU;
+	r.device = "NVIDIA H200";
+	r.stage = "performance";
+	r.message = "135.2 µs is 1.72× the reference";
+	r.ncases = 2;
+	strcpy(r.cases[0].name, "31x33");
+	r.cases[0].ran = r.cases[0].passed = true;
+	strcpy(r.cases[1].name, "4096x4096");
+	r.cases[1].ran = r.cases[1].passed = r.cases[1].timed = true;
+	r.performance = "fail";
+	r.timing = (struct timing_result){ .measured = true, .median_us = 135.2, .reference_us = 78.5,
+					   .threshold_us = 98.1, .ratio = 1.72, .threshold_ratio = 1.25,
+					   .gbps = 993, .copy_gbps = 3735, .peak_gbps = 4800, .rounds = 20 };
+	return r;
+}
+
+Test(report, json_has_every_field_of_the_contract, .timeout = 5)
+{
+	struct grade_result r = sample_result();
+	cJSON *j = report_json(&r);
+	const char *keys[] = { "exercise", "file", "backend", "device", "verdict", "stage", "message",
+			       "cases", "performance", "timing", "diagnostics" };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		cr_assert(cJSON_HasObjectItem(j, keys[i]), "missing %s", keys[i]);
+	cr_assert_str_eq(cJSON_GetObjectItem(j, "verdict")->valuestring, "fail");
+	cr_assert_str_eq(cJSON_GetObjectItem(j, "stage")->valuestring, "performance");
+	cJSON *cases = cJSON_GetObjectItem(j, "cases");
+	cr_assert_eq(cJSON_GetArraySize(cases), 2);
+	const char *case_keys[] = { "name", "passed", "mismatches", "message" };
+	for (size_t i = 0; i < 4; i++)
+		cr_assert(cJSON_HasObjectItem(cJSON_GetArrayItem(cases, 0), case_keys[i]));
+	cJSON *t = cJSON_GetObjectItem(j, "timing");
+	const char *timing_keys[] = { "median_us", "threshold_us", "reference_us", "gbps", "copy_gbps" };
+	for (size_t i = 0; i < 5; i++)
+		cr_assert(cJSON_HasObjectItem(t, timing_keys[i]), "missing timing.%s", timing_keys[i]);
+	cr_assert_float_eq(cJSON_GetObjectItem(t, "median_us")->valuedouble, 135.2, 1e-9);
+	cJSON_Delete(j);
+}
+
+Test(report, a_pass_on_the_simulator_has_null_stage_and_timing, .timeout = 5)
+{
+	struct grade_result r = sample_result();
+	r.backend = BACKEND_SIM;
+	r.pass = true;
+	r.stage = NULL;
+	r.performance = "not_measured";
+	r.timing.measured = false;
+	cJSON *j = report_json(&r);
+	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "stage")));
+	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "timing")));
+	cr_assert_str_eq(cJSON_GetObjectItem(j, "backend")->valuestring, "sim");
+	cr_assert_str_eq(cJSON_GetObjectItem(j, "performance")->valuestring, "not_measured");
+	cJSON_Delete(j);
+}
+
+Test(report, text_names_the_stage_and_the_figures, .timeout = 5)
+{
+	struct grade_result r = sample_result();
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	report_text(out, &r, false);
+	fclose(out);
+	cr_assert(strstr(text, "FAIL  at performance: 135.2 µs is 1.72× the reference"), "%s", text);
+	cr_assert(strstr(text, "case 4096x4096 (timed)"), "%s", text);
+	cr_assert(strstr(text, "reference 78.5 µs"), "%s", text);
+	cr_assert_null(strstr(text, "\033["), "no colour codes when colour is off");
+	free(text);
+}

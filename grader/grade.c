@@ -299,8 +299,15 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 	case MSG_ERROR:
 		if (h->aux == STAGE_DEVICE && !s->device_error)
 			s->device_error = xasprintf("%.*s", (int)h->length, payload);
-		else if (index < s->ncases)
+		else if (index < s->ncases) {
 			fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
+			if (h->aux == STAGE_RACE && !s->r->cases[index].race) {
+				s->r->cases[index].race = true;
+				add_diagnostic(s->r, "race", xasprintf("in case %s the result depends on the order in which "
+								       "the threads of a block run: a missing "
+								       "__syncthreads()?", s->r->cases[index].name));
+			}
+		}
 		break;
 	case MSG_STAGE:
 		progress(s, "{\"event\":\"stage\",\"stage\":\"timing\",\"message\":\"%.*s\"}", (int)h->length, payload);
@@ -515,9 +522,6 @@ first_hint(const struct exercise *e, const char *stage)
 	for (int i = 0; i < e->nhints; i++)
 		if (stage && !strcmp(e->hints[i].when, stage))
 			return e->hints[i].text;
-	for (int i = 0; i < e->nhints; i++)
-		if (!strcmp(e->hints[i].when, "fail"))
-			return e->hints[i].text;
 	return NULL;
 }
 
@@ -531,7 +535,7 @@ conclude(struct session *s)
 			struct case_result *c = &r->cases[i];
 			if (!c->ran || c->passed)
 				continue;
-			bool is_run = c->mismatches == 0;
+			bool is_run = c->mismatches == 0 && !c->race;
 			if ((pass == 0) != is_run)
 				continue;
 			set_failure(r, is_run ? "run" : "correctness",
@@ -546,7 +550,12 @@ conclude(struct session *s)
 		r->performance = "not_measured";
 	if (r->stage) {
 		r->pass = false;
-		r->hint = first_hint(s->e, r->stage);
+		/* the most specific hint there is: for the diagnosis, the stage, then any failure */
+		r->hint = r->ndiagnostics ? first_hint(s->e, r->diagnostics[0].kind) : NULL;
+		if (!r->hint)
+			r->hint = first_hint(s->e, r->stage);
+		if (!r->hint)
+			r->hint = first_hint(s->e, "fail");
 		return;
 	}
 	r->pass = true;

@@ -32,6 +32,7 @@ enum proto_stage {
 	STAGE_RUN = 1,
 	STAGE_TIMING = 2,
 	STAGE_DEVICE = 3, /* the GPU itself could not be opened: not the student's fault */
+	STAGE_RACE = 4,   /* the simulator saw the result depend on the order of threads */
 };
 
 struct proto_header {

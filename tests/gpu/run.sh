@@ -62,6 +62,7 @@ for n in $names; do
 	grade "$n" "exercises/$n.cu" fail
 	for w in tests/wrong/"$n"/*.cu; do
 		[ -e "$w" ] || continue
+		grep -q '^// sim-only' "$w" && continue # a GPU may hide a race by luck of timing
 		grade "$n" "$w" "$(sed -n 's|^// expect: \([a-z]*\).*|\1|p' "$w" | head -1)"
 	done
 done

@@ -426,6 +426,11 @@ match_backward(int i, char open, char close)
 	int depth = 0;
 
 	for (int j = i; j >= 0 && toks[j].seg == toks[i].seg; j--) {
+		if (open == '<' && tok_is(j, "<") && tok_is(j - 1, "<") &&
+		    toks[j - 1].end == toks[j].start) {
+			j--;		/* a shift inside template arguments: 1 << 2 */
+			continue;
+		}
 		if (tok_is(j, (char[]){ close, 0 }))
 			depth++;
 		else if (tok_is(j, (char[]){ open, 0 }) && --depth == 0)
@@ -495,6 +500,36 @@ kernel_start(int end)
 	}
 }
 
+/*
+ * The arguments from after ">>>" to the closing ')'. The launch stores them
+ * by value, so a lone NULL or 0 would lose its meaning of a null pointer:
+ * such an argument becomes a value that converts to any parameter type.
+ */
+static void
+add_arguments(struct buf *b, int gt_last, int lp, int rp)
+{
+	size_t pos = toks[gt_last].end;
+	int depth = 0, first = lp + 1;
+
+	for (int j = lp + 1; j <= rp; j++) {
+		if (j == rp || (depth == 0 && tok_is(j, ","))) {
+			if (j == first + 1 && (ident_is(first, "NULL") || ident_is(first, "nullptr") ||
+					       tok_is(first, "0"))) {
+				buf_src(b, pos, toks[first].start);
+				buf_str(b, "::cudasim::null_arg()");
+				pos = toks[first].end;
+			}
+			first = j + 1;
+			continue;
+		}
+		if (tok_is(j, "(") || tok_is(j, "[") || tok_is(j, "{"))
+			depth++;
+		else if (tok_is(j, ")") || tok_is(j, "]") || tok_is(j, "}"))
+			depth--;
+	}
+	buf_src(b, pos, toks[rp].end);
+}
+
 /* k<<<config>>>(args) starting at the "<<<" at index lt; returns the index after it. */
 static int
 rewrite_launch(int lt)
@@ -545,7 +580,7 @@ rewrite_launch(int lt)
 	buf_str(&b, "(");
 	buf_src(&b, toks[lt + 2].end, toks[gt].start);
 	buf_str(&b, ")");
-	buf_src(&b, toks[gt + 2].end, toks[rp].end);
+	add_arguments(&b, gt + 2, lp, rp);
 	add_edit(toks[start].start, toks[rp].end, b.s);
 	return rp + 1;
 }

@@ -23,6 +23,7 @@ char cudasim_dyn_smem[SIM_DYN_ARENA] __attribute__((aligned(4096)));
 enum { T_RUN = T_DONE + 1 };
 
 static void sched_entry(void) __attribute__((noreturn));
+static const char *warp_op_name(int op);
 
 static void
 where_thread(char *buf, size_t n, int t)
@@ -205,6 +206,21 @@ stuck(void)
 		}
 	where_thread(w0, sizeof(w0), waiting);
 	describe_wait(&b->th[waiting], d0, sizeof(d0));
+	if (b->th[waiting].state == T_WARP) {
+		struct sim_warp_group *g = &b->wg[waiting / SIM_WARP];
+		int base = waiting / SIM_WARP * SIM_WARP;
+
+		for (int l = 0; l < SIM_WARP; l++)
+			if ((g->mask >> l & 1) && b->th[base + l].state == T_DONE) {
+				where_thread(w1, sizeof(w1), base + l);
+				sim_error(cudaErrorLaunchFailure,
+					  "warp divergence: %s waits in %s at %s:%d with mask "
+					  "0x%08x, but lane %d (%s) has already exited; every lane "
+					  "named in the mask must call the same warp function",
+					  w0, warp_op_name(g->op), g->file, g->line, g->mask, l, w1);
+				fail();
+			}
+	}
 	if (other < 0) {
 		/* Every live thread waits at one warp function that cannot complete. */
 		sim_error(cudaErrorLaunchFailure,
@@ -237,13 +253,14 @@ sched_entry(void)
 			int t = b->forward ? b->k : b->n - 1 - b->k;
 
 			b->k++;
-			if (b->th[t].state == T_NEW)
+			if (b->th[t].state == T_NEW) {
+				/* set first: a thread that blocks leaves this frame behind */
+				b->ran = true;
 				run_new(t);
-			else if (b->th[t].state == T_READY)
+			} else if (b->th[t].state == T_READY) {
+				b->ran = true;
 				resume(t);
-			else
-				continue;
-			b->ran = true;
+			}
 		}
 		if (b->ndone == b->n)
 			sched_finish();

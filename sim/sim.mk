@@ -38,6 +38,9 @@ SIM_TEST_KOBJS := $(SIM_TEST_CU:%.cu=$(B)/%.o)
 SIM_TEST_SRCS := $(wildcard tests/sim/test_*.c)
 SIM_TEST_OBJS := $(SIM_TEST_SRCS:%.c=$(B)/%.o)
 
+# kept, so a failing test's rewritten source can be read
+.PRECIOUS: $(B)/tests/sim/kernels/%.cpp
+
 $(B)/tests/sim/kernels/%.cpp: tests/sim/kernels/%.cu $(SIM_REWRITE)
 	$(call msg,REWRITE,$<)
 	@mkdir -p $(@D)
@@ -54,7 +57,6 @@ $(B)/tests/sim/test-sim: $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LIB)
 	$(Q)g++ -o $@ $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LIBS) -lcriterion
 
 TEST_PROGRAMS += $(B)/tests/sim/test-sim
-TEST_SCRIPTS += tests/sim/rewrite.sh
 
 # ---------------------------------------------------------------- benchmark
 .PHONY: bench-sim

@@ -569,6 +569,12 @@ static inline launcher<F> launch(F f, const char *kernel, const char *file, int 
 	return launcher<F>{f, kernel, file, line};
 }
 
+/* A NULL or 0 kernel argument: converts to whatever the parameter is. */
+struct null_arg {
+	template <class T>
+	operator T() const { return T(); }
+};
+
 /* Bit-casts for the warp functions, which move any 4- or 8-byte value. */
 template <class T>
 static inline unsigned long long to_bits(T v)

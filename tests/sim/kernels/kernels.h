@@ -1,0 +1,57 @@
+/* The kernels of the simulator's tests, run end to end; each returns the CUDA error. */
+#ifndef TESTS_SIM_KERNELS_H
+#define TESTS_SIM_KERNELS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct atomic_results {
+	int add, sub, max, min;
+	unsigned long long ull;
+	unsigned uadd, bits, wrap;
+	int cas, exch;
+};
+
+int sim_reverse(const float *in, float *out, int n, int blocks);
+int sim_rotate(int *out, int threads, int blocks, int rounds);
+int sim_index(int *out, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz);
+int sim_unwritten(float *out, int blocks);
+int sim_dynamic(float *out, int n);
+int sim_atomics(struct atomic_results *out, float *fsum, double *dsum, float *big, int *counter,
+		int blocks, int threads);
+int sim_histogram(const int *in, int n, unsigned *bins);
+int sim_counts(int *out, int threads, int modulus);
+int sim_shuffle(const int *in, int *out, int threads);
+int sim_block_sum(const float *in, int n, float *out);
+int sim_hello(void);
+int sim_intrinsics(float *f, int *i);
+int sim_barrier_loop(int blocks, int threads, int rounds, double *seconds);
+
+/* errors.cu */
+int sim_divergent_sites(void);
+int sim_early_exit(void);
+int sim_warp_deadlock(void);
+int sim_shfl_exited(void);
+int sim_launch_config(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+		      unsigned long smem);
+int sim_static_smem(unsigned long dyn);
+int sim_opt_in(int bytes);
+int sim_out_of_bounds(int past_end);
+int sim_null_write(void);
+int sim_divide(int by);
+int sim_deep_stack(void);
+int sim_missing_barrier(int with_barrier);
+int sim_race_between_blocks(void);
+int sim_spin(void);
+int sim_assert(int ok);
+int sim_memcpy_swapped(void);
+int sim_double_free(void);
+
+/* tricky.cu */
+int sim_tricky(char *text, int size, int *values);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+// Sources that a naive <<< >>> rewriter gets wrong; tests/sim/test_rewrite.c
+// checks what this computes. The line marked line_probe is one whose number the
+// test expects back from __LINE__.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#include "kernels.h"
+
+namespace ns {
+template <typename T, int N>
+__global__ void fill(T *out, T v)
+{
+	out[threadIdx.x] = v + (T)N;
+}
+}
+
+template <typename T>
+__global__ void deduce(T *out, T v)
+{
+	out[threadIdx.x] = v;
+}
+
+struct pair { int a, b; };
+
+__global__ void by_value(int *out, pair p)
+{
+	out[0] = p.a * 10 + p.b;
+}
+
+#define LAUNCH_ONE(k, ...) k<<<1, 1>>>(__VA_ARGS__)
+
+static const char *texts[] = {
+	"k<<<1, 2>>>(x) in a string",
+	R"raw(k<<<g, b>>>() in a "raw" string)raw",
+};
+static const char quote = '"', lt = '<';
+// k<<<1, 1>>>(); in a line comment
+/* k<<<1, 1>>>(); in a block
+   comment that spans lines */
+
+extern "C" int
+sim_tricky(char *text, int size, int *values)
+{
+	int *d, a = 8, b = 2, c = 3, h[16] = { 0 };
+
+	cudaMalloc(&d, 16 * sizeof(int));
+	values[0] = a<<b>>c;		// a shift, not a launch: (8 << 2) >> 3
+	values[1] = 1'000'000 / 1'000;	// digit separators are not character literals
+	ns::fill<int, 1 << 2><<<1, 4>>>(d, 10);
+	deduce<<<dim3(1),
+		 dim3(4, 1, 1),
+		 0>>>(d + 4, 7);
+	by_value<<<(1), (min(1, 2)) /* nested () */>>>(d + 8, pair{ 3, 4 });
+	LAUNCH_ONE(by_value, d + 9, pair{ 5, 6 });
+	values[2] = __LINE__;	// MARK:line_probe
+	cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+	for (int i = 0; i < 10; i++)
+		values[3 + i] = h[i];
+	snprintf(text, size, "%s|%s|%c%c", texts[0], texts[1], quote, lt);
+	cudaFree(d);
+	return cudaGetLastError();
+}

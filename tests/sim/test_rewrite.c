@@ -1,0 +1,207 @@
+/*
+ * The rewriter (build/sim/cudasim-rewrite): tricky sources that compiled and
+ * ran (kernels/tricky.cu), input it must refuse with "file:line: message",
+ * and #line correctness through a deliberate compile error.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "cudasim.h"
+#include "kernels/kernels.h"
+#include "sim_test.h"
+
+#define REWRITE "build/sim/cudasim-rewrite"
+#define SIM_CXX "g++ -std=gnu++17 -O1 -g -fno-omit-frame-pointer -Isim/include -include cudasim.h"
+
+Test(rewrite, tricky_sources_run, .timeout = 10)
+{
+	char text[256];
+	int v[16];
+
+	cr_assert_eq(sim_tricky(text, sizeof(text), v), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_assert_eq(v[0], 4, "a<<b>>c is a shift");
+	cr_assert_eq(v[1], 1000, "digit separators");
+	cr_assert_eq(v[2], mark_line("tests/sim/kernels/tricky.cu", "line_probe"),
+		     "__LINE__ after multi-line launches");
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(v[3 + i], 14, "ns::fill<int, 1 << 2>: element %d", i);
+		cr_assert_eq(v[7 + i], 7, "deduced template with a multi-line config: element %d", i);
+	}
+	cr_assert_eq(v[11], 34, "nested parentheses in the config");
+	cr_assert_eq(v[12], 56, "a launch inside a macro");
+	cr_assert_str_eq(text, "k<<<1, 2>>>(x) in a string|k<<<g, b>>>() in a \"raw\" string|\"<");
+}
+
+struct run {
+	int status;
+	char err[8192];
+};
+
+/* Run a shell command, keeping its exit status and what it wrote to stderr. */
+static struct run
+sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	struct run r = { 0 };
+	va_list ap;
+	FILE *p;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	strncat(cmd, " 2>&1 >/dev/null", sizeof(cmd) - strlen(cmd) - 1);
+	p = popen(cmd, "r");
+	cr_assert(p, "cannot run %s", cmd);
+	n = fread(r.err, 1, sizeof(r.err) - 1, p);
+	r.err[n] = '\0';
+	r.status = pclose(p);
+	r.status = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : -1;
+	return r;
+}
+
+static char dir[64];
+
+static void
+make_dir(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/cudasim-rewrite-XXXXXX");
+	cr_assert(mkdtemp(dir));
+}
+
+static void
+remove_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		cr_log_warn("could not remove %s", dir);
+}
+
+static void
+write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(f, "cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+Test(rewrite, compile_error_keeps_its_line, .init = make_dir, .fini = remove_dir, .timeout = 30)
+{
+	struct run r;
+	char want[256];
+
+	write_file("k.cu",
+		   "#include <cuda_runtime.h>\n"				/* 1 */
+		   "__global__ void k(float *a, int n)\n"			/* 2 */
+		   "{\n"							/* 3 */
+		   "\textern __shared__ float\n"				/* 4 */
+		   "\t\tdyn[];\n"						/* 5 */
+		   "\t__shared__ float s[32],\n"				/* 6 */
+		   "\t\tt[32];\n"						/* 7 */
+		   "\ts[0] = t[0] = dyn[0];\n"					/* 8 */
+		   "\ta[0] = s[0];\n"						/* 9 */
+		   "}\n"							/* 10 */
+		   "void launch(float *a)\n"					/* 11 */
+		   "{\n"							/* 12 */
+		   "\tk<<<dim3(1,\n"						/* 13 */
+		   "\t      1),\n"						/* 14 */
+		   "\t    32, 4 * sizeof(float)>>>(a,\n"			/* 15 */
+		   "\t\t/* n */ 32);\n"						/* 16 */
+		   "\tint x = not_declared_anywhere;\n"				/* 17 */
+		   "}\n");
+	r = sh("%s %s/k.cu %s/k.cpp", REWRITE, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	r = sh("%s -fsyntax-only %s/k.cpp", SIM_CXX, dir);
+	cr_assert_neq(r.status, 0, "the deliberate error compiled");
+	snprintf(want, sizeof(want), "%s/k.cu:17:", dir);
+	cr_assert(strstr(r.err, want), "g++ did not report %s:\n%s", want, r.err);
+	cr_assert(strstr(r.err, "not_declared_anywhere"), "%s", r.err);
+	cr_assert_eq(strstr(r.err, "k.cpp"), NULL, "an error names the rewritten file:\n%s", r.err);
+}
+
+struct bad_input {
+	char src[256];
+	int line;
+	char message[96];
+};
+
+static struct bad_input bad_inputs[] = {
+	{ "void f()\n{\n\tk<<<1, 2(x);\n}\n", 3, "without its closing '>>>'" },
+	{ "void f()\n{\n\n\tk<<<1>>>(x);\n}\n", 4, "1 argument between '<<<' and '>>>'" },
+	{ "void f()\n{\n\tk<<<1, 2, 3, 4, 5>>>();\n}\n", 3, "5 arguments" },
+	{ "void f()\n{\n\tk<<<1, 2>>>;\n}\n", 3, "followed by the kernel's arguments" },
+	{ "void f()\n{\n\t<<<1, 2>>>();\n}\n", 3, "no kernel name" },
+	{ "/* a comment\nthat never ends\n", 1, "unterminated comment" },
+	{ "const char *s = \"no end;\n", 1, "missing terminating \" character" },
+};
+
+ParameterizedTestParameters(rewrite, refuses_with_file_and_line)
+{
+	return cr_make_param_array(struct bad_input, bad_inputs,
+				   sizeof(bad_inputs) / sizeof(bad_inputs[0]));
+}
+
+ParameterizedTest(struct bad_input *b, rewrite, refuses_with_file_and_line,
+		  .init = make_dir, .fini = remove_dir, .timeout = 10)
+{
+	struct run r;
+	char want[256];
+
+	write_file("bad.cu", b->src);
+	r = sh("%s %s/bad.cu %s/bad.cpp", REWRITE, dir, dir);
+	cr_assert_eq(r.status, 1, "exit %d for:\n%s", r.status, b->src);
+	snprintf(want, sizeof(want), "%s/bad.cu:%d: ", dir, b->line);
+	cr_assert(strstr(r.err, want), "expected %s in: %s", want, r.err);
+	cr_assert(strstr(r.err, b->message), "expected \"%s\" in: %s", b->message, r.err);
+}
+
+Test(rewrite, every_line_stays_in_place, .init = make_dir, .fini = remove_dir, .timeout = 10)
+{
+	char path[256], line[4096];
+	int in_lines = 0, out_lines = 0;
+	struct run r;
+	FILE *f;
+
+	r = sh("%s tests/sim/kernels/tricky.cu %s/t.cpp", REWRITE, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	f = fopen("tests/sim/kernels/tricky.cu", "r");
+	while (fgets(line, sizeof(line), f))
+		in_lines++;
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/t.cpp", dir);
+	f = fopen(path, "r");
+	cr_assert(fgets(line, sizeof(line), f));
+	cr_assert_str_eq(line, "#line 1 \"tests/sim/kernels/tricky.cu\"\n");
+	while (fgets(line, sizeof(line), f)) {
+		out_lines++;
+		if (out_lines == mark_line("tests/sim/kernels/tricky.cu", "line_probe"))
+			cr_assert(strstr(line, "MARK:line_probe"), "line %d moved: %s", out_lines, line);
+	}
+	fclose(f);
+	cr_assert_eq(out_lines, in_lines);
+}
+
+Test(rewrite, quoted_include_beside_the_source, .init = make_dir, .fini = remove_dir, .timeout = 30)
+{
+	struct run r;
+
+	write_file("shape.h", "#define SHAPE_N 7\n");
+	write_file("inc.cu", "#include \"shape.h\"\nint n = SHAPE_N;\n");
+	/* OUT.cpp in another folder: g++ alone would look for shape.h there */
+	r = sh("mkdir -p %s/out && %s %s/inc.cu %s/out/inc.cpp", dir, REWRITE, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	r = sh("%s -fsyntax-only %s/out/inc.cpp", SIM_CXX, dir);
+	cr_assert_eq(r.status, 0, "an include beside the .cu was not found:\n%s", r.err);
+}

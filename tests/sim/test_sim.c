@@ -1,0 +1,512 @@
+/*
+ * The simulator's semantics, through kernels built exactly as the grader
+ * builds a .cu (tests/sim/kernels, rewritten and compiled by sim/sim.mk).
+ * Criterion runs each test in its own process, so a sticky error of one
+ * test never reaches another.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <criterion/redirect.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudasim.h"
+#include "kernels/kernels.h"
+#include "sim_test.h"
+
+#define ERRORS_CU "tests/sim/kernels/errors.cu"
+
+static const char *
+detail(void)
+{
+	return cudasimLastErrorDetail();
+}
+
+#define assert_detail_has(s) \
+	cr_assert(strstr(detail(), (s)), "the detail lacks \"%s\": %s", (s), detail())
+
+/* ---------------------------------------------------------------- barriers */
+
+Test(barriers, reverse_through_shared_memory, .timeout = 10)
+{
+	enum { N = 256, BLOCKS = 3 };
+	static float in[N * BLOCKS], out[N * BLOCKS];
+
+	for (int i = 0; i < N * BLOCKS; i++)
+		in[i] = (float)i;
+	cr_assert_eq(sim_reverse(in, out, N, BLOCKS), cudaSuccess, "%s", detail());
+	for (int b = 0; b < BLOCKS; b++)
+		for (int t = 0; t < N; t++)
+			cr_assert_eq(out[b * N + t], in[b * N + N - 1 - t], "block %d thread %d", b, t);
+}
+
+Test(barriers, many_barriers_in_a_loop, .timeout = 10)
+{
+	enum { T = 96, B = 2, ROUNDS = 37 };
+	static int out[T * B];
+
+	cr_assert_eq(sim_rotate(out, T, B, ROUNDS), cudaSuccess, "%s", detail());
+	for (int i = 0; i < T * B; i++)
+		cr_assert_eq(out[i], (i % T + ROUNDS) % T, "thread %d", i);
+}
+
+Test(barriers, three_dimensional_indices, .timeout = 10)
+{
+	unsigned gx = 3, gy = 2, gz = 2, bx = 4, by = 3, bz = 5;
+	int per = (int)(bx * by * bz), n = (int)(gx * gy * gz) * per;
+	int *out = calloc((size_t)n, sizeof(int));
+
+	cr_assert_eq(sim_index(out, gx, gy, gz, bx, by, bz), cudaSuccess, "%s", detail());
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(out[i], i / per * 100000 + i % per);
+	free(out);
+}
+
+Test(barriers, ten_million_crossings_per_second, .timeout = 10)
+{
+	double s;
+	int blocks = 64, threads = 256, rounds = 200;
+	double crossings = (double)blocks * threads * rounds;
+
+	setenv("CUDASIM_ORDER_CHECK", "0", 1);
+	cr_assert_eq(sim_barrier_loop(blocks, threads, rounds, &s), cudaSuccess, "%s", detail());
+	cr_log_info("%.0f barrier crossings in %.3f s: %.1f M/s", crossings, s, crossings / s / 1e6);
+	cr_expect_gt(crossings / s, 1e7, "%.1f M crossings/s", crossings / s / 1e6);
+}
+
+/* ---------------------------------------------------------------- shared memory */
+
+Test(shared, unwritten_reads_as_nan, .timeout = 10)
+{
+	static float out[64 * 3];
+
+	cr_assert_eq(sim_unwritten(out, 3), cudaSuccess, "%s", detail());
+	for (int i = 64; i < 64 * 3; i++)
+		cr_assert(isnan(out[i]), "out[%d] = %g: block %d saw shared memory it never wrote",
+			  i, out[i], i / 64);
+}
+
+Test(shared, dynamic_shared_memory, .timeout = 10)
+{
+	enum { N = 200 };
+	static float out[2 * N];
+
+	cr_assert_eq(sim_dynamic(out, N), cudaSuccess, "%s", detail());
+	for (int t = 0; t < N; t++) {
+		cr_assert_eq(out[t], (float)(N - 1 - t));
+		cr_assert_eq(out[N + t], 1.0f, "extern __shared__ names alias one arena");
+	}
+}
+
+/* ---------------------------------------------------------------- atomics */
+
+Test(atomics, contention_on_one_word, .timeout = 10)
+{
+	struct atomic_results r;
+	float fsum, big;
+	double dsum;
+	int counter, blocks = 64, threads = 128, n = blocks * threads;
+
+	cr_assert_eq(sim_atomics(&r, &fsum, &dsum, &big, &counter, blocks, threads), cudaSuccess,
+		     "%s", detail());
+	cr_assert_eq(r.add, n);
+	cr_assert_eq(r.sub, -2 * n);
+	cr_assert_eq(r.max, n - 1);
+	cr_assert_eq(r.min, -(n - 1));
+	cr_assert_eq(r.ull, 3ull * (unsigned long long)n);
+	cr_assert_eq(r.uadd, (unsigned)n);
+	cr_assert_eq(r.bits, 0xffffffffu);
+	cr_assert_eq(r.wrap, (unsigned)(n % 10));
+	cr_assert_eq(r.cas, n);
+	cr_assert(r.exch >= 0 && r.exch < n);
+	cr_assert_eq(fsum, (float)n);
+	cr_assert_eq(dsum, 0.5 * n);
+	cr_assert_float_eq(big, 1000.0 * n + 0.001 * n * (n - 1) / 2.0, 0.01 * n);
+	/* the order check ran the launch twice; the __device__ counter must not show it */
+	cr_assert_eq(counter, n, "__device__ counter is %d after %d increments", counter, n);
+}
+
+Test(atomics, shared_memory_histogram, .timeout = 10)
+{
+	enum { N = 5000 };
+	static int in[N];
+	unsigned bins[16], want[16] = { 0 };
+
+	for (int i = 0; i < N; i++) {
+		in[i] = (i * 7919) % 1000;
+		want[in[i] & 15]++;
+	}
+	cr_assert_eq(sim_histogram(in, N, bins), cudaSuccess, "%s", detail());
+	for (int b = 0; b < 16; b++)
+		cr_assert_eq(bins[b], want[b], "bin %d", b);
+}
+
+/* ---------------------------------------------------------------- the __syncthreads_count family */
+
+Test(votes, count_and_or, .timeout = 10)
+{
+	enum { T = 100 };
+	static int out[3 * T];
+
+	cr_assert_eq(sim_counts(out, T, 3), cudaSuccess, "%s", detail());
+	for (int t = 0; t < T; t++) {
+		cr_assert_eq(out[3 * t], 34, "thread %d: count", t);
+		cr_assert_eq(out[3 * t + 1], 0, "thread %d: and", t);
+		cr_assert_eq(out[3 * t + 2], 1, "thread %d: or", t);
+	}
+	cr_assert_eq(sim_counts(out, T, 1), cudaSuccess, "%s", detail());
+	cr_assert_eq(out[0], T);
+	cr_assert_eq(out[1], 1);
+}
+
+/* ---------------------------------------------------------------- warp functions */
+
+Test(warps, shuffles_and_votes, .timeout = 10)
+{
+	enum { T = 64 };
+	static int in[T], out[8 * T];
+
+	for (int i = 0; i < T; i++)
+		in[i] = (i * 5 + 3) % 17;
+	cr_assert_eq(sim_shuffle(in, out, T), cudaSuccess, "%s", detail());
+	for (int w = 0; w < T / 32; w++) {
+		int sum = 0, scan = 0;
+		unsigned ballot = 0;
+		int any7 = 0;
+
+		for (int l = 0; l < 32; l++) {
+			sum += in[w * 32 + l];
+			ballot |= (unsigned)(in[w * 32 + l] % 2 == 0) << l;
+			any7 |= in[w * 32 + l] == 7;
+		}
+		cr_assert_eq(out[(w * 32) * 8 + 0], sum, "warp %d: shfl_down sum", w);
+		for (int l = 0; l < 32; l++) {
+			int t = w * 32 + l;
+			float half = (float)in[t ^ 1] * 0.5f;
+			int half_bits;
+
+			memcpy(&half_bits, &half, 4);
+			scan += in[t];
+			cr_assert_eq(out[t * 8 + 1], scan, "lane %d: shfl_up scan", t);
+			cr_assert_eq(out[t * 8 + 2], sum, "lane %d: shfl_xor butterfly", t);
+			cr_assert_eq(out[t * 8 + 3], in[w * 32 + 3], "lane %d: shfl broadcast", t);
+			cr_assert_eq(out[t * 8 + 4], in[w * 32 + (l & 16)], "lane %d: width 16", t);
+			cr_assert_eq((unsigned)out[t * 8 + 5], ballot, "lane %d: ballot", t);
+			cr_assert_eq(out[t * 8 + 6], any7 | 2, "lane %d: any/all", t);
+			cr_assert_eq(out[t * 8 + 7], half_bits, "lane %d: float shuffle", t);
+		}
+	}
+}
+
+Test(warps, block_sum_with_shuffles_and_float_atomics, .timeout = 10)
+{
+	enum { N = 10000 };
+	static float in[N];
+	double want = 0;
+	float got;
+
+	for (int i = 0; i < N; i++) {
+		in[i] = 1.0f / (float)(i + 1);
+		want += in[i];
+	}
+	/* float atomics add the block sums in another order in the check's second run */
+	cr_assert_eq(sim_block_sum(in, N, &got), cudaSuccess, "%s", detail());
+	cr_assert_float_eq(got, want, 1e-3);
+}
+
+/* ---------------------------------------------------------------- printf and intrinsics */
+
+Test(printf, device_printf_once_in_order, .init = cr_redirect_stdout, .timeout = 10)
+{
+	cr_assert_eq(sim_hello(), cudaSuccess, "%s", detail());
+	cr_assert_stdout_eq_str("before\n"
+				"hello from thread 0 of block 0\n"
+				"hello from thread 2 of block 0\n"
+				"hello from thread 0 of block 1\n"
+				"hello from thread 2 of block 1\n"
+				"after\n");
+}
+
+Test(intrinsics, values, .timeout = 10)
+{
+	float f[8];
+	int i[8];
+
+	cr_assert_eq(sim_intrinsics(f, i), cudaSuccess, "%s", detail());
+	cr_assert_eq(f[0], 0.25f);
+	cr_assert_eq(f[1], 0.25f);
+	cr_assert_eq(f[2], -3.0f);
+	cr_assert_eq(f[3], 1.5f);
+	cr_assert_eq(f[4], 1.0f);
+	cr_assert_eq(f[5], 0.25f);
+	cr_assert_eq(f[6], 1.0f);
+	cr_assert_eq(f[7], 1.0f);
+	cr_assert_eq(i[0], -4);
+	cr_assert_eq(i[1], 9);
+	cr_assert_eq(i[2], 2, "round half to even");
+	cr_assert_eq(i[3], 4);
+	cr_assert_eq(i[4], 0x3f800000);
+	cr_assert_eq(i[5], 8);
+	cr_assert_eq(i[6], 31);
+	cr_assert_eq(i[7], 4);
+}
+
+/* ---------------------------------------------------------------- divergence and deadlock */
+
+Test(divergence, different_barriers, .timeout = 10)
+{
+	cr_assert_eq(sim_divergent_sites(), cudaErrorLaunchFailure);
+	assert_detail_has("barrier divergence");
+	assert_detail_has("divergent_kernel");
+	assert_detail_has("of block (0,0,0)");
+	cr_assert(detail_names_mark(ERRORS_CU, "first_barrier"), "%s", detail());
+	cr_assert(detail_names_mark(ERRORS_CU, "second_barrier"), "%s", detail());
+}
+
+Test(divergence, early_return_before_barrier, .timeout = 10)
+{
+	cr_assert_eq(sim_early_exit(), cudaErrorLaunchFailure);
+	assert_detail_has("has already exited");
+	assert_detail_has("thread (40,0,0) of block (0,0,0)");
+}
+
+Test(divergence, warp_and_block_barriers_deadlock, .timeout = 10)
+{
+	cr_assert_eq(sim_warp_deadlock(), cudaErrorLaunchFailure);
+	assert_detail_has("deadlock");
+	assert_detail_has("__syncthreads()");
+	assert_detail_has("warp function");
+}
+
+Test(divergence, shuffle_with_exited_lane, .timeout = 10)
+{
+	cr_assert_eq(sim_shfl_exited(), cudaErrorLaunchFailure);
+	assert_detail_has("__shfl_down_sync");
+	assert_detail_has("has already exited");
+}
+
+/* ---------------------------------------------------------------- launch limits */
+
+struct config_case {
+	unsigned g[3], b[3];
+	unsigned long smem;
+	int err;
+};
+
+static struct config_case config_cases[] = {
+	{ { 1, 1, 1 }, { 1024, 1, 1 }, 0, cudaSuccess },
+	{ { 1, 1, 1 }, { 1025, 1, 1 }, 0, cudaErrorInvalidConfiguration },
+	{ { 1, 1, 1 }, { 32, 32, 2 }, 0, cudaErrorInvalidConfiguration },
+	{ { 1, 1, 1 }, { 1, 1, 65 }, 0, cudaErrorInvalidConfiguration },
+	{ { 1, 1, 1 }, { 1, 1, 64 }, 0, cudaSuccess },
+	{ { 1, 65536, 1 }, { 1, 1, 1 }, 0, cudaErrorInvalidConfiguration },
+	{ { 1, 1, 65536 }, { 1, 1, 1 }, 0, cudaErrorInvalidConfiguration },
+	{ { 0, 1, 1 }, { 32, 1, 1 }, 0, cudaErrorInvalidConfiguration },
+	{ { 1, 1, 1 }, { 0, 1, 1 }, 0, cudaErrorInvalidConfiguration },
+	{ { 1, 1, 1 }, { 32, 1, 1 }, 49152, cudaSuccess },
+	{ { 1, 1, 1 }, { 32, 1, 1 }, 49153, cudaErrorInvalidValue },
+};
+
+ParameterizedTestParameters(limits, launch_configuration)
+{
+	return cr_make_param_array(struct config_case, config_cases,
+				   sizeof(config_cases) / sizeof(config_cases[0]));
+}
+
+ParameterizedTest(struct config_case *c, limits, launch_configuration, .timeout = 10)
+{
+	int err = sim_launch_config(c->g[0], c->g[1], c->g[2], c->b[0], c->b[1], c->b[2], c->smem);
+
+	cr_assert_eq(err, c->err, "grid (%u,%u,%u) block (%u,%u,%u) smem %lu: %s (%s)",
+		     c->g[0], c->g[1], c->g[2], c->b[0], c->b[1], c->b[2], c->smem,
+		     cudaGetErrorName(err), detail());
+	if (err) {
+		assert_detail_has("empty_kernel");
+		/* a configuration error is not sticky: the next launch works */
+		cr_assert_eq(sim_launch_config(1, 1, 1, 1, 1, 1, 0), cudaSuccess, "%s", detail());
+	}
+}
+
+Test(limits, static_plus_dynamic_shared_memory, .timeout = 10)
+{
+	cr_assert_eq(sim_static_smem(4096), cudaSuccess, "%s", detail());
+	cr_assert_eq(sim_static_smem(10000), cudaErrorInvalidValue);
+	assert_detail_has("shared memory");
+}
+
+Test(limits, opt_in_dynamic_shared_memory, .timeout = 10)
+{
+	cr_assert_eq(sim_opt_in(100000), cudaSuccess, "%s", detail());
+	cr_assert_eq(sim_opt_in(232448), cudaSuccess, "%s", detail());
+	cr_assert_eq(sim_opt_in(232452), cudaErrorInvalidValue);
+}
+
+/* ---------------------------------------------------------------- faults */
+
+Test(faults, write_past_the_end, .timeout = 10)
+{
+	float *p;
+
+	cr_assert_eq(sim_out_of_bounds(8), cudaErrorIllegalAddress);
+	assert_detail_has("thread (5,0,0) of block (3,0,0)");
+	assert_detail_has("out_of_bounds_kernel");
+	assert_detail_has("past the end of the 4096-byte allocation");
+	cr_assert(detail_names_mark(ERRORS_CU, "oob"), "%s", detail());
+	/* sticky, like a GPU after an illegal address */
+	cr_assert_eq(cudaMalloc((void **)&p, 16), cudaErrorIllegalAddress);
+	cr_assert_eq(cudaGetLastError(), cudaErrorIllegalAddress);
+	cr_assert_eq(cudaGetLastError(), cudaErrorIllegalAddress);
+	cr_assert_eq(cudaDeviceReset(), cudaSuccess);
+	cr_assert_eq(cudaMalloc((void **)&p, 16), cudaSuccess);
+	cr_assert_str_eq(detail(), "");
+}
+
+Test(faults, far_out_of_bounds, .timeout = 10)
+{
+	cr_assert_eq(sim_out_of_bounds(1 << 26), cudaErrorIllegalAddress);
+	cr_assert(detail_names_mark(ERRORS_CU, "oob"), "%s", detail());
+}
+
+Test(faults, null_pointer, .timeout = 10)
+{
+	cr_assert_eq(sim_null_write(), cudaErrorIllegalAddress);
+	assert_detail_has("null pointer");
+	assert_detail_has("thread (0,0,0) of block (0,0,0)");
+	cr_assert(detail_names_mark(ERRORS_CU, "null"), "%s", detail());
+}
+
+Test(faults, integer_division_by_zero, .timeout = 10)
+{
+	cr_assert_eq(sim_divide(7), cudaErrorLaunchFailure);
+	assert_detail_has("thread (7,0,0)");
+	assert_detail_has("divided an integer by zero");
+	cr_assert(detail_names_mark(ERRORS_CU, "divide"), "%s", detail());
+}
+
+Test(faults, stack_overflow, .timeout = 10)
+{
+	cr_assert_eq(sim_deep_stack(), cudaErrorIllegalAddress);
+	assert_detail_has("overflowed its stack");
+}
+
+Test(faults, endless_loop_times_out, .timeout = 10)
+{
+	setenv("CUDASIM_TIMEOUT", "0.5", 1);
+	cr_assert_eq(sim_spin(), cudaErrorLaunchTimeout);
+	assert_detail_has("still running");
+	cr_assert(detail_names_mark(ERRORS_CU, "spin"), "%s", detail());
+}
+
+Test(faults, device_assert, .timeout = 10)
+{
+	cr_assert_eq(sim_assert(1), cudaSuccess, "%s", detail());
+	cr_assert_eq(sim_assert(0), cudaErrorAssert);
+	assert_detail_has("thread (2,0,0) of block (0,0,0)");
+	assert_detail_has("ok || threadIdx.x != 2");
+}
+
+/* ---------------------------------------------------------------- order dependence */
+
+Test(order, missing_barrier_is_reported, .timeout = 10)
+{
+	cr_assert_eq(sim_missing_barrier(0), cudaErrorLaunchFailure);
+	assert_detail_has("depends on the order in which threads run");
+	assert_detail_has("is a __syncthreads() missing?");
+	assert_detail_has("transpose_kernel");
+	assert_detail_has("of block (");
+}
+
+Test(order, barrier_present_passes, .timeout = 10)
+{
+	cr_assert_eq(sim_missing_barrier(1), cudaSuccess, "%s", detail());
+}
+
+Test(order, blocks_that_wait_for_each_other, .timeout = 10)
+{
+	cr_assert_eq(sim_race_between_blocks(), cudaErrorLaunchFailure);
+	assert_detail_has("depends on the order in which blocks run");
+}
+
+Test(order, check_can_be_turned_off, .timeout = 10)
+{
+	setenv("CUDASIM_ORDER_CHECK", "0", 1);
+	/* forward order happens to work: without the check the bug goes unseen */
+	cr_assert_eq(sim_race_between_blocks(), cudaSuccess, "%s", detail());
+}
+
+/* ---------------------------------------------------------------- the runtime */
+
+Test(runtime, memcpy_direction_and_double_free, .timeout = 10)
+{
+	cr_assert_eq(sim_memcpy_swapped(), cudaErrorInvalidValue);
+	assert_detail_has("not device memory");
+	cr_assert_eq(cudaGetLastError(), cudaErrorInvalidValue);
+	cr_assert_eq(cudaGetLastError(), cudaSuccess, "not sticky");
+	cr_assert_eq(sim_double_free(), cudaErrorInvalidValue);
+}
+
+Test(runtime, device_properties, .timeout = 10)
+{
+	struct cudaDeviceProp p;
+	int v, n;
+
+	cr_assert_eq(cudaGetDeviceCount(&n), cudaSuccess);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(cudaGetDeviceProperties(&p, 0), cudaSuccess);
+	cr_assert_str_eq(p.name, "cudalings CPU simulator");
+	cr_assert_eq(p.maxThreadsPerBlock, 1024);
+	cr_assert_eq(p.sharedMemPerBlock, 49152);
+	cr_assert_eq(p.sharedMemPerBlockOptin, 232448);
+	cr_assert_eq(p.warpSize, 32);
+	cr_assert_eq(p.major, 9);
+	cr_assert_gt(p.multiProcessorCount, 0);
+	cr_assert_eq(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), cudaSuccess);
+	cr_assert_eq(v, 232448);
+	cr_assert_eq(cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, 0), cudaSuccess);
+	cr_assert_gt(v, 0);
+	cr_assert_eq(cudaDeviceGetAttribute(&v, cudaDevAttrGlobalMemoryBusWidth, 0), cudaSuccess);
+	cr_assert_gt(v, 0);
+	cr_assert_eq(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, 0), cudaSuccess);
+	cr_assert_eq(v, p.l2CacheSize);
+	cr_assert_eq(cudaSetDevice(1), cudaErrorInvalidDevice);
+}
+
+Test(runtime, error_names_and_values, .timeout = 10)
+{
+	cr_assert_eq(cudaSuccess, 0);
+	cr_assert_eq(cudaErrorInvalidValue, 1);
+	cr_assert_eq(cudaErrorMemoryAllocation, 2);
+	cr_assert_eq(cudaErrorInvalidConfiguration, 9);
+	cr_assert_eq(cudaErrorIllegalAddress, 700);
+	cr_assert_eq(cudaErrorLaunchOutOfResources, 701);
+	cr_assert_eq(cudaErrorLaunchFailure, 719);
+	cr_assert_str_eq(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
+	cr_assert_str_eq(cudaGetErrorString(cudaErrorIllegalAddress),
+			 "an illegal memory access was encountered");
+	cr_assert_str_eq(cudaGetErrorString(cudaErrorInvalidConfiguration),
+			 "invalid configuration argument");
+}
+
+Test(runtime, streams_and_events, .timeout = 10)
+{
+	cudaStream_t s;
+	cudaEvent_t a, b;
+	float ms = -1;
+	int *d, h = 0;
+
+	cr_assert_eq(cudaStreamCreate(&s), cudaSuccess);
+	cr_assert_eq(cudaEventCreate(&a), cudaSuccess);
+	cr_assert_eq(cudaEventCreate(&b), cudaSuccess);
+	cr_assert_eq(cudaEventRecord(a, s), cudaSuccess);
+	cr_assert_eq(cudaMalloc((void **)&d, sizeof(int)), cudaSuccess);
+	cr_assert_eq(cudaMemsetAsync(d, 0x01, sizeof(int), s), cudaSuccess);
+	cr_assert_eq(cudaMemcpyAsync(&h, d, sizeof(int), cudaMemcpyDefault, s), cudaSuccess);
+	cr_assert_eq(cudaEventRecord(b, s), cudaSuccess);
+	cr_assert_eq(cudaStreamSynchronize(s), cudaSuccess);
+	cr_assert_eq(cudaEventElapsedTime(&ms, a, b), cudaSuccess);
+	cr_assert_geq(ms, 0.0f);
+	cr_assert_eq(h, 0x01010101);
+	cr_assert_eq(cudaStreamDestroy(s), cudaSuccess);
+	cr_assert_eq(cudaStreamSynchronize(s), cudaErrorInvalidResourceHandle);
+}

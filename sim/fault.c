@@ -29,7 +29,7 @@
 
 volatile int sim_in_runtime;
 
-static struct {
+struct trace {
 	int sig, code;
 	void *addr;
 	void *frames[NFRAMES];	/* the pc, then return addresses */
@@ -37,7 +37,20 @@ static struct {
 	int thread;		/* index in the block, or -1 */
 	uint3 tid, bid;
 	bool timeout;
-} fault;
+};
+
+static struct trace fault;
+
+/* The order check's last step: which thread writes one word, and where. */
+static struct {
+	char *page, *word;
+	bool active, stepping;
+	bool candidate, exact;	/* the store being stepped over may write the word */
+	uint32_t before;
+	int hits;
+	struct trace last, cand;
+	struct sigaction old_trap;
+} watch;
 
 static struct sigaction old_action[65];
 static bool installed;
@@ -56,7 +69,7 @@ readable_stack(uintptr_t p)
 }
 
 static void
-record(int sig, siginfo_t *si, ucontext_t *uc)
+record(struct trace *tr, int sig, siginfo_t *si, ucontext_t *uc)
 {
 	uintptr_t pc = 0, fp = 0, sp = 0;
 
@@ -69,25 +82,76 @@ record(int sig, siginfo_t *si, ucontext_t *uc)
 	fp = (uintptr_t)uc->uc_mcontext.regs[29];
 	sp = (uintptr_t)uc->uc_mcontext.sp;
 #endif
-	fault.sig = sig;
-	fault.code = si ? si->si_code : 0;
-	fault.addr = si ? si->si_addr : NULL;
-	fault.thread = sim_blk.cur;
-	fault.tid = sim_blk.cur >= 0 ? sim_blk.th[sim_blk.cur].idx : (uint3){ 0, 0, 0 };
-	fault.bid = cudasim_bid;
-	fault.nframes = 0;
-	fault.frames[fault.nframes++] = (void *)pc;
+	tr->sig = sig;
+	tr->code = si ? si->si_code : 0;
+	tr->addr = si ? si->si_addr : NULL;
+	tr->thread = sim_blk.cur;
+	tr->tid = sim_blk.cur >= 0 ? sim_blk.th[sim_blk.cur].idx : (uint3){ 0, 0, 0 };
+	tr->bid = cudasim_bid;
+	tr->nframes = 0;
+	tr->frames[tr->nframes++] = (void *)pc;
 	/* A leaf like memcpy has not pushed a frame: its caller's return address is at sp. */
 	if (readable_stack(sp))
-		fault.frames[fault.nframes++] = *(void **)sp;
-	while (fault.nframes < NFRAMES && readable_stack(fp)) {
+		tr->frames[tr->nframes++] = *(void **)sp;
+	while (tr->nframes < NFRAMES && readable_stack(fp)) {
 		uintptr_t next = ((uintptr_t *)fp)[0];
 
-		fault.frames[fault.nframes++] = ((void **)fp)[1];
+		tr->frames[tr->nframes++] = ((void **)fp)[1];
 		if (next <= fp)
 			break;
 		fp = next;
 	}
+}
+
+static bool
+watch_fault(siginfo_t *si, ucontext_t *uc)
+{
+	char *a = si->si_addr;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!watch.active || a < watch.page || a >= watch.page + page)
+		return false;
+	mprotect(watch.page, page, PROT_READ | PROT_WRITE);
+#if defined(__x86_64__)
+	/* A store from below may be wide enough to cover the word: step over
+	 * it, see whether the word changed, and protect the page again. */
+	if (a <= watch.word + 3 && a + 64 > watch.word) {
+		record(&watch.cand, SIGSEGV, si, uc);
+		memcpy(&watch.before, watch.word, 4);
+		watch.exact = a == watch.word;
+		watch.candidate = true;
+	}
+	uc->uc_mcontext.gregs[REG_EFL] |= 0x100;
+	watch.stepping = true;
+#else
+	if (a == watch.word) {
+		record(&watch.last, SIGSEGV, si, uc);
+		watch.hits++;
+	}
+#endif
+	return true;
+}
+
+static void
+on_trap(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	(void)sig, (void)si;
+	if (!watch.stepping) {
+		sigaction(SIGTRAP, &watch.old_trap, NULL);
+		return;
+	}
+#if defined(__x86_64__)
+	uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+#endif
+	watch.stepping = false;
+	if (watch.candidate && (watch.exact || memcmp(&watch.before, watch.word, 4))) {
+		watch.last = watch.cand;
+		watch.hits++;
+	}
+	watch.candidate = false;
+	mprotect(watch.page, (size_t)sysconf(_SC_PAGESIZE), PROT_READ);
 }
 
 static void
@@ -95,12 +159,14 @@ handler(int sig, siginfo_t *si, void *ctx)
 {
 	if (sig == SIGSEGV && sim_track_fault(si->si_addr))
 		return;
+	if (sig == SIGSEGV && watch_fault(si, ctx))
+		return;
 	if (!sim_cur.active) {
 		/* Not kernel code: let the fault do what it would have done. */
 		sigaction(sig, &old_action[sig], NULL);
 		return;
 	}
-	record(sig, si, ctx);
+	record(&fault, sig, si, ctx);
 	fault.timeout = false;
 	siglongjmp(sim_abandon_jmp, 1);
 }
@@ -112,7 +178,7 @@ on_watchdog(int sig, siginfo_t *si, void *ctx)
 		return;
 	if (sim_in_runtime)
 		return;		/* in printf's malloc: the timer fires again in a second */
-	record(sig, si, ctx);
+	record(&fault, sig, si, ctx);
 	fault.timeout = true;
 	siglongjmp(sim_abandon_jmp, 1);
 }
@@ -254,7 +320,7 @@ ours(const char *file)
 
 /* The first kernel source line among the recorded frames, as "file:line (in f)". */
 static bool
-source_line(char *out, size_t n)
+source_line(const struct trace *tr, char *out, size_t n)
 {
 	char exe[4096], cmd[8192], line[4096], func[1024] = "";
 	size_t len;
@@ -267,8 +333,8 @@ source_line(char *out, size_t n)
 		return false;
 	exe[el] = '\0';
 	len = (size_t)snprintf(cmd, sizeof(cmd), "addr2line -a -f -C -i -e '%s'", exe);
-	for (int i = 0; i < fault.nframes && len < sizeof(cmd) - 40; i++) {
-		struct find_obj f = { (uintptr_t)fault.frames[i], NULL, 0, false };
+	for (int i = 0; i < tr->nframes && len < sizeof(cmd) - 40; i++) {
+		struct find_obj f = { (uintptr_t)tr->frames[i], NULL, 0, false };
 
 		dl_iterate_phdr(find_obj_cb, &f);
 		if (!f.found || (f.name && f.name[0]))
@@ -350,7 +416,7 @@ sim_fault_report(void)
 			 fault.tid.x, fault.tid.y, fault.tid.z, fault.bid.x, fault.bid.y, fault.bid.z);
 	else
 		snprintf(who, sizeof(who), "block (%u,%u,%u)", fault.bid.x, fault.bid.y, fault.bid.z);
-	if (source_line(what, sizeof(what)))
+	if (source_line(&fault, what, sizeof(what)))
 		snprintf(src, sizeof(src), " at %s", what);
 
 	if (fault.timeout) {
@@ -379,6 +445,52 @@ sim_fault_report(void)
 		break;
 	}
 	return err;
+}
+
+void
+sim_watch_begin(void *word)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct sigaction sa;
+
+	memset(&watch.last, 0, sizeof(watch.last));
+	watch.word = word;
+	watch.page = (char *)((uintptr_t)word & ~(uintptr_t)(page - 1));
+	watch.hits = 0;
+	watch.stepping = false;
+	watch.candidate = false;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_trap;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigaction(SIGTRAP, &sa, &watch.old_trap);
+	watch.active = true;
+	mprotect(watch.page, page, PROT_READ);
+}
+
+void
+sim_watch_end(void)
+{
+	if (!watch.active)
+		return;
+	watch.active = false;
+	mprotect(watch.page, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE);
+	sigaction(SIGTRAP, &watch.old_trap, NULL);
+}
+
+bool
+sim_watch_describe(char *out, size_t n)
+{
+	char src[600];
+
+	if (!watch.hits)
+		return false;
+	if (source_line(&watch.last, src, sizeof(src)))
+		snprintf(out, n, "thread (%u,%u,%u) at %s", watch.last.tid.x, watch.last.tid.y,
+			 watch.last.tid.z, src);
+	else
+		snprintf(out, n, "thread (%u,%u,%u)", watch.last.tid.x, watch.last.tid.y,
+			 watch.last.tid.z);
+	return true;
 }
 
 /* A device-side assert() is cudaErrorAssert for the launch, as on a GPU. */

@@ -136,6 +136,34 @@ describe_word(char *buf, size_t n, const void *where, uint32_t va, uint32_t vb)
 }
 
 /*
+ * Run the block once more in each order from the memory it started with,
+ * watching the word that came out different, to name who wrote it last.
+ * Leaves the memory as the first order makes it.
+ */
+static void
+find_writers(uint3 bid, void *where, char *out, size_t n)
+{
+	char fwd[600], rev[600];
+	bool have_rev, have_fwd;
+
+	sim_track_restore_orig();
+	sim_watch_begin(where);
+	sim_block_run(bid, false);
+	sim_watch_end();
+	have_rev = sim_watch_describe(rev, sizeof(rev));
+	sim_track_restore_orig();
+	sim_watch_begin(where);
+	sim_block_run(bid, true);
+	sim_watch_end();
+	have_fwd = sim_watch_describe(fwd, sizeof(fwd));
+	if (have_fwd && have_rev)
+		snprintf(out, n, "; it was written last by %s in the first order and by %s "
+			 "in the other", fwd, rev);
+	else
+		out[0] = '\0';
+}
+
+/*
  * The two orders of the whole launch disagree: find the first block that
  * disagrees with itself (threads in one order, then the other, from the same
  * memory); if none does, the blocks depend on each other's order.
@@ -167,15 +195,17 @@ diagnose(const char *whole)
 		if (!ok)
 			return;
 		if (sim_track_compare(&where, &va, &vb, &atomic_word)) {
+			char writers[1400];
+
 			describe_word(word, sizeof(word), where, va, vb);
+			find_writers(bid, where, writers, sizeof(writers));
 			sim_error(cudaErrorLaunchFailure,
 				  "the result depends on the order in which threads run: when "
 				  "the threads of block (%u,%u,%u) run in one order and then in "
-				  "the reverse order, %s. A thread reads shared or global memory "
+				  "the reverse order, %s%s. A thread reads shared or global memory "
 				  "that another thread of its block writes without a barrier "
 				  "between the write and the read — is a __syncthreads() "
-				  "missing?", bid.x, bid.y, bid.z, word);
-			sim_track_restore_a();
+				  "missing?", bid.x, bid.y, bid.z, word, writers);
 			return;
 		}
 		sim_track_restore_a();

@@ -158,8 +158,12 @@ void sim_watchdog_arm(void);
 void sim_watchdog_disarm(void);
 /* Describe the fault that ended the launch into the error detail. */
 cudaError_t sim_fault_report(void);
-/* "file:line" of the kernel code at the fault, or "". */
 extern volatile int sim_in_runtime;
+/* Record the threads that write one word of device memory (the last one wins). */
+void sim_watch_begin(void *word);
+void sim_watch_end(void);
+/* "thread (x,y,z) at file:line (in f)" of the last writer; false if none wrote. */
+bool sim_watch_describe(char *out, size_t n);
 
 /* ---------------------------------------------------------------- runtime.c */
 extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set */

@@ -415,6 +415,8 @@ Test(order, missing_barrier_is_reported, .timeout = 10)
 	assert_detail_has("is a __syncthreads() missing?");
 	assert_detail_has("transpose_kernel");
 	assert_detail_has("of block (");
+	assert_detail_has("written last by thread (");
+	cr_assert(detail_names_mark(ERRORS_CU, "transpose_write"), "%s", detail());
 }
 
 Test(order, barrier_present_passes, .timeout = 10)

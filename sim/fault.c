@@ -171,10 +171,12 @@ handler(int sig, siginfo_t *si, void *ctx)
 	siglongjmp(sim_abandon_jmp, 1);
 }
 
+static pid_t watchdog_tid;
+
 static void
 on_watchdog(int sig, siginfo_t *si, void *ctx)
 {
-	if (!sim_cur.active)
+	if (!sim_cur.active || (pid_t)syscall(SYS_gettid) != watchdog_tid)
 		return;
 	if (sim_in_runtime)
 		return;		/* in printf's malloc: the timer fires again in a second */
@@ -250,7 +252,7 @@ sim_watchdog_arm(void)
 
 		sev.sigev_notify = SIGEV_THREAD_ID;
 		sev.sigev_signo = watchdog_sig;
-		sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+		sev._sigev_un._tid = watchdog_tid = (pid_t)syscall(SYS_gettid);
 		if (timer_create(CLOCK_MONOTONIC, &sev, &watchdog))
 			return;
 		watchdog_made = true;
@@ -397,6 +399,12 @@ describe_address(char *buf, size_t n)
 	} else if (fault.code == SEGV_ACCERR) {
 		snprintf(buf, n, "wrote to read-only memory at %p (a __constant__ "
 			 "variable or a string literal?)", fault.addr);
+	} else if ((al = sim_alloc_below(a)) && (size_t)(a - al->ptr) < ((size_t)1 << 30)) {
+		snprintf(buf, n, "accessed address %p, %zu bytes past the end of the "
+			 "%zu-byte allocation at %p (a float index %zu past its last element, "
+			 "far out of bounds): a wrong index, or a missing bounds check?",
+			 fault.addr, (size_t)(a - (al->ptr + al->size)), al->size,
+			 (void *)al->ptr, (size_t)(a - (al->ptr + al->size)) / 4);
 	} else {
 		snprintf(buf, n, "accessed address %p, which is in no allocation that "
 			 "cudaMalloc made (a host pointer passed to the kernel, or an index "

@@ -133,6 +133,17 @@ sim_alloc_find(const void *p)
 }
 
 struct sim_alloc *
+sim_alloc_below(const void *p)
+{
+	const char *c = p;
+	struct sim_alloc *best = NULL;
+
+	for (int i = 0; i < nallocs && allocs[i]->ptr <= c; i++)
+		best = allocs[i];
+	return best;
+}
+
+struct sim_alloc *
 sim_alloc_near(const void *p)
 {
 	const char *c = p;

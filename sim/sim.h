@@ -61,6 +61,8 @@ int sim_free(void *ptr, enum sim_alloc_kind kind);
 struct sim_alloc *sim_alloc_find(const void *p);
 /* The allocation whose mapping (guard pages too) holds p, or NULL. */
 struct sim_alloc *sim_alloc_near(const void *p);
+/* The allocation that starts highest at or below p, or NULL. */
+struct sim_alloc *sim_alloc_below(const void *p);
 bool sim_range_is(const void *p, size_t n, enum sim_alloc_kind kind);
 void sim_free_all(void);
 

@@ -665,6 +665,55 @@ cudaDeviceSetCacheConfig(enum cudaFuncCache config)
 }
 
 cudaError_t
+cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+	if (!pitch)
+		return sim_error(cudaErrorInvalidValue, "cudaMallocPitch was given a null pitch pointer");
+	*pitch = (width + 511) / 512 * 512;
+	return alloc_into("cudaMallocPitch", ptr, *pitch * height, SIM_DEVICE);
+}
+
+/* An sm_90 multiprocessor: 2048 threads, 32 blocks, 228 KiB of shared memory. */
+static int
+blocks_per_sm(int block_size, size_t dyn_smem)
+{
+	int by_threads = block_size > 0 ? 2048 / block_size : 0;
+	int by_smem = dyn_smem ? (int)(233472 / (dyn_smem + 1024)) : 32;
+	int n = by_threads < by_smem ? by_threads : by_smem;
+
+	return n < 32 ? n : 32;
+}
+
+cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size,
+					       size_t dyn_smem)
+{
+	STICKY();
+	if (!blocks || !func || block_size <= 0 || block_size > 1024)
+		return sim_error(cudaErrorInvalidValue,
+				 "cudaOccupancyMaxActiveBlocksPerMultiprocessor: a null pointer or "
+				 "a block size (%d) outside 1..1024", block_size);
+	*blocks = blocks_per_sm(block_size, dyn_smem);
+	return cudaSuccess;
+}
+
+cudaError_t
+cudaOccupancyMaxPotentialBlockSize_impl(int *min_grid, int *block_size, size_t dyn_smem, int limit)
+{
+	int best = 32;
+
+	STICKY();
+	if (!min_grid || !block_size)
+		return sim_error(cudaErrorInvalidValue, "cudaOccupancyMaxPotentialBlockSize: a null pointer");
+	for (int b = 32; b <= 1024 && (!limit || b <= limit); b += 32)
+		if (b * blocks_per_sm(b, dyn_smem) >= best * blocks_per_sm(best, dyn_smem))
+			best = b;
+	*block_size = best;
+	*min_grid = blocks_per_sm(best, dyn_smem) * cpus();
+	return cudaSuccess;
+}
+
+cudaError_t
 cudaRuntimeGetVersion(int *version)
 {
 	if (version)

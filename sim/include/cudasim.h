@@ -425,6 +425,9 @@ CUDASIM_EXTERN_C cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFun
 CUDASIM_EXTERN_C cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 CUDASIM_EXTERN_C cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
 CUDASIM_EXTERN_C cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+CUDASIM_EXTERN_C cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
+CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size, size_t dyn_smem);
+CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxPotentialBlockSize_impl(int *min_grid, int *block_size, size_t dyn_smem, int limit);
 CUDASIM_EXTERN_C cudaError_t cudaRuntimeGetVersion(int *version);
 CUDASIM_EXTERN_C cudaError_t cudaDriverGetVersion(int *version);
 
@@ -508,6 +511,16 @@ static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
 template <class T>
 static inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config)
 { return cudaFuncSetCacheConfig((const void *)func, config); }
+template <class T>
+static inline cudaError_t cudaMallocPitch(T **ptr, size_t *pitch, size_t width, size_t height)
+{ return cudaMallocPitch((void **)ptr, pitch, width, height); }
+template <class T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T *func, int block_size, size_t dyn_smem)
+{ return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)func, block_size, dyn_smem); }
+template <class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block_size, T func,
+	size_t dyn_smem = 0, int limit = 0)
+{ (void)func; return cudaOccupancyMaxPotentialBlockSize_impl(min_grid, block_size, dyn_smem, limit); }
 template <class T>
 static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count, size_t offset = 0,
 	enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)

@@ -512,3 +512,22 @@ Test(runtime, streams_and_events, .timeout = 10)
 	cr_assert_eq(cudaStreamDestroy(s), cudaSuccess);
 	cr_assert_eq(cudaStreamSynchronize(s), cudaErrorInvalidResourceHandle);
 }
+
+Test(runtime, pitch_and_occupancy, .timeout = 10)
+{
+	void *p;
+	size_t pitch;
+	int blocks, grid, size;
+
+	cr_assert_eq(cudaMallocPitch(&p, &pitch, 100, 3), cudaSuccess);
+	cr_assert_eq(pitch, 512);
+	cr_assert_eq(cudaMemset(p, 0, pitch * 3), cudaSuccess);
+	cr_assert_eq(cudaMemset(p, 0, pitch * 3 + 1), cudaErrorInvalidValue, "past the end");
+	cr_assert_eq(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, p, 256, 0), cudaSuccess);
+	cr_assert_eq(blocks, 8, "2048 threads per multiprocessor");
+	cr_assert_eq(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, p, 1024, 100000), cudaSuccess);
+	cr_assert_eq(blocks, 2, "shared memory allows two blocks");
+	cr_assert_eq(cudaOccupancyMaxPotentialBlockSize_impl(&grid, &size, 0, 0), cudaSuccess);
+	cr_assert_eq(size % 32, 0);
+	cr_assert_gt(grid, 0);
+}

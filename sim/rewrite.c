@@ -167,25 +167,30 @@ ident_char(int c)
 	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
-/* A quoted literal from the opening quote; returns the offset after it. */
+/*
+ * A quoted literal from the opening quote; returns the offset after it, or
+ * 0 when it does not end on its line (an apostrophe in "#error don't" or in
+ * an #if 0 block): g++ judges those, so the quote is left as it is.
+ */
 static size_t
 scan_quoted(size_t i, int *line)
 {
 	char q = src[i];
-	int start_line = *line;
+	int lines = 0;
 
 	for (i++; i < src_len; i++) {
 		if (src[i] == '\\' && i + 1 < src_len) {
 			if (src[i + 1] == '\n')
-				(*line)++;
+				lines++;
 			i++;
 		} else if (src[i] == q) {
+			*line += lines;
 			return i + 1;
 		} else if (src[i] == '\n') {
-			fail(start_line, "missing terminating %c character", q);
+			return 0;
 		}
 	}
-	fail(start_line, "missing terminating %c character", q);
+	return 0;
 }
 
 /* R"delim( ... )delim" from the opening quote. */
@@ -278,7 +283,7 @@ tokenize(void)
 			continue;
 		}
 		if (ident_char((unsigned char)c)) {
-			size_t s = i;
+			size_t s = i, e;
 			int l = line;
 
 			while (i < src_len && ident_char((unsigned char)src[i]))
@@ -292,15 +297,17 @@ tokenize(void)
 					push_tok(K_STRING, s, i, l, seg);
 					continue;
 				}
-				if (n <= 2 && (!memcmp(src + s, "u8", n) || strchr("uUL", src[s]))) {
-					i = scan_quoted(i, &line);
+				if (n <= 2 && (!memcmp(src + s, "u8", n) || strchr("uUL", src[s])) &&
+				    (e = scan_quoted(i, &line))) {
+					i = e;
 					push_tok(K_STRING, s, i, l, seg);
 					continue;
 				}
 			}
 			if (i < src_len && src[i] == '\'' && i - s <= 2 &&
-			    (!memcmp(src + s, "u8", i - s) || strchr("uUL", src[s]))) {
-				i = scan_quoted(i, &line);
+			    (!memcmp(src + s, "u8", i - s) || strchr("uUL", src[s])) &&
+			    (e = scan_quoted(i, &line))) {
+				i = e;
 				push_tok(K_CHAR, s, i, l, seg);
 				continue;
 			}
@@ -308,13 +315,13 @@ tokenize(void)
 			continue;
 		}
 		if (c == '"' || c == '\'') {
-			size_t s = i;
-			int l = line;
+			size_t s = i, e = scan_quoted(i, &line);
 
-			/* #include <...> and "..." are read whole. */
-			i = scan_quoted(i, &line);
-			push_tok(c == '"' ? K_STRING : K_CHAR, s, i, l, seg);
-			continue;
+			if (e) {
+				push_tok(c == '"' ? K_STRING : K_CHAR, s, e, line, seg);
+				i = e;
+				continue;
+			}
 		}
 		if (c == '<' && seg && ntoks >= 2 && ident_is(ntoks - 1, "include") && tok_is(ntoks - 2, "#")) {
 			size_t s = i;

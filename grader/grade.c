@@ -737,6 +737,8 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	if (s->have_device) {
 		free(r->device);
 		r->device = xstrdup(s->device.name);
+		if (!s->device.is_simulator)
+			snprintf(r->arch, sizeof(r->arch), "sm_%d%d", s->device.cc_major, s->device.cc_minor);
 	}
 	if (s->stopped_early)
 		r->performance = "not_measured";

@@ -47,6 +47,7 @@ struct grade_result {
 	char *file;
 	enum backend backend;
 	char *device;
+	char arch[16];      /* what the GPU code was built for, e.g. sm_90 */
 	bool pass;
 	const char *stage;  /* compile, run, correctness, performance, or NULL */
 	char *message;

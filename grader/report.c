@@ -50,8 +50,9 @@ print_timing(FILE *out, const struct grade_result *r, bool color)
 void
 report_text(FILE *out, const struct grade_result *r, bool color)
 {
-	fprintf(out, "%s%s%s  %s on %s (%s backend)\n", paint(color, BOLD), r->e->name, paint(color, RESET), r->file,
-		*r->device ? r->device : "no device", r->backend == BACKEND_GPU ? "gpu" : "sim");
+	fprintf(out, "%s%s%s  %s on %s (%s backend%s%s)\n", paint(color, BOLD), r->e->name, paint(color, RESET),
+		r->file, *r->device ? r->device : "no device", r->backend == BACKEND_GPU ? "gpu" : "sim",
+		*r->arch ? ", built for " : "", r->arch);
 	if (r->note)
 		fprintf(out, "  %s%s%s\n", paint(color, DIM), r->note, paint(color, RESET));
 	if (r->stage && !strcmp(r->stage, "compile")) {
@@ -104,6 +105,7 @@ report_json(const struct grade_result *r)
 	cJSON_AddStringToObject(o, "file", r->file);
 	cJSON_AddStringToObject(o, "backend", r->backend == BACKEND_GPU ? "gpu" : "sim");
 	cJSON_AddStringToObject(o, "device", r->device ? r->device : "");
+	cJSON_AddStringToObject(o, "arch", r->arch);
 	cJSON_AddStringToObject(o, "verdict", r->pass ? "pass" : "fail");
 	cJSON_AddItemToObject(o, "stage", string_or_null(r->stage));
 	cJSON_AddStringToObject(o, "message", r->message ? r->message : "");

@@ -135,15 +135,15 @@ watch_fault(siginfo_t *si, ucontext_t *uc)
 static void
 on_trap(int sig, siginfo_t *si, void *ctx)
 {
-	ucontext_t *uc = ctx;
-
 	(void)sig, (void)si;
 	if (!watch.stepping) {
 		sigaction(SIGTRAP, &watch.old_trap, NULL);
 		return;
 	}
 #if defined(__x86_64__)
-	uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+	((ucontext_t *)ctx)->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+#else
+	(void)ctx;
 #endif
 	watch.stepping = false;
 	if (watch.candidate && (watch.exact || memcmp(&watch.before, watch.word, 4))) {

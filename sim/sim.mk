@@ -76,3 +76,8 @@ $(B)/bench/sim/kernels.o: $(B)/bench/sim/kernels.cpp sim/include/cudasim.h
 $(B)/bench/sim/bench-sim: $(B)/bench/sim/kernels.o $(SIM_LIB)
 	$(call msg,LINK,$@)
 	$(Q)g++ -o $@ $< $(SIM_LIBS)
+
+.PHONY: test-sim-aarch64
+## test-sim-aarch64: the simulator built for aarch64 and run under qemu-user
+test-sim-aarch64: $(SIM_REWRITE)
+	$(Q)bash tests/sim/aarch64/run.sh

@@ -27,6 +27,26 @@ __global__ void by_value(int *out, pair p)
 	out[0] = p.a * 10 + p.b;
 }
 
+// A __shared__ array inside a device function is one per block, as in a kernel.
+__device__ __forceinline__ int
+block_total(int v)
+{
+	__shared__ int total;
+
+	if (threadIdx.x == 0)
+		total = 0;
+	__syncthreads();
+	atomicAdd(&total, v);
+	__syncthreads();
+	return total;
+}
+
+__global__ void __launch_bounds__(256, 2)
+qualified(const int *__restrict__ in, int *__restrict__ out)
+{
+	out[threadIdx.x] = block_total(__ldg(&in[threadIdx.x]));
+}
+
 #define LAUNCH_ONE(k, ...) k<<<1, 1>>>(__VA_ARGS__)
 
 static const char *texts[] = {
@@ -56,6 +76,10 @@ sim_tricky(char *text, int size, int *values)
 	cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
 	for (int i = 0; i < 10; i++)
 		values[3 + i] = h[i];
+	qualified<<<2, 4>>>(d, d + 12);		/* 14 + 14 + 14 + 14 in each block */
+	cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+	values[13] = h[12];
+	values[14] = h[15];
 	snprintf(text, size, "%s|%s|%c%c", texts[0], texts[1], quote, lt);
 	cudaFree(d);
 	return cudaGetLastError();

@@ -160,12 +160,16 @@ draw(void)
 	struct view *v = app_view();
 	char left[256], right[128] = "";
 	static const char spin[] = "|/-\\";
+	struct doc msg;
+	int rows;
 
 	if (v->width != COLS)
 		v->ops->open(v);
 	erase();
 	if (app.nviews == 1)
 		snprintf(left, sizeof(left), " cudalings · %d lessons and exercises", app.wb.n);
+	else if (v->ops == &help_ops)
+		snprintf(left, sizeof(left), " cudalings · help");
 	else
 		snprintf(left, sizeof(left), " cudalings · %s · %d. %s", v->ops->name,
 			 app_item(v->item)->order, app_item(v->item)->title);
@@ -178,12 +182,21 @@ draw(void)
 		snprintf(right, sizeof(right), "watching %s ", app_item(app.watch_item)->name);
 	}
 	screen_bar(0, left, right, screen_attr(S_TITLE));
-	v->ops->draw(v, 1, LINES - 2);
+	/* a long message takes up to three lines from the view rather than be cut */
+	doc_init(&msg, screen_ascii);
 	if (*app.message)
-		screen_bar(LINES - 1, app.message, NULL, screen_attr(app.message_style));
+		doc_wrap_text(&msg, app.message_style, app.message, COLS - 1, "", "");
+	rows = msg.n < 1 ? 1 : msg.n > 3 ? 3 : msg.n;
+	v->ops->draw(v, 1, LINES - 1 - rows);
+	if (*app.message)
+		for (int i = 0; i < rows; i++) {
+			screen_bar(LINES - rows + i, "", NULL, A_NORMAL);
+			screen_doc_line(LINES - rows + i, 0, COLS, &msg.lines[i]);
+		}
 	else
 		screen_bar(LINES - 1, app.grading_item >= 0 ? "Esc cancels the grading" : v->ops->keys,
 			   "? help", screen_attr(S_DIM));
+	doc_free(&msg);
 	refresh();
 }
 

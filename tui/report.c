@@ -193,6 +193,13 @@ render_hints(struct doc *d, const struct item *it, const struct grade_result *r,
 	}
 	shown = shown > n ? n : shown;
 	heading(d, "Hints");
+	if (!shown) {
+		doc_newline(d);
+		doc_printf(d, S_DIM, "  %d hint%s, from a nudge to the answer: press h for the first.",
+			   n, n == 1 ? "" : "s");
+		free(hints);
+		return;
+	}
 	doc_printf(d, S_DIM, "  (%d of %d)", shown, n);
 	for (int i = 0; i < shown; i++) {
 		struct doc h;
@@ -321,7 +328,10 @@ report_progress(struct doc *d, const struct item *it, const struct grade_step *s
 			doc_puts(d, S_WARN, "  ▸ ");
 		else
 			doc_puts(d, S_PASS, "  ✓ ");
-		doc_printf(d, S_PLAIN | F_STRONG, "%-8s", s->stage);
+		if (*s->message)
+			doc_printf(d, S_PLAIN | F_STRONG, "%-8s", s->stage);
+		else
+			doc_puts(d, S_PLAIN | F_STRONG, s->stage);
 		if (*s->message)
 			doc_printf(d, S_PLAIN, " %s", s->message);
 	}

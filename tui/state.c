@@ -56,14 +56,17 @@ static void
 set_aside(struct state *st, const char *why)
 {
 	char *dest = xasprintf("%s.corrupt", st->path);
+	const char *name;
 
 	for (int i = 1; access(dest, F_OK) == 0 && i < 1000; i++) {
 		free(dest);
 		dest = xasprintf("%s.corrupt-%d", st->path, i);
 	}
+	/* the student knows the workbook: name the files from its root */
+	name = strstr(dest, ".cudalings/") ? strstr(dest, ".cudalings/") : dest;
 	if (rename(st->path, dest) == 0)
-		st->note = xasprintf("progress file %s %s: kept it as %s and started afresh",
-				     st->path, why, dest);
+		st->note = xasprintf("progress file .cudalings/state.json %s: kept it as %s and started afresh",
+				     why, name);
 	else
 		st->note = xasprintf("progress file %s %s (and cannot move it aside: %s); starting afresh",
 				     st->path, why, strerror(errno));

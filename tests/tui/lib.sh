@@ -1,0 +1,78 @@
+# Helpers for driving cudalings-tui in tmux; sourced by the end-to-end scripts.
+# Each script sets $work (a temp dir) before using them.
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tui=$repo/build/cudalings-tui
+golden_dir=$repo/tests/tui/golden
+fails=0
+
+[ -x "$tui" ] || { echo "$0: $tui is not built (make build/cudalings-tui)" >&2; exit 1; }
+command -v tmux >/dev/null || { echo "$0: tmux is needed (apt-get install tmux)" >&2; exit 1; }
+
+session=0
+T() { tmux -S "$work/tmux.$session.sock" "$@"; }
+
+# start DIR ENV...: run the TUI in DIR in a fresh 80x24 pane; the shell
+# says how it exited, and stays, so that the screen after it can be read.
+start() {
+	local dir=$1
+	shift
+	# a server of its own each time: a dying one cannot take the new session down
+	T kill-server 2>/dev/null || true
+	session=$((session + 1))
+	T -f /dev/null new-session -d -s tui -x 80 -y 24 -c "$dir" \
+		"env TERM=screen LC_ALL=C.UTF-8 NO_COLOR=1 $* '$tui'; echo \"[exited \$?]\"; exec sleep 600"
+	T set-option -g status off
+}
+
+screen() { T capture-pane -p -t tui | sed 's/[[:space:]]*$//'; }
+
+keys() { T send-keys -t tui "$@"; }
+
+# wait_for TEXT: until the screen shows TEXT (10 s at most)
+wait_for() {
+	local i
+	for i in $(seq 100); do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "FAIL: the screen never showed '$1':" >&2
+	screen >&2
+	fails=$((fails + 1))
+	return 1
+}
+
+check() {
+	if eval "$2"; then
+		return 0
+	fi
+	echo "FAIL: $1" >&2
+	fails=$((fails + 1))
+}
+
+# golden NAME: compare the screen with tests/tui/golden/NAME.txt
+# (UPDATE_GOLDEN=1 writes it instead).  Elapsed seconds are masked.
+golden() {
+	local file=$golden_dir/$1.txt
+	sleep 0.2	# let the last redraw land
+	screen | sed -e "s|$work|WORK|g" -e 's/grading \([a-z_]*\) [0-9]*s ./grading \1 Ns */' > "$work/screen.txt"
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		mkdir -p "$golden_dir"
+		cp "$work/screen.txt" "$file"
+		echo "  wrote $file"
+	elif ! diff -u "$file" "$work/screen.txt" > "$work/diff.txt" 2>&1; then
+		echo "FAIL: screen $1 differs from $file:" >&2
+		cat "$work/diff.txt" >&2
+		fails=$((fails + 1))
+	else
+		echo "  ok $1"
+	fi
+}
+
+finish() {
+	if [ "$fails" -ne 0 ]; then
+		echo "$0: $fails check(s) failed" >&2
+		exit 1
+	fi
+	echo "$0: all passed"
+}

@@ -1,0 +1,194 @@
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "tui/report.h"
+#include "tui/util.h"
+#include "tui/workbook.h"
+
+static struct workbook wb;
+static struct grade_result res;
+
+static void
+load(const char *fixture)
+{
+	char *list = read_file(FIXTURE("list.json"), NULL);
+	char *path = xasprintf("tests/tui/fixtures/%s", fixture);
+	char *json = read_file(path, NULL);
+
+	cr_assert_eq(workbook_parse(list, &wb), 0);
+	cr_assert_eq(result_parse(json, &res), 0);
+	res.exit_status = res.pass ? 0 : 1;
+	free(list);
+	free(path);
+	free(json);
+}
+
+static int
+count(const char *s, const char *glyph)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, glyph)); p += strlen(glyph))
+		n++;
+	return n;
+}
+
+Test(report, a_failure_shows_cases_diagnostics_and_hints_for_its_stage, .timeout = 10)
+{
+	struct doc d;
+	int i;
+
+	load("grade-fail.json");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 2, NULL, 70);
+	cr_assert_str_eq(line_text(&d, 0), "✗ Column sums fails at correctness");
+	cr_assert_eq(S_CLASS(d.lines[0].spans[0].style), S_FAIL);
+	cr_assert(find_line(&d, "2 of 3 cases wrong") > 0);
+	cr_assert(find_line(&d, "no GPU: correctness checked") > 0);
+	cr_assert(find_line(&d, "(1 of 3 passed)") > 0);
+	cr_assert(find_line(&d, "✓ 1x1") > 0);
+	i = find_line(&d, "✗ 31x33");
+	cr_assert(i > 0);
+	cr_assert(strstr(line_text(&d, i + 1), "28 wrong: sums[5] is 0.0"), "%s", line_text(&d, i + 1));
+	cr_assert(find_line(&d, "race: threads 0 and 32") > 0);
+	/* correctness and fail hints fit; compile and performance ones do not */
+	cr_assert(find_line(&d, "(2 of 2)") > 0, "hints header");
+	cr_assert(find_line(&d, "1. One thread per column.") > 0);
+	cr_assert(find_line(&d, "2. Check the bounds.") > 0);
+	cr_assert_eq(find_line(&d, "Read the first error"), -1);
+	cr_assert_eq(find_line(&d, "Coalesce"), -1);
+	cr_assert(find_line(&d, "That was the last hint.") > 0);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, hints_come_one_at_a_time, .timeout = 10)
+{
+	struct doc d;
+
+	load("grade-fail.json");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 1, NULL, 70);
+	cr_assert(find_line(&d, "(1 of 2)") > 0);
+	cr_assert(find_line(&d, "1. One thread per column.") > 0);
+	cr_assert_eq(find_line(&d, "Check the bounds"), -1);
+	cr_assert(find_line(&d, "Press h for the next hint.") > 0);
+	doc_free(&d);
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 0, NULL, 70);
+	cr_assert(find_line(&d, "2 hints, from a nudge to the answer: press h for the first.") > 0);
+	cr_assert_eq(find_line(&d, "1. "), -1);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, compile_errors_show_the_line_they_name, .timeout = 10)
+{
+	struct doc d;
+	int i;
+
+	load("grade-compile.json");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 0, "line one\nline two\n    sum += 1;\nlast\n", 70);
+	cr_assert_str_eq(line_text(&d, 0), "✗ Column sums fails at compile");
+	i = find_line(&d, "col_sums.cu:3:5: error: 'sum' was not declared");
+	cr_assert(i > 0);
+	cr_assert_eq(S_CLASS(d.lines[i].spans[0].style), S_ERROR);
+	cr_assert(find_line(&d, "      3 │     sum += 1;") > i);
+	i = find_line(&d, "warning: unused variable");
+	cr_assert_eq(S_CLASS(d.lines[i].spans[0].style), S_WARN);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, timing_bars_are_to_scale, .timeout = 10)
+{
+	struct doc d;
+	int yours, limit, ref, copy;
+
+	load("grade-slow-gpu.json");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 0, NULL, 77);
+	yours = find_line(&d, "  yours ");
+	limit = find_line(&d, "  limit ");
+	ref = find_line(&d, "  reference ");
+	copy = find_line(&d, "  copy ");
+	cr_assert(yours > 0 && limit > yours && ref > limit && copy > ref);
+	cr_assert(strstr(line_text(&d, yours), "2123.7 µs  too slow"));
+	cr_assert_eq(S_CLASS(style_of(&d, yours, "█")), S_BAR_BAD);
+	/* the longest bar is the slowest time; 819.4/2123.7 of it is the reference */
+	{
+		int ny = count(line_text(&d, yours), "█"), nr = count(line_text(&d, ref), "█");
+
+		cr_assert_eq(nr, (int)(819.4 / 2123.7 * ny + 0.5));
+		cr_assert_gt(count(line_text(&d, limit), "█"), nr);
+		cr_assert_lt(count(line_text(&d, copy), "█"), nr);
+	}
+	cr_assert(find_line(&d, "2.59× the reference (the limit is 1.25×); 506 GB/s, 14% of a copy") > 0);
+	for (int i = 0; i < d.n; i++)
+		cr_assert_leq(doc_line_width(&d.lines[i]), 77, "line %d: %s", i, line_text(&d, i));
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, a_pass_on_the_simulator, .timeout = 10)
+{
+	struct doc d;
+
+	load("grade-pass-sim.json");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 3, NULL, 70);
+	cr_assert_str_eq(line_text(&d, 0), "✓ Column sums is correct on the simulator");
+	cr_assert_eq(find_line(&d, "Hints"), -1);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, a_grader_that_could_not_grade_says_so, .timeout = 10)
+{
+	struct doc d;
+
+	load("grade-fail.json");
+	res.exit_status = 3;
+	free(res.stderr_text);
+	res.stderr_text = xstrdup("cudalings: nvcc not found\n");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 0, NULL, 70);
+	cr_assert_str_eq(line_text(&d, 0), "✗ the grader could not grade col_sums (exit 3: environment error)");
+	cr_assert(find_line(&d, "The grader said") > 0);
+	cr_assert(find_line(&d, "nvcc not found") > 0);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, progress_lists_stages_and_cases, .timeout = 10)
+{
+	struct grade_step steps[] = {
+		{ .stage = "compile", .message = "compiling" },
+		{ .stage = "run", .message = "" },
+		{ .is_case = true, .name = "1x1", .passed = true, .index = 1, .count = 2 },
+		{ .is_case = true, .name = "31x33", .passed = false, .index = 2, .count = 2 },
+	};
+	struct doc d;
+	char *list = read_file(FIXTURE("list.json"), NULL);
+
+	cr_assert_eq(workbook_parse(list, &wb), 0);
+	doc_init(&d, false);
+	report_progress(&d, &wb.items[1], steps, 4, true, 70);
+	cr_assert_str_eq(line_text(&d, 0), "Grading Column sums");
+	cr_assert_str_eq(line_text(&d, 2), "  ✓ compile  compiling");
+	cr_assert_str_eq(line_text(&d, 3), "  ▸ run");
+	cr_assert_str_eq(line_text(&d, 4), "      ✓ case 1 of 2: 1x1");
+	cr_assert_str_eq(line_text(&d, 5), "      ✗ case 2 of 2: 31x33");
+	doc_free(&d);
+	workbook_free(&wb);
+	free(list);
+}

@@ -1,0 +1,142 @@
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "tui/state.h"
+#include "tui/util.h"
+
+Test(state, a_missing_file_is_a_fresh_start, .timeout = 10)
+{
+	char *root = temp_dir();
+	struct state st;
+
+	state_load(&st, root);
+	cr_assert_null(st.note);
+	cr_assert_eq(state_status(&st, "col_sums"), STATUS_NOT_STARTED);
+	cr_assert_eq(state_hints(&st, "col_sums"), 0);
+	state_free(&st);
+	free(root);
+}
+
+Test(state, progress_survives_a_reopen, .timeout = 10)
+{
+	char *root = temp_dir(), *tmp;
+	struct state st;
+
+	state_load(&st, root);
+	state_set_status(&st, "col_sums", STATUS_SIM);
+	state_set_status(&st, "intro", STATUS_READ);
+	state_set_hints(&st, "col_sums", 2);
+	state_set_status(&st, "col_sums", STATUS_GPU);
+	cr_assert_eq(state_save(&st), 0, "%s", last_error());
+	state_free(&st);
+
+	state_load(&st, root);
+	cr_assert_null(st.note);
+	cr_assert_eq(state_status(&st, "col_sums"), STATUS_GPU);
+	cr_assert_eq(state_status(&st, "intro"), STATUS_READ);
+	cr_assert_eq(state_hints(&st, "col_sums"), 2);
+	cr_assert_eq(state_status(&st, "other"), STATUS_NOT_STARTED);
+	/* no temp file is left behind */
+	tmp = xasprintf("%s.tmp.%ld", st.path, (long)getpid());
+	cr_assert_neq(access(tmp, F_OK), 0);
+	free(tmp);
+	state_free(&st);
+	free(root);
+}
+
+Test(state, a_corrupt_file_is_set_aside_not_fatal, .timeout = 10)
+{
+	char *root = temp_dir(), *aside, *aside1;
+	struct state st;
+
+	mkdir(path_join(root, ".cudalings"), 0777);
+	write_text(root, ".cudalings/state.json", "{\"items\": {\"col_sums\": ");
+	state_load(&st, root);
+	cr_assert_not_null(st.note);
+	cr_assert(strstr(st.note, "not valid JSON"), "%s", st.note);
+	cr_assert(strstr(st.note, "state.json.corrupt"), "%s", st.note);
+	aside = xasprintf("%s.corrupt", st.path);
+	cr_assert_eq(access(aside, F_OK), 0);
+	/* and it works afresh */
+	state_set_status(&st, "col_sums", STATUS_FAILING);
+	cr_assert_eq(state_save(&st), 0);
+	state_free(&st);
+
+	/* a second bad file does not overwrite the first one set aside */
+	write_text(root, ".cudalings/state.json", "[1, 2]");
+	state_load(&st, root);
+	cr_assert(strstr(st.note, "not a JSON object"), "%s", st.note);
+	aside1 = xasprintf("%s.corrupt-1", st.path);
+	cr_assert_eq(access(aside1, F_OK), 0);
+	cr_assert_eq(state_status(&st, "col_sums"), STATUS_NOT_STARTED);
+	state_free(&st);
+	free(aside);
+	free(aside1);
+	free(root);
+}
+
+Test(state, damaged_entries_read_as_not_started, .timeout = 10)
+{
+	char *root = temp_dir();
+	struct state st;
+
+	mkdir(path_join(root, ".cudalings"), 0777);
+	write_text(root, ".cudalings/state.json",
+		   "{\"items\": {\"a\": 3, \"b\": {\"status\": \"bogus\", \"hints\": -2}}, \"mine\": [1]}");
+	state_load(&st, root);
+	cr_assert_null(st.note);
+	cr_assert_eq(state_status(&st, "a"), STATUS_NOT_STARTED);
+	cr_assert_eq(state_status(&st, "b"), STATUS_NOT_STARTED);
+	cr_assert_eq(state_hints(&st, "b"), 0);
+	state_set_status(&st, "a", STATUS_FAILING);
+	cr_assert_eq(state_status(&st, "a"), STATUS_FAILING);
+	cr_assert_eq(state_save(&st), 0);
+	state_free(&st);
+	free(root);
+}
+
+Test(state, keys_it_does_not_know_are_kept, .timeout = 10)
+{
+	char *root = temp_dir(), *text;
+	struct state st;
+
+	mkdir(path_join(root, ".cudalings"), 0777);
+	write_text(root, ".cudalings/state.json", "{\"version\": 1, \"items\": {}, \"instructor\": \"kept\"}");
+	state_load(&st, root);
+	state_set_status(&st, "x", STATUS_SIM);
+	cr_assert_eq(state_save(&st), 0);
+	text = read_file(st.path, NULL);
+	cr_assert(strstr(text, "\"instructor\":\t\"kept\""), "%s", text);
+	cr_assert(strstr(text, "correct_on_sim"), "%s", text);
+	free(text);
+	state_free(&st);
+	free(root);
+}
+
+Test(state, a_write_that_fails_says_why, .timeout = 10)
+{
+	char *root = temp_dir();
+	struct state st;
+
+	/* .cudalings is a file: the directory cannot be made */
+	write_text(root, ".cudalings", "in the way");
+	state_load(&st, root);
+	state_set_status(&st, "x", STATUS_SIM);
+	cr_assert_eq(state_save(&st), -1);
+	cr_assert(strstr(last_error(), ".cudalings"), "%s", last_error());
+	state_free(&st);
+	free(root);
+}
+
+Test(state, labels, .timeout = 10)
+{
+	cr_assert_str_eq(status_label(STATUS_GPU), "passed on the GPU");
+	cr_assert_str_eq(status_label(STATUS_SIM), "correct on the simulator");
+	cr_assert(status_done(STATUS_SIM) && status_done(STATUS_READ));
+	cr_assert(!status_done(STATUS_FAILING) && !status_done(STATUS_NOT_STARTED));
+}

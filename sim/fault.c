@@ -394,8 +394,10 @@ describe_address(char *buf, size_t n)
 			 "%zu-byte allocation at %p: a negative index?", fault.addr,
 			 (size_t)(al->ptr - a), al->size, (void *)al->ptr);
 	} else if (a >= cudasim_dyn_smem && a < cudasim_dyn_smem + SIM_DYN_ARENA) {
-		snprintf(buf, n, "accessed address %p, past the end of the dynamic shared "
-			 "memory (%zu bytes were asked for at the launch)", fault.addr, sim_cur.smem);
+		snprintf(buf, n, "accessed byte %zu of the dynamic shared memory, but the "
+			 "launch asked for %zu bytes%s", (size_t)(a - cudasim_dyn_smem), sim_cur.smem,
+			 sim_cur.smem ? "" : " (extern __shared__ needs its size as the third "
+			 "<<<grid, block, bytes>>> argument)");
 	} else if (fault.code == SEGV_ACCERR) {
 		snprintf(buf, n, "wrote to read-only memory at %p (a __constant__ "
 			 "variable or a string literal?)", fault.addr);

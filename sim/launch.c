@@ -309,6 +309,7 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		sim_cur.active = false;
 		cudasim_tracking = 0;
 		sim_watchdog_disarm();
+		sim_dyn_smem_unfence();
 		if (tracked) {
 			sim_track_end();
 			if (sim_cur.run == 1)
@@ -328,6 +329,7 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		return;
 	}
 	sim_cur.active = true;
+	sim_dyn_smem_fence(smem);
 	sim_watchdog_arm();
 	if (check) {
 		err = run_checked();
@@ -336,6 +338,7 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		err = sim_sticky();
 	}
 	sim_watchdog_disarm();
+	sim_dyn_smem_unfence();
 	cudasim_tracking = 0;
 	sim_cur.active = false;
 	if (sim_blk.static_smem > site->static_smem)

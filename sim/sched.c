@@ -12,6 +12,8 @@
  */
 #include "sim.h"
 
+#include <sys/mman.h>
+
 struct sim_block sim_blk;
 uint3 cudasim_tid, cudasim_bid;
 dim3 cudasim_bdim, cudasim_gdim;
@@ -525,6 +527,26 @@ cudasim_shared_first(void *p, size_t size, unsigned *epoch, const char *file, in
 			  "bytes) raises the limit to 232448)" : "");
 		sim_abandon(cudaErrorInvalidValue);
 	}
+}
+
+/*
+ * Only the dynamic shared memory a launch asked for is usable: the pages
+ * past it fault, so a forgotten third <<<>>> argument is an illegal
+ * address, as on a GPU, instead of memory that happens to be there.
+ */
+void
+sim_dyn_smem_fence(size_t bytes)
+{
+	size_t page = 4096, usable = (bytes + page - 1) / page * page;
+
+	if (usable < SIM_DYN_ARENA - page)
+		mprotect(cudasim_dyn_smem + usable, SIM_DYN_ARENA - page - usable, PROT_NONE);
+}
+
+void
+sim_dyn_smem_unfence(void)
+{
+	mprotect(cudasim_dyn_smem, SIM_DYN_ARENA - 4096, PROT_READ | PROT_WRITE);
 }
 
 bool

@@ -131,6 +131,9 @@ struct sim_block {
 };
 extern struct sim_block sim_blk;
 
+/* Make the dynamic shared memory past what a launch asked for fault, and undo it. */
+void sim_dyn_smem_fence(size_t bytes);
+void sim_dyn_smem_unfence(void);
 /* Run one block of the current launch in the given order; false on an error. */
 bool sim_block_run(uint3 bid, bool forward);
 /* The thread running now, for reports: "thread (x,y,z) of block (x,y,z)". */

@@ -376,6 +376,14 @@ Test(faults, null_pointer, .timeout = 10)
 	cr_assert(detail_names_mark(ERRORS_CU, "null"), "%s", detail());
 }
 
+Test(faults, dynamic_shared_memory_not_asked_for, .timeout = 10)
+{
+	cr_assert_eq(sim_forgot_smem(), cudaErrorIllegalAddress);
+	assert_detail_has("the launch asked for 0 bytes");
+	assert_detail_has("third <<<grid, block, bytes>>> argument");
+	cr_assert(detail_names_mark(ERRORS_CU, "forgot_smem"), "%s", detail());
+}
+
 Test(faults, integer_division_by_zero, .timeout = 10)
 {
 	cr_assert_eq(sim_divide(7), cudaErrorLaunchFailure);

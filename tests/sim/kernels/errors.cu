@@ -332,3 +332,22 @@ sim_double_free(void)
 	cudaFree(d);
 	return cudaFree(d);
 }
+
+__global__ void forgot_smem_kernel(float *out)
+{
+	extern __shared__ float forgot[];
+
+	forgot[threadIdx.x] = 1.0f;	// MARK:forgot_smem
+	__syncthreads();
+	out[threadIdx.x] = forgot[threadIdx.x];
+}
+
+extern "C" int
+sim_forgot_smem(void)
+{
+	float *d;
+
+	cudaMalloc(&d, 32 * sizeof(float));
+	forgot_smem_kernel<<<1, 32>>>(d);
+	return finish();
+}

@@ -47,6 +47,7 @@ int sim_spin(void);
 int sim_assert(int ok);
 int sim_memcpy_swapped(void);
 int sim_double_free(void);
+int sim_forgot_smem(void);
 
 /* tricky.cu */
 int sim_tricky(char *text, int size, int *values);

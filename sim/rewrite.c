@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 enum kind { K_IDENT, K_NUMBER, K_STRING, K_CHAR, K_PUNCT };
 
@@ -798,13 +799,60 @@ rewrite_device_var(int i)
 
 /* ---------------------------------------------------------------- includes */
 
-static char *in_dir;
+static char *read_file(const char *path, size_t *len);
+static char *in_dir, *out_path;
+static int nheaders;
+
+/* Whether a header holds what only the rewriter makes compile or behave. */
+static bool
+header_needs_rewrite(const char *path)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	bool needs;
+
+	if (!text)
+		return false;
+	needs = strstr(text, "<<<") || strstr(text, "__shared__") || strstr(text, "__device__") ||
+		strstr(text, "__managed__");
+	free(text);
+	return needs;
+}
+
+/*
+ * A header beside the .cu with launches or __shared__ in it is rewritten too,
+ * by this program run again, into OUT.cpp.N.h (its #line names the header).
+ * Returns the path to include instead, or NULL to include the header as is.
+ */
+static char *
+rewrite_header(const char *path, int line)
+{
+	char hdr[PATH_MAX + 32], *abs_hdr;
+	pid_t pid;
+	int status;
+
+	if (!header_needs_rewrite(path))
+		return NULL;
+	snprintf(hdr, sizeof(hdr), "%s.%d.h", out_path, ++nheaders);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		execl("/proc/self/exe", "cudasim-rewrite", path, hdr, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		fail(line, "cannot rewrite the header '%s'", path);
+	if (WEXITSTATUS(status))
+		exit(1);	/* the header's own "file:line: message" is out already */
+	abs_hdr = realpath(hdr, NULL);
+	return abs_hdr ? abs_hdr : strdup(hdr);
+}
 
 static void
 rewrite_include(int hash)
 {
 	int s = hash + 2;
-	char rel[PATH_MAX], full[PATH_MAX * 2];
+	char rel[PATH_MAX], full[PATH_MAX * 2], *rewritten;
 	size_t n;
 	struct buf b = { 0 };
 
@@ -818,8 +866,9 @@ rewrite_include(int hash)
 	snprintf(full, sizeof(full), "%s/%s", in_dir, rel);
 	if (access(full, R_OK))
 		return;		/* not beside the .cu file: the -I paths find it, as before */
+	rewritten = rewrite_header(full, toks[s].line);
 	buf_str(&b, "\"");
-	for (const char *p = full; *p; p++) {
+	for (const char *p = rewritten ? rewritten : full; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			buf_str(&b, "\\");
 		buf_add(&b, p, 1);
@@ -909,6 +958,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	in_path = argv[1];
+	out_path = argv[2];
 	src = read_file(in_path, &src_len);
 	if (!src) {
 		fprintf(stderr, "cudasim-rewrite: cannot read '%s': %s\n", in_path, strerror(errno));

@@ -223,3 +223,28 @@ Test(rewrite, quoted_include_beside_the_source, .init = make_dir, .fini = remove
 	r = sh("%s -fsyntax-only %s/out/inc.cpp", SIM_CXX, dir);
 	cr_assert_eq(r.status, 0, "an include beside the .cu was not found:\n%s", r.err);
 }
+
+Test(rewrite, header_with_kernels_is_rewritten_too, .init = make_dir, .fini = remove_dir, .timeout = 30)
+{
+	struct run r;
+	char want[256];
+
+	write_file("helpers.cuh",
+		   "__device__ int calls;\n"					/* 1 */
+		   "template <class K> void launch(K k, int *p)\n"		/* 2 */
+		   "{\n"								/* 3 */
+		   "\tk<<<1, 32>>>(p);\n"						/* 4 */
+		   "\tint y = no_such_name_in_the_header;\n"			/* 5 */
+		   "}\n");
+	write_file("main.cu",
+		   "#include \"helpers.cuh\"\n"
+		   "__global__ void k(int *p) { __shared__ int s[32]; s[threadIdx.x] = 1; p[0] = s[0]; }\n"
+		   "void f(int *p) { launch(k, p); }\n");
+	r = sh("mkdir -p %s/out && %s %s/main.cu %s/out/main.cpp", dir, REWRITE, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	r = sh("%s -fsyntax-only %s/out/main.cpp", SIM_CXX, dir);
+	snprintf(want, sizeof(want), "%s/helpers.cuh:5:", dir);
+	cr_assert(strstr(r.err, want), "expected %s in:\n%s", want, r.err);
+	cr_assert(strstr(r.err, "no_such_name_in_the_header"), "%s", r.err);
+	cr_assert_eq(strstr(r.err, "<<<"), NULL, "the launch in the header was not rewritten:\n%s", r.err);
+}

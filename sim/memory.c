@@ -154,13 +154,6 @@ sim_alloc_near(const void *p)
 	return NULL;
 }
 
-bool
-sim_range_is(const void *p, size_t n, enum sim_alloc_kind kind)
-{
-	struct sim_alloc *a = sim_alloc_find(p);
-
-	return a && a->kind == kind && (const char *)p + n <= a->ptr + a->size;
-}
 
 /* ---------------------------------------------------------------- tracking */
 
@@ -354,13 +347,6 @@ sim_track_restore_orig(void)
 	}
 }
 
-void
-sim_track_forget(void)
-{
-	for (int i = 0; i < nallocs; i++)
-		if (allocs[i]->dirty)
-			memset(allocs[i]->dirty, 0, allocs[i]->npages);
-}
 
 /* ---------------------------------------------------------------- atomics */
 

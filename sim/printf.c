@@ -65,9 +65,3 @@ sim_printf_flush(void)
 	dropped = false;
 }
 
-void
-sim_printf_discard(void)
-{
-	len = 0;
-	dropped = false;
-}

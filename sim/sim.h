@@ -56,14 +56,15 @@ struct sim_alloc {
 	char *page_lo;
 	size_t npages;
 };
+/* A new block, owned by the registry until sim_free (or sim_free_all) releases it. */
 void *sim_alloc(size_t size, enum sim_alloc_kind kind);
+/* 0, or -1 when ptr is no block of that kind. */
 int sim_free(void *ptr, enum sim_alloc_kind kind);
 struct sim_alloc *sim_alloc_find(const void *p);
 /* The allocation whose mapping (guard pages too) holds p, or NULL. */
 struct sim_alloc *sim_alloc_near(const void *p);
 /* The allocation that starts highest at or below p, or NULL. */
 struct sim_alloc *sim_alloc_below(const void *p);
-bool sim_range_is(const void *p, size_t n, enum sim_alloc_kind kind);
 void sim_free_all(void);
 
 /* Order check: watch writes to every allocation; see launch.c. */
@@ -72,12 +73,11 @@ bool sim_track_fault(void *addr);
 void sim_track_end(void);
 /* After run A: keep A's pages, put back the originals. */
 void sim_track_swap_to_orig(void);
-/* After run B: find the first word that differs from run A, then restore A's result. */
+/* After run B: the first word that differs from run A and is not explained by atomics. */
 bool sim_track_compare(void **where, uint32_t *a, uint32_t *b, bool *atomic_word);
 void sim_track_restore_a(void);
 /* Put the memory back as it was before the launch. */
 void sim_track_restore_orig(void);
-void sim_track_forget(void);
 /* Atomic targets seen while tracking. */
 void sim_atomic_reset(void);
 bool sim_atomic_was(const void *p, int *kind);
@@ -176,6 +176,5 @@ bool sim_stream_valid(cudaStream_t s);
 
 /* ---------------------------------------------------------------- printf.c */
 void sim_printf_flush(void);
-void sim_printf_discard(void);
 
 #endif

@@ -240,6 +240,43 @@ translit_ascii(const char *s, size_t len)
 	return sb_detach(&sb);
 }
 
+void
+doc_verbatim(struct doc *d, unsigned style, const char *text, int width, const char *indent)
+{
+	int iw = utf8_width(indent, strlen(indent));
+	int room = width - iw - 2 > 8 ? width - iw - 2 : 8;
+
+	while (*text) {
+		size_t len = strcspn(text, "\n"), fit;
+		struct sbuf line = SBUF_INIT;
+		const char *s;
+		bool first = true;
+
+		for (size_t i = 0; i < len; i++) {
+			if (text[i] == '\t')
+				do sb_add(&line, " ", 1); while (line.len % 8);
+			else if (text[i] != '\r')
+				sb_add(&line, text + i, 1);
+		}
+		s = line.buf ? line.buf : "";
+		do {
+			/* the first piece has the two columns continuations are indented by */
+			fit = utf8_fit(s, strlen(s), first ? room + 2 : room);
+			if (!fit && *s)
+				fit = 1;
+			doc_newline(d);
+			doc_puts(d, S_PLAIN, indent);
+			if (!first)
+				doc_puts(d, S_PLAIN, "  ");
+			doc_put(d, style, s, fit);
+			s += fit;
+			first = false;
+		} while (*s);
+		sb_free(&line);
+		text += len + (text[len] == '\n');
+	}
+}
+
 /* ---- word wrapping ---- */
 
 struct piece {

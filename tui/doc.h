@@ -69,6 +69,13 @@ void doc_wrap(struct doc *d, const struct doc_span *runs, int nruns, int width,
 void doc_wrap_text(struct doc *d, unsigned style, const char *text, int width,
 		   const char *first, const char *rest);
 
+/*
+ * Append text as it is, line by line, spaces kept (compiler messages, program
+ * output): each line behind indent, cut at width onto continuation lines
+ * indented two more.  Tabs go to 8 columns.
+ */
+void doc_verbatim(struct doc *d, unsigned style, const char *text, int width, const char *indent);
+
 /* The text of a line without styles; you own the string. */
 char *doc_line_text(const struct doc_line *l);
 int doc_line_width(const struct doc_line *l);

@@ -80,6 +80,7 @@ grade_result(struct grading *g, struct grade_result *r)
 		r->message = xstrdup(*out ? out : "the grader printed no report");
 		r->note = xstrdup("");
 		r->compile_output = xstrdup("");
+		r->program_output = xstrdup("");
 		r->performance = xstrdup("");
 		r->stderr_text = xstrdup("");
 		if (g->job.status < 2)

@@ -58,41 +58,46 @@ source_line(const char *source, long n)
 	return xstrndup(p, end ? (size_t)(end - p) : strlen(p));
 }
 
-/* Compiler messages; an error that names a line shows that line of the student's file. */
+/*
+ * Compiler messages.  A message line is wrapped at words; the compiler's
+ * pictures (source lines, carets) are kept as they are.  nvcc shows no
+ * source with its errors, so then we show the line an error names.
+ */
 static void
 render_compile(struct doc *d, const struct grade_result *r, const char *source, int width)
 {
-	regex_t re;
+	regex_t re, context;
 	char *out = xstrdup(r->compile_output), *line, *save = NULL;
+	bool has_context;
 	int shown = 0;
 
 	heading(d, "Compiler");
-	if (regcomp(&re, ":([0-9]+)(:[0-9]+)?: (fatal error|error|warning|note)", REG_EXTENDED))
+	if (regcomp(&re, ":([0-9]+)(:[0-9]+)?: (fatal error|error|warning|note)", REG_EXTENDED) ||
+	    regcomp(&context, "^ *[0-9]+ \\| ", REG_EXTENDED | REG_NEWLINE))
 		die("cannot compile a regular expression");
+	has_context = regexec(&context, out, 0, NULL, 0) == 0;
 	for (line = strtok_r(out, "\n", &save); line && shown < 400; line = strtok_r(NULL, "\n", &save), shown++) {
 		regmatch_t m[4];
-		unsigned style = S_DIM;
-		long lineno = 0;
+		unsigned style;
+		char *src;
 
-		if (regexec(&re, line, 4, m, 0) == 0) {
-			char kind = line[m[3].rm_so];
-
-			style = kind == 'w' ? S_WARN : kind == 'n' ? S_DIM : S_ERROR;
-			lineno = strtol(line + m[1].rm_so, NULL, 10);
+		if (regexec(&re, line, 4, m, 0) != 0) {
+			doc_verbatim(d, S_DIM, line, width, "  ");
+			continue;
 		}
+		style = line[m[3].rm_so] == 'w' ? S_WARN : line[m[3].rm_so] == 'n' ? S_DIM : S_ERROR;
 		doc_wrap_text(d, style, line, width, "  ", "    ");
-		if (lineno && style == S_ERROR && source) {
-			char *src = source_line(source, lineno);
-
-			if (src) {
-				doc_newline(d);
-				doc_printf(d, S_DIM, "  %5ld │ ", lineno);
-				doc_puts(d, S_CODEBLOCK, src);
-				free(src);
-			}
+		src = style == S_ERROR && !has_context && source ?
+			source_line(source, strtol(line + m[1].rm_so, NULL, 10)) : NULL;
+		if (src) {
+			doc_newline(d);
+			doc_printf(d, S_DIM, "  %5ld │ ", strtol(line + m[1].rm_so, NULL, 10));
+			doc_puts(d, S_CODEBLOCK, src);
+			free(src);
 		}
 	}
 	regfree(&re);
+	regfree(&context);
 	free(out);
 }
 
@@ -285,6 +290,11 @@ report_render(struct doc *d, const struct item *it, const struct grade_result *r
 		doc_newline(d);
 		doc_puts(d, S_DIM, "  timing: not measured");
 	}
+	if (*r->program_output) {
+		/* the student's own printf()s: often how they debug */
+		heading(d, "Your program printed");
+		doc_verbatim(d, S_CODEBLOCK, r->program_output, width, "  ");
+	}
 	if (r->ndiags) {
 		heading(d, "Diagnostics");
 		for (int i = 0; i < r->ndiags; i++) {
@@ -297,7 +307,7 @@ report_render(struct doc *d, const struct item *it, const struct grade_result *r
 	}
 	if (*r->stderr_text && (r->exit_status >= 2 || r->exit_status < 0 || !*r->verdict)) {
 		heading(d, "The grader said");
-		doc_wrap_text(d, S_PLAIN, r->stderr_text, width, "  ", "  ");
+		doc_verbatim(d, S_PLAIN, r->stderr_text, width, "  ");
 	}
 	if (!r->pass)
 		render_hints(d, it, r, hints_shown, width);

@@ -45,6 +45,7 @@ result_parse(const char *json, struct grade_result *r)
 	r->message = str(root, "message");
 	r->note = str(root, "note");
 	r->compile_output = str(root, "compile_output");
+	r->program_output = str(root, "program_output");
 	r->performance = str(root, "performance");
 	r->pass = !strcmp(r->verdict, "pass");
 
@@ -89,7 +90,8 @@ result_free(struct grade_result *r)
 {
 	char **strs[] = {
 		&r->exercise, &r->file, &r->backend, &r->device, &r->verdict, &r->stage,
-		&r->message, &r->note, &r->compile_output, &r->performance, &r->stderr_text,
+		&r->message, &r->note, &r->compile_output, &r->program_output, &r->performance,
+		&r->stderr_text,
 	};
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)

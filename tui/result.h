@@ -28,7 +28,7 @@ struct grade_timing {
 struct grade_result {
 	/* strings are never NULL: a missing one is "" */
 	char *exercise, *file, *backend, *device, *verdict, *stage, *message;
-	char *note, *compile_output, *performance;
+	char *note, *compile_output, *program_output, *performance;
 	bool pass;
 	struct grade_case *cases;
 	int ncases;

@@ -97,10 +97,30 @@ Test(report, compile_errors_show_the_line_they_name, .timeout = 10)
 	cr_assert_str_eq(line_text(&d, 0), "✗ Column sums fails at compile");
 	i = find_line(&d, "col_sums.cu:3:5: error: 'sum' was not declared");
 	cr_assert(i > 0);
-	cr_assert_eq(S_CLASS(d.lines[i].spans[0].style), S_ERROR);
-	cr_assert(find_line(&d, "      3 │     sum += 1;") > i);
+	cr_assert_eq(S_CLASS(style_of(&d, i, "error")), S_ERROR);
+	/* the compiler's own picture is kept: the caret stays under the word */
+	cr_assert(find_line(&d, "      3 |     sum += 1;") > i);
+	cr_assert(find_line(&d, "        |     ^~~") > i);
+	/* and as it shows the source itself, we do not */
+	cr_assert_eq(find_line(&d, "3 │"), -1);
 	i = find_line(&d, "warning: unused variable");
-	cr_assert_eq(S_CLASS(d.lines[i].spans[0].style), S_WARN);
+	cr_assert_eq(S_CLASS(style_of(&d, i, "warning")), S_WARN);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, without_the_compilers_picture_the_line_is_shown, .timeout = 10)
+{
+	struct doc d;
+
+	load("grade-compile.json");
+	free(res.compile_output);
+	res.compile_output = xstrdup("exercises/col_sums.cu(3): error: identifier \"sum\" is undefined\n"
+				     "exercises/col_sums.cu:3:5: error: 'sum' was not declared\n");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 0, "line one\nline two\n    sum += 1;\nlast\n", 70);
+	cr_assert(find_line(&d, "      3 │     sum += 1;") > find_line(&d, "3:5: error"));
 	doc_free(&d);
 	result_free(&res);
 	workbook_free(&wb);
@@ -191,4 +211,26 @@ Test(report, progress_lists_stages_and_cases, .timeout = 10)
 	doc_free(&d);
 	workbook_free(&wb);
 	free(list);
+}
+
+Test(report, what_the_program_printed_is_shown_as_it_is, .timeout = 10)
+{
+	struct doc d;
+	int i;
+
+	load("grade-fail.json");
+	free(res.program_output);
+	res.program_output = xstrdup("x =  1\n\ty\n"
+				     "a very long line that goes on and on past the edge of the screen, and on\n");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 0, NULL, 40);
+	i = find_line(&d, "Your program printed");
+	cr_assert(i > 0);
+	cr_assert_str_eq(line_text(&d, i + 1), "  x =  1");
+	cr_assert_str_eq(line_text(&d, i + 2), "          y");
+	cr_assert_str_eq(line_text(&d, i + 3), "  a very long line that goes on and on p");
+	cr_assert_str_eq(line_text(&d, i + 4), "    ast the edge of the screen, and on");
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
 }

@@ -248,3 +248,59 @@ Test(rewrite, header_with_kernels_is_rewritten_too, .init = make_dir, .fini = re
 	cr_assert(strstr(r.err, "no_such_name_in_the_header"), "%s", r.err);
 	cr_assert_eq(strstr(r.err, "<<<"), NULL, "the launch in the header was not rewritten:\n%s", r.err);
 }
+
+/*
+ * The grader links the student's and the reference's objects, with the same
+ * kernel names, into one runner after making every symbol of one of them
+ * local: each launch must still run its own object's kernel.
+ */
+Test(rewrite, same_kernel_names_in_two_objects, .init = make_dir, .fini = remove_dir, .timeout = 60)
+{
+	static const char kernel[] =
+		"#include <cuda_runtime.h>\n"
+		"__device__ int counter;\n"
+		"__global__ void k(float *p)\n"
+		"{\n"
+		"\t__shared__ float s[32];\n"
+		"\ts[threadIdx.x] = VALUE;\n"
+		"\t__syncthreads();\n"
+		"\tp[threadIdx.x] = s[31 - threadIdx.x];\n"
+		"\tatomicAdd(&counter, 1);\n"
+		"}\n"
+		"extern \"C\" void launch(float *p) { k<<<1, 32>>>(p); }\n"
+		"extern \"C\" int count(void) { int n; cudaMemcpyFromSymbol(&n, counter, sizeof n); return n; }\n";
+	static const char main_cpp[] =
+		"extern \"C\" void launch(float *), launch_ref(float *);\n"
+		"extern \"C\" int count(void), count_ref(void);\n"
+		"int main() {\n"
+		"\tfloat *d, a[32], b[32];\n"
+		"\tcudaMalloc(&d, sizeof a);\n"
+		"\tlaunch(d); cudaMemcpy(a, d, sizeof a, cudaMemcpyDeviceToHost);\n"
+		"\tlaunch_ref(d); cudaMemcpy(b, d, sizeof b, cudaMemcpyDeviceToHost);\n"
+		"\tlaunch(d);\n"
+		"\treturn !(a[0] == 1 && b[0] == 2 && count() == 64 && count_ref() == 32 &&\n"
+		"\t\t cudaGetLastError() == cudaSuccess);\n"
+		"}\n";
+	char text[sizeof(kernel) + 16];
+	struct run r;
+
+	for (int v = 1; v <= 2; v++) {
+		char name[16];
+		const char *at = strstr(kernel, "VALUE");
+
+		snprintf(text, sizeof(text), "%.*s%d%s", (int)(at - kernel), kernel, v, at + 5);
+		snprintf(name, sizeof(name), "k%d.cu", v);
+		write_file(name, text);
+		r = sh("%s %s/k%d.cu %s/k%d.cpp && %s -c %s/k%d.cpp -o %s/k%d.o", REWRITE, dir, v, dir,
+		       v, SIM_CXX, dir, v, dir, v);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+	}
+	write_file("main.cpp", main_cpp);
+	r = sh("objcopy --redefine-sym launch=launch_ref --redefine-sym count=count_ref "
+	       "-G launch_ref -G count_ref %s/k2.o %s/k2l.o", dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	r = sh("%s -c %s/main.cpp -o %s/main.o && g++ -o %s/runner %s/main.o %s/k1.o %s/k2l.o "
+	       "build/sim/libcudasim.a -lpthread -ldl && %s/runner", SIM_CXX, dir, dir, dir, dir, dir,
+	       dir, dir);
+	cr_assert_eq(r.status, 0, "each object's launch must run its own kernel:\n%s", r.err);
+}

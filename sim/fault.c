@@ -309,13 +309,15 @@ ours(const char *file)
 		"cudasim.h", "sched.c", "launch.c", "fault.c", "memory.c",
 		"runtime.c", "printf.c", "error.c", "fiber.c",
 	};
-	const char *base = strrchr(file, '/');
+	const char *base = strrchr(file, '/'), *colon;
 
 	base = base ? base + 1 : file;
-	if (!strncmp(file, "/usr/", 5) || !strcmp(file, "??") || strstr(file, ":?"))
+	colon = strchr(base, ':');
+	if (!strncmp(file, "/usr/", 5) || !strncmp(file, "??", 2) || strstr(file, ":?"))
 		return true;
 	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++)
-		if (!strcmp(base, mine[i]))
+		if (colon && (size_t)(colon - base) == strlen(mine[i]) &&
+		    !strncmp(base, mine[i], strlen(mine[i])))
 			return true;
 	return false;
 }

@@ -438,6 +438,15 @@ Test(order, barrier_present_passes, .timeout = 10)
 	cr_assert_eq(sim_missing_barrier(1), cudaSuccess, "%s", detail());
 }
 
+Test(order, warp_synchronous_reduction_without_syncwarp, .timeout = 10)
+{
+	cr_assert_eq(sim_legacy_reduce(), cudaErrorLaunchFailure);
+	assert_detail_has("depends on the order in which threads run");
+	/* the write is inside atomicAdd, inlined from cudasim.h: the kernel's line is named */
+	cr_assert(detail_names_mark(ERRORS_CU, "legacy_atomic"), "%s", detail());
+	cr_assert_eq(strstr(detail(), "cudasim.h"), NULL, "%s", detail());
+}
+
 Test(order, blocks_that_wait_for_each_other, .timeout = 10)
 {
 	cr_assert_eq(sim_race_between_blocks(), cudaErrorLaunchFailure);

@@ -351,3 +351,41 @@ sim_forgot_smem(void)
 	forgot_smem_kernel<<<1, 32>>>(d);
 	return finish();
 }
+
+// The pre-Volta warp-synchronous reduction: the last 32 threads add through
+// volatile shared memory without __syncwarp(), a race on today's GPUs.
+__global__ void legacy_reduce_kernel(const float *in, float *out)
+{
+	__shared__ float s[64];
+	int t = threadIdx.x;
+
+	s[t] = in[blockIdx.x * 64 + t];
+	__syncthreads();
+	if (t < 32) {
+		volatile float *vs = s;
+
+		vs[t] += vs[t + 32];
+		vs[t] += vs[t + 16];
+		vs[t] += vs[t + 8];
+		vs[t] += vs[t + 4];
+		vs[t] += vs[t + 2];
+		vs[t] += vs[t + 1];
+	}
+	if (t == 0)
+		atomicAdd(out, s[0]);	// MARK:legacy_atomic
+}
+
+extern "C" int
+sim_legacy_reduce(void)
+{
+	float h[256], *din, *dout;
+
+	for (int i = 0; i < 256; i++)
+		h[i] = (float)(i % 10);
+	cudaMalloc(&din, sizeof(h));
+	cudaMalloc(&dout, sizeof(float));
+	cudaMemcpy(din, h, sizeof(h), cudaMemcpyHostToDevice);
+	cudaMemset(dout, 0, sizeof(float));
+	legacy_reduce_kernel<<<4, 64>>>(din, dout);
+	return finish();
+}

@@ -48,6 +48,7 @@ int sim_assert(int ok);
 int sim_memcpy_swapped(void);
 int sim_double_free(void);
 int sim_forgot_smem(void);
+int sim_legacy_reduce(void);
 
 /* tricky.cu */
 int sim_tricky(char *text, int size, int *values);

@@ -271,9 +271,13 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	unsigned threads;
 	cudaError_t err;
 	bool check;
+	const void *host_ptr;
+	int bad;
 
-	if (sim_sticky())
+	if (sim_sticky()) {
+		sim_bad_pointer_arg(&host_ptr);
 		return;
+	}
 	if (sim_cur.active) {
 		sim_error(cudaErrorNotSupported, "kernel '%s' launched at %s:%d from inside a "
 			  "kernel: the simulator does not run dynamic parallelism",
@@ -288,8 +292,18 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	sim_cur.smem_limit = sim_dyn_smem_optin ? CUDASIM_SMEM_OPTIN : SIM_SMEM_DEFAULT;
 	sim_cur.quiet = false;
 	sim_cur.run = 0;
-	if (check_config())
+	if (check_config()) {
+		sim_bad_pointer_arg(&host_ptr);
 		return;
+	}
+	bad = sim_bad_pointer_arg(&host_ptr);
+	if (bad >= 0) {
+		config_error(cudaErrorIllegalAddress,
+			     "argument %d is %p, a host pointer, not device memory from cudaMalloc; "
+			     "a kernel cannot read or write host memory (was the host array passed "
+			     "instead of its device copy?)", bad + 1, host_ptr);
+		return;
+	}
 	site->launches++;
 	threads = block.x * block.y * block.z;
 	check = order_check_on() &&

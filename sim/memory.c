@@ -14,6 +14,7 @@
  */
 #include "sim.h"
 
+#include <link.h>
 #include <math.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -459,4 +460,61 @@ sim_devvars_differ(int slot, void **where)
 			return true;
 		}
 	return false;
+}
+
+/* ---------------------------------------------------------------- kernel arguments */
+
+static int bad_arg = -1;
+static const void *bad_ptr;
+
+struct in_data {
+	const char *p;
+	bool found;
+};
+
+static int
+in_data_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct in_data *d = data;
+
+	(void)size;
+	if (info->dlpi_name && info->dlpi_name[0])
+		return 0;	/* only the executable's own globals (__constant__ and the like) */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *lo = (const char *)(info->dlpi_addr + ph->p_vaddr);
+
+		if (ph->p_type == PT_LOAD && d->p >= lo && d->p < lo + ph->p_memsz)
+			d->found = true;
+	}
+	return d->found;
+}
+
+/*
+ * A pointer argument outside device memory: a host pointer given to a
+ * kernel, which a GPU cannot follow. Globals of the program (__constant__
+ * arrays, cudaGetSymbolAddress) pass.
+ */
+void
+cudasim_pointer_arg(int index, const void *p)
+{
+	struct in_data d = { p, false };
+
+	if (!p || bad_arg >= 0 || sim_alloc_near(p))
+		return;
+	dl_iterate_phdr(in_data_cb, &d);
+	if (!d.found) {
+		bad_arg = index;
+		bad_ptr = p;
+	}
+}
+
+int
+sim_bad_pointer_arg(const void **p)
+{
+	int i = bad_arg;
+
+	*p = bad_ptr;
+	bad_arg = -1;
+	return i;
 }

@@ -66,6 +66,8 @@ struct sim_alloc *sim_alloc_near(const void *p);
 /* The allocation that starts highest at or below p, or NULL. */
 struct sim_alloc *sim_alloc_below(const void *p);
 void sim_free_all(void);
+/* The first pointer argument of the coming launch that is not device memory (-1: none); clears it. */
+int sim_bad_pointer_arg(const void **p);
 
 /* Order check: watch writes to every allocation; see launch.c. */
 void sim_track_begin(int run);

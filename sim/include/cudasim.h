@@ -451,6 +451,7 @@ struct cudasim_site {
 };
 
 CUDASIM_EXTERN_C void cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem, cudaStream_t stream, void (*thunk)(void *), void *closure);
+CUDASIM_EXTERN_C void cudasim_pointer_arg(int index, const void *p);
 CUDASIM_EXTERN_C void cudasim_syncthreads(const char *file, int line);
 CUDASIM_EXTERN_C int cudasim_syncthreads_op(int op, int pred, const char *file, int line);
 CUDASIM_EXTERN_C unsigned long long cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char *file, int line);
@@ -535,6 +536,12 @@ static inline cudaError_t cudaGetSymbolAddress(void **dev, T &symbol) { *dev = (
 /* ------------------------------------------------------------ the launch */
 namespace cudasim {
 
+/* A kernel's pointer arguments must point at device memory. */
+template <class T>
+static inline void note_arg(int, const T &) {}
+template <class T>
+static inline void note_arg(int i, T *p) { cudasim_pointer_arg(i, (const void *)p); }
+
 template <class F>
 struct configured {
 	F &f;
@@ -559,6 +566,7 @@ struct configured {
 			site.file = file;
 			site.line = line;
 		}
+		std::apply([](auto &...x) { int i = 0; (note_arg(i++, x), ...); }, args);
 		cudasim_launch(&site, grid, block, smem, stream,
 			[](void *p) { closure *cl = (closure *)p; std::apply(*cl->f, *cl->args); }, &c);
 	}

@@ -390,6 +390,16 @@ Test(faults, dynamic_shared_memory_not_asked_for, .timeout = 10)
 	cr_assert(detail_names_mark(ERRORS_CU, "forgot_smem"), "%s", detail());
 }
 
+Test(faults, host_pointer_given_to_a_kernel, .timeout = 10)
+{
+	cr_assert_eq(sim_host_pointer(0), cudaSuccess, "%s", detail());
+	cr_assert_eq(sim_host_pointer(2), cudaSuccess, "a __constant__ array: %s", detail());
+	cr_assert_eq(sim_host_pointer(1), cudaErrorIllegalAddress);
+	assert_detail_has("argument 1 is");
+	assert_detail_has("a host pointer");
+	assert_detail_has("scale_kernel");
+}
+
 Test(faults, integer_division_by_zero, .timeout = 10)
 {
 	cr_assert_eq(sim_divide(7), cudaErrorLaunchFailure);

@@ -389,3 +389,31 @@ sim_legacy_reduce(void)
 	legacy_reduce_kernel<<<4, 64>>>(din, dout);
 	return finish();
 }
+
+__constant__ float table[4];
+
+__global__ void scale_kernel(const float *in, float *out, const float *factors)
+{
+	out[threadIdx.x] = in[threadIdx.x] * factors[threadIdx.x % 4];
+}
+
+// which: 0 all device memory, 1 the host array as input, 2 a __constant__ array's address
+extern "C" int
+sim_host_pointer(int which)
+{
+	static const float one[4] = { 1, 1, 1, 1 };
+	float *h = (float *)malloc(32 * sizeof(float)), *din, *dout, *factors;
+	int err;
+
+	cudaMalloc(&din, 32 * sizeof(float));
+	cudaMalloc(&dout, 32 * sizeof(float));
+	cudaMalloc(&factors, 4 * sizeof(float));
+	cudaMemcpy(factors, one, sizeof(one), cudaMemcpyHostToDevice);
+	cudaMemcpyToSymbol(table, one, sizeof(one));
+	if (which == 2)
+		cudaGetSymbolAddress((void **)&factors, table);
+	scale_kernel<<<1, 32>>>(which == 1 ? h : din, dout, factors);
+	err = finish();
+	free(h);
+	return err;
+}

@@ -49,6 +49,7 @@ int sim_memcpy_swapped(void);
 int sim_double_free(void);
 int sim_forgot_smem(void);
 int sim_legacy_reduce(void);
+int sim_host_pointer(int which);
 
 /* tricky.cu */
 int sim_tricky(char *text, int size, int *values);

@@ -877,6 +877,93 @@ rewrite_include(int hash)
 	add_edit(toks[s].start, toks[s].end, b.s);
 }
 
+/* ---------------------------------------------------------------- kernels called like functions */
+
+static bool *is_kernel_decl;	/* per token: the name in a __global__ declaration */
+
+/* The name a __global__ declaration at i declares: the identifier before its '('. */
+static int
+kernel_decl_name(int i)
+{
+	int depth = 0;
+
+	for (int j = i + 1; j < ntoks && toks[j].seg == toks[i].seg; j++) {
+		int k = skip_attribute(j);
+
+		if (k != j || ident_is(j, "__launch_bounds__")) {
+			j = (k != j ? k : (tok_is(j + 1, "(") ? match_forward(j + 1) + 1 : j + 1)) - 1;
+			continue;
+		}
+		if (tok_is(j, "<"))
+			depth++;
+		else if (tok_is(j, ">"))
+			depth--;
+		else if (depth == 0 && tok_is(j, "("))
+			return toks[j - 1].kind == K_IDENT ? j - 1 : -1;
+		else if (tok_is(j, ";") || tok_is(j, "{"))
+			return -1;
+	}
+	return -1;
+}
+
+static bool
+same_text(int a, int b)
+{
+	return toks[a].end - toks[a].start == toks[b].end - toks[b].start &&
+	       !memcmp(src + toks[a].start, src + toks[b].start, toks[a].end - toks[a].start);
+}
+
+/*
+ * nvcc refuses a __global__ function called without <<<>>>: say so here too,
+ * rather than let g++ run the kernel once on the host.
+ */
+static void
+check_unconfigured_calls(void)
+{
+	int names[256], n = 0;
+
+	is_kernel_decl = calloc((size_t)ntoks + 1, sizeof(*is_kernel_decl));
+	if (!is_kernel_decl)
+		return;
+	for (int i = 0; i < ntoks && n < 256; i++)
+		if (ident_is(i, "__global__") && !toks[i].seg) {
+			int name = kernel_decl_name(i);
+
+			if (name >= 0) {
+				is_kernel_decl[name] = true;
+				names[n++] = name;
+			}
+		}
+	for (int i = 0; i < ntoks; i++) {
+		int after = i + 1;
+
+		if (toks[i].kind != K_IDENT || is_kernel_decl[i] || toks[i].seg)
+			continue;
+		if (tok_is(i - 1, ".") || tok_is(i - 1, "->") || tok_is(i - 1, "&") || triple(after, '<'))
+			continue;
+		if (tok_is(after, "<")) {
+			int depth = 0;
+
+			for (; after < ntoks && !tok_is(after, ";"); after++) {
+				depth += tok_is(after, "<") - tok_is(after, ">");
+				if (depth == 0)
+					break;
+			}
+			if (triple(after + 1, '<'))
+				continue;	/* k<T><<<...>>> */
+			after++;
+		}
+		if (!tok_is(after, "("))
+			continue;
+		for (int k = 0; k < n; k++)
+			if (same_text(i, names[k]))
+				fail(toks[i].line, "'%.*s' is a __global__ function: call it with a launch "
+				     "configuration, %.*s<<<grid, block>>>(...)",
+				     (int)(toks[i].end - toks[i].start), src + toks[i].start,
+				     (int)(toks[i].end - toks[i].start), src + toks[i].start);
+	}
+}
+
 /* ---------------------------------------------------------------- driver */
 
 static void
@@ -975,6 +1062,7 @@ main(int argc, char **argv)
 		in_dir = strdup(dir);
 
 	tokenize();
+	check_unconfigured_calls();
 	rewrite();
 	qsort(edits, nedits, sizeof(*edits), edit_cmp);
 

@@ -146,6 +146,10 @@ static struct bad_input bad_inputs[] = {
 	{ "void f()\n{\n\tk<<<1, 2>>>;\n}\n", 3, "followed by the kernel's arguments" },
 	{ "void f()\n{\n\t<<<1, 2>>>();\n}\n", 3, "no kernel name" },
 	{ "/* a comment\nthat never ends\n", 1, "unterminated comment" },
+	{ "__global__ void k(int *p) {}\nvoid f(int *p)\n{\n\tk(p);\n}\n", 4,
+	  "'k' is a __global__ function: call it with a launch configuration" },
+	{ "template <int N> __global__ void __launch_bounds__(N) t(int *p) {}\n\n"
+	  "void f(int *p) { t<32><<<1, 32>>>(p); t<32>(p); }\n", 3, "t<<<grid, block>>>" },
 };
 
 ParameterizedTestParameters(rewrite, refuses_with_file_and_line)

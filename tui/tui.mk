@@ -28,6 +28,7 @@ $(B)/tests/tui-unit: $(TUI_TEST_OBJS) $(TUI_PURE_OBJS)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcriterion -lmd4c -lcjson -lm
 
 TEST_PROGRAMS += $(B)/tests/tui-unit
-# the end-to-end walk in tmux drives the built program
-TEST_SCRIPTS += tests/tui/e2e.sh
+# in tmux: every screen against golden files (a fake grader), then a new
+# student's walk with the real grader on the simulator
+TEST_SCRIPTS += tests/tui/e2e.sh tests/tui/walk.sh
 test: $(B)/cudalings-tui

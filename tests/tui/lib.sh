@@ -12,8 +12,8 @@ command -v tmux >/dev/null || { echo "$0: tmux is needed (apt-get install tmux)"
 session=0
 T() { tmux -S "$work/tmux.$session.sock" "$@"; }
 
-# start DIR ENV...: run the TUI in DIR in a fresh 80x24 pane; the shell
-# says how it exited, and stays, so that the screen after it can be read.
+# start DIR ENV...: run the TUI (or $prog) in DIR in a fresh 80x24 pane; the
+# shell says how it exited, and stays, so that the screen after it can be read.
 start() {
 	local dir=$1
 	shift
@@ -21,7 +21,7 @@ start() {
 	T kill-server 2>/dev/null || true
 	session=$((session + 1))
 	T -f /dev/null new-session -d -s tui -x 80 -y 24 -c "$dir" \
-		"env TERM=screen LC_ALL=C.UTF-8 NO_COLOR=1 $* '$tui'; echo \"[exited \$?]\"; exec sleep 600"
+		"env TERM=screen LC_ALL=C.UTF-8 NO_COLOR=1 $* '${prog:-$tui}'; echo \"[exited \$?]\"; exec sleep 600"
 	T set-option -g status off
 }
 
@@ -29,10 +29,10 @@ screen() { T capture-pane -p -t tui | sed 's/[[:space:]]*$//'; }
 
 keys() { T send-keys -t tui "$@"; }
 
-# wait_for TEXT: until the screen shows TEXT (10 s at most)
+# wait_for TEXT [SECONDS]: until the screen shows TEXT (10 s unless told)
 wait_for() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq $((${2:-10} * 10))); do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
 	done

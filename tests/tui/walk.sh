@@ -1,0 +1,81 @@
+#!/bin/bash
+# A new student's walk through the workbook, with the real grader on the CPU
+# simulator (no GPU): open it, read a lesson, edit the exercise (a scripted
+# editor), grade, see the failure and a hint, fix it, see it pass and the
+# progress bar move, quit, reopen with the progress kept.  It runs in a copy
+# of the workbook, so the repo's own exercises/ are never touched.  The
+# grader's messages hold random inputs and change as the workbook grows, so
+# this walk checks what must be on the screen rather than whole screens.
+set -u
+source "$(dirname "$0")/lib.sh"
+
+grader=$repo/build/cudalings
+[ -x "$grader" ] || { echo "$0: $grader is not built (make)" >&2; exit 1; }
+
+work=$(mktemp -d /tmp/cudalings-tui-walk.XXXXXX)
+trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
+wb=$work/wb
+mkdir -p "$wb" "$work/edits"
+(cd "$repo" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$wb"
+# the grader builds into the workbook's build/: the copy gets its own
+# simulator (2 s), so nothing of the walk lands in the repo's build/
+make -s -C "$wb" sim >/dev/null || { echo "$0: cannot build the simulator in the copy" >&2; exit 1; }
+env="EDITOR='$repo/tests/tui/scripted-editor' EDITS='$work/edits'"
+
+list=$(cd "$wb" && "$grader" list --json)
+first=$(printf '%s\n' "$list" | sed -n 's/.*"name":[[:space:]]*"\([^"]*\)".*/\1/p' | head -1)
+n=$(printf '%s\n' "$list" | grep -c '"kind":')
+heading=$(sed -n 's/^# //p' "$wb/slides/$first.md" | head -1)
+repo_sum=$(sha1sum < "$repo/exercises/$first.cu")
+echo "walking through $first (1 of $n): '$heading'"
+
+echo "== open the workbook: the first exercise is selected, nothing done"
+start "$wb" "$env"
+wait_for "0 of $n done"
+wait_for "▸ ○  1  "
+echo "== read its lesson"
+keys Enter
+wait_for "$heading"
+keys Space G g
+wait_for "$heading"
+echo "== edit it (a save that changes nothing that matters) and grade: a failure"
+echo comment > "$work/edits/next"
+keys e
+wait_for "back from editing exercises/$first.cu"
+t0=$(date +%s.%N)
+keys c
+wait_for "$first: failing at" 120
+t1=$(date +%s.%N)
+check "the failure is a verdict, not a grader error" "! screen | grep -q 'could not grade'"
+echo "== a hint"
+keys h
+wait_for "(1 of"
+echo "== fix it (the scripted editor puts the solution in) and grade: a pass"
+echo solution > "$work/edits/next"
+keys e
+wait_for "back from editing"
+t2=$(date +%s.%N)
+keys c
+wait_for "is correct on the simulator" 120
+t3=$(date +%s.%N)
+echo "== the progress bar moves"
+keys q q
+wait_for "1 of $n done"
+wait_for "◐  1  "
+keys Q
+wait_for "[exited 0]"
+check "the progress is in .cudalings/state.json" "grep -q correct_on_sim '$wb/.cudalings/state.json'"
+
+echo "== reopen, as 'cudalings' with no arguments: the progress is kept"
+prog=$grader start "$wb" "$env"
+wait_for "1 of $n done"
+wait_for "▸ ○  2  "
+keys Q
+wait_for "[exited 0]"
+
+check "the editor ran twice, on the copy" "[ \$(grep -c '$wb/exercises/$first.cu' '$work/edits/log') = 2 ]"
+check "the repo's own exercise is untouched" "[ \"\$(sha1sum < '$repo/exercises/$first.cu')\" = '$repo_sum' ]"
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" \
+	'BEGIN { printf "grading on the simulator, key to verdict on screen: the starter %.1f s, the fix %.1f s\n", b - a, d - c }'
+
+finish

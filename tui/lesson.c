@@ -112,7 +112,7 @@ static const char help_text[] =
 	"| j, k, arrows | move, scroll |\n"
 	"| space, PgDn, PgUp | a page down, up |\n"
 	"| g, G, Home, End | the top, the end |\n"
-	"| q, Esc | back to the list; quit from the list |\n"
+	"| q, Esc, ← | back; q on the list quits |\n"
 	"| Q | quit |\n"
 	"\n"
 	"# Status\n"

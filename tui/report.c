@@ -270,15 +270,6 @@ void
 report_render(struct doc *d, const struct item *it, const struct grade_result *r,
 	      int hints_shown, const char *source, int width)
 {
-	if (!r) {
-		doc_newline(d);
-		doc_printf(d, S_PLAIN, "%s has not been graded yet.", it->title);
-		doc_newline(d);
-		doc_newline(d);
-		doc_puts(d, S_DIM, "Press e to edit the exercise, c to grade it, w to grade on every save.");
-		render_hints(d, it, r, hints_shown, width);
-		return;
-	}
 	render_headline(d, it, r, width);
 	if (*r->compile_output)
 		render_compile(d, r, source, width);
@@ -311,6 +302,20 @@ report_render(struct doc *d, const struct item *it, const struct grade_result *r
 	}
 	if (!r->pass)
 		render_hints(d, it, r, hints_shown, width);
+}
+
+void
+report_ungraded(struct doc *d, const struct item *it, const char *last, int hints_shown, int width)
+{
+	doc_newline(d);
+	if (last)
+		doc_printf(d, S_PLAIN, "%s: %s, when last graded (before this session).", it->title, last);
+	else
+		doc_printf(d, S_PLAIN, "%s has not been graded yet.", it->title);
+	doc_newline(d);
+	doc_newline(d);
+	doc_puts(d, S_DIM, "Press e to edit the exercise, c to grade it, w to grade on every save.");
+	render_hints(d, it, NULL, hints_shown, width);
 }
 
 void

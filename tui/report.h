@@ -27,12 +27,18 @@ struct grade_step {
 int report_hints(const struct item *it, const struct grade_result *r, const struct hint ***out);
 
 /*
- * Append the report of r for item it to d at width columns: the first
+ * Append the report of r (not NULL) for item it to d at width columns: the first
  * hints_shown relevant hints, and for compile errors the lines of source
  * (the exercise's text, or NULL).
  */
 void report_render(struct doc *d, const struct item *it, const struct grade_result *r,
 		   int hints_shown, const char *source, int width);
+
+/*
+ * Append what there is to say of an item not graded in this session: last,
+ * the status it had (NULL when never graded), and the first hints_shown hints.
+ */
+void report_ungraded(struct doc *d, const struct item *it, const char *last, int hints_shown, int width);
 
 /* Append the progress so far; running marks the last stage as under way. */
 void report_progress(struct doc *d, const struct item *it, const struct grade_step *steps,

@@ -13,6 +13,7 @@ results_open(struct view *v)
 {
 	const struct item *it = app_item(v->item);
 	char *path, *source;
+	int hints = state_hints(&app.state, it->name);
 
 	doc_free(&v->doc);
 	doc_init(&v->doc, screen_ascii);
@@ -24,12 +25,11 @@ results_open(struct view *v)
 	/* the student's file, so that compile errors can show their lines */
 	path = it->file ? app_path(it->file) : NULL;
 	source = path ? read_file(path, NULL) : NULL;
-	report_render(&v->doc, it, app.results[v->item], state_hints(&app.state, it->name), source, COLS - 3);
-	if (!app.results[v->item] && state_status(&app.state, it->name) != STATUS_NOT_STARTED) {
-		doc_newline(&v->doc);
-		doc_newline(&v->doc);
-		doc_printf(&v->doc, S_DIM, "Last time: %s.", app_status_label(v->item));
-	}
+	if (app.results[v->item])
+		report_render(&v->doc, it, app.results[v->item], hints, source, COLS - 3);
+	else
+		report_ungraded(&v->doc, it, state_status(&app.state, it->name) == STATUS_NOT_STARTED ?
+				NULL : app_status_label(v->item), hints, COLS - 3);
 	free(source);
 	free(path);
 }

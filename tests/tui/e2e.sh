@@ -131,6 +131,12 @@ golden 19-ascii-lesson
 keys Q
 wait_for "[exited 0]"
 
+echo "== Ctrl-C quits cleanly"
+start "$wb" "$env"
+wait_for "0 of 3 done"
+keys C-c
+wait_for "[exited 130]"
+
 echo "== colours, unless NO_COLOR"
 start "$wb" "$env NO_COLOR="
 wait_for "0 of 3 done"

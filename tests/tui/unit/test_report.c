@@ -234,3 +234,23 @@ Test(report, what_the_program_printed_is_shown_as_it_is, .timeout = 10)
 	result_free(&res);
 	workbook_free(&wb);
 }
+
+Test(report, an_item_not_graded_in_this_session, .timeout = 10)
+{
+	struct doc d;
+	char *list = read_file(FIXTURE("list.json"), NULL);
+
+	cr_assert_eq(workbook_parse(list, &wb), 0);
+	doc_init(&d, false);
+	report_ungraded(&d, &wb.items[1], NULL, 1, 70);
+	cr_assert_str_eq(line_text(&d, 0), "Column sums has not been graded yet.");
+	/* with no failure to go by, the hints come in their order */
+	cr_assert(find_line(&d, "1. Read the first error.") > 0);
+	doc_free(&d);
+	doc_init(&d, false);
+	report_ungraded(&d, &wb.items[1], "failing", 0, 70);
+	cr_assert_str_eq(line_text(&d, 0), "Column sums: failing, when last graded (before this session).");
+	doc_free(&d);
+	workbook_free(&wb);
+	free(list);
+}

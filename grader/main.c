@@ -31,6 +31,7 @@ static const char usage_text[] =
 	"usage: cudalings                      open the workbook (the TUI)\n"
 	"       cudalings list [--json]        the lessons and exercises in order\n"
 	"       cudalings grade NAME [--file PATH] [--backend gpu|sim] [--json] [--progress] [--seed N]\n"
+	"       cudalings run NAME [--backend gpu|sim]  run a demo's variants side by side\n"
 	"       cudalings reset NAME           put the starter back (your file is kept as a backup)\n"
 	"       cudalings starter NAME         print the starter of an exercise\n"
 	"       cudalings starters [--check]   write missing starters from the solutions, or check they match\n"
@@ -83,6 +84,12 @@ find_exercise(const char *name, bool need_file)
 			fprintf(stderr, " %s", manifest.items[i].name);
 	fputc('\n', stderr);
 	return NULL;
+}
+
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* ------------------------------------------------------------ list */
@@ -227,7 +234,12 @@ cmd_grade(int argc, char **argv)
 	struct exercise *e = find_exercise(name, true);
 	if (!e)
 		return EXIT_USAGE;
-	char *default_file = root_path(e->file);
+	if (!e->file && !o.file) {
+		error("'%s' is a demo: there is nothing to write, only variants to compare: "
+		      "cudalings run %s", name, name);
+		return EXIT_USAGE;
+	}
+	char *default_file = root_path(e->file ? e->file : e->solution);
 	if (check_submission(o.file ? o.file : default_file)) {
 		free(default_file);
 		return EXIT_USAGE;
@@ -349,6 +361,108 @@ cmd_reset(int argc, char **argv)
 	return status;
 }
 
+/* demos/NAME/*.cu, sorted; each begins with "// variant: what it shows". */
+static int
+demo_variants(const struct exercise *e, char ***out)
+{
+	char *rel_dir = xasprintf("demos/%s", e->name), *dir = root_path(rel_dir);
+	DIR *d = opendir(dir);
+	int count = 0, cap = 8;
+	char **names = xmalloc(sizeof(char *) * (size_t)cap);
+	for (struct dirent *entry; d && (entry = readdir(d));) {
+		size_t n = strlen(entry->d_name);
+		if (n <= 3 || strcmp(entry->d_name + n - 3, ".cu"))
+			continue;
+		if (count == cap)
+			names = xrealloc(names, sizeof(char *) * (size_t)(cap *= 2));
+		names[count++] = xasprintf("%s/%s", rel_dir, entry->d_name);
+	}
+	if (d)
+		closedir(d);
+	qsort(names, (size_t)count, sizeof(*names), compare_names);
+	free(dir);
+	free(rel_dir);
+	*out = names;
+	return count;
+}
+
+static char *
+variant_description(const char *rel)
+{
+	char *path = root_path(rel), *text = read_file(path, NULL), *description = NULL;
+	char *at = text ? strstr(text, "// variant: ") : NULL;
+	if (at) {
+		at += strlen("// variant: ");
+		description = xasprintf("%.*s", (int)strcspn(at, "\n"), at);
+	}
+	free(text);
+	free(path);
+	return description ? description : xstrdup("");
+}
+
+static int
+cmd_run(int argc, char **argv)
+{
+	struct grade_options o = { 0 };
+	const char *name = NULL, *backend = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+			backend = argv[++i];
+		else if (argv[i][0] == '-')
+			return usage_error("run: unknown option '%s'", argv[i]);
+		else if (!name)
+			name = argv[i];
+		else
+			return usage_error("run takes one demo; '%s' is one too many", argv[i]);
+	}
+	if (!name)
+		return usage_error("%s", "run: say which demo, e.g. 'cudalings run coalescing'");
+	load_manifest();
+	struct exercise *e = find_exercise(name, true);
+	if (!e)
+		return EXIT_USAGE;
+	int status = choose_backend(&o, backend);
+	if (status)
+		return status;
+	if (build_headers(&manifest))
+		return EXIT_ENVIRONMENT;
+	char **variants;
+	int count = demo_variants(e, &variants);
+	printf("%s: %s, on the %s\n\n", e->name, e->title,
+	       o.backend == BACKEND_GPU ? "GPU" : "CPU simulator (correctness only; timing needs a GPU)");
+	printf("  %-34s %-8s %10s %9s %8s  %s\n", "variant", "result", "µs", "GB/s", "× ref", "what it shows");
+	for (int i = -1; i < count && status != EXIT_ENVIRONMENT; i++) {
+		const char *file = i < 0 ? e->solution : variants[i];
+		char *description = i < 0 ? xstrdup("the reference") : variant_description(file);
+		struct grade_result r;
+		o.file = file;
+		int one = grade_run(e, &o, &r);
+		bool correct = one == 0 || (r.stage && !strcmp(r.stage, "performance"));
+		if (r.timing.measured)
+			printf("  %-34s %-8s %10.1f %9.0f %8.2f  %s\n", file, correct ? "correct" : "WRONG",
+			       r.timing.median_us, r.timing.gbps, r.timing.ratio, description);
+		else
+			printf("  %-34s %-8s %10s %9s %8s  %s\n", file, correct ? "correct" : "WRONG", "-", "-", "-",
+			       description);
+		if (!correct)
+			printf("    %s\n", r.message ? r.message : "");
+		if (r.program_output && *r.program_output) {
+			printf("    it printed:\n");
+			fputs(r.program_output, stdout);
+		}
+		if (one == EXIT_ENVIRONMENT)
+			status = EXIT_ENVIRONMENT;
+		else if (!correct)
+			status = EXIT_FAIL;
+		grade_release(&r);
+		free(description);
+		if (i >= 0)
+			free(variants[i]);
+	}
+	free(variants);
+	return status;
+}
+
 static int
 cmd_starters(int argc, char **argv)
 {
@@ -427,12 +541,6 @@ check_grade(const struct exercise *e, const char *file, enum backend b, const ch
 	return status == EXIT_ENVIRONMENT ? -1 : 0;
 }
 
-static int
-compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every .cu in tests/wrong/NAME/ must fail at the stage its "// expect: STAGE" line names. */
 static int
 check_wrong_files(const struct exercise *e, enum backend b, int *failures)
@@ -472,6 +580,42 @@ check_wrong_files(const struct exercise *e, enum backend b, int *failures)
 	return status;
 }
 
+/* A demo's reference and variants all compute the right result; their speed is the lesson, not a verdict. */
+static int
+check_demo(const struct exercise *e, enum backend b, bool compile_only, int *failures)
+{
+	char **variants;
+	int count = demo_variants(e, &variants), status = 0;
+	for (int i = -1; i < count; i++) {
+		const char *file = i < 0 ? e->solution : variants[i];
+		if (compile_only) {
+			struct buf log = { 0 };
+			bool ok = build_compile_only(e, file, &log) == 0;
+			printf("  %-4s %s compiles with nvcc -arch=%s\n", ok ? "ok" : "BAD", file, build_arch());
+			if (!ok) {
+				printf("%s", log.data);
+				(*failures)++;
+			}
+			buf_free(&log);
+		} else if (!status) {
+			struct grade_options o = { .file = file, .backend = b, .backend_given = true, .skip_timing = true };
+			struct grade_result r;
+			int one = grade_run(e, &o, &r);
+			printf("  %-4s %-44s expected %-12s got %s\n", one == 0 ? "ok" : "BAD", file, "correct",
+			       one == 0 ? "correct" : r.stage ? r.stage : "error");
+			if (one == EXIT_ENVIRONMENT)
+				status = -1;
+			else if (one)
+				(*failures)++;
+			grade_release(&r);
+		}
+		if (i >= 0)
+			free(variants[i]);
+	}
+	free(variants);
+	return status;
+}
+
 static int
 cmd_check(int argc, char **argv)
 {
@@ -500,6 +644,11 @@ cmd_check(int argc, char **argv)
 		free(lesson);
 		if (e->kind == ITEM_LESSON)
 			continue;
+		if (e->kind == ITEM_DEMO) {
+			if (check_demo(e, b, compile_only, &failures))
+				return EXIT_ENVIRONMENT;
+			continue;
+		}
 		char *starter = make_starter(e);
 		char *path = root_path(e->file);
 		char *current = read_file(path, NULL);
@@ -572,6 +721,8 @@ main(int argc, char **argv)
 		return cmd_reset(argc - 1, argv + 1);
 	if (!strcmp(cmd, "starter"))
 		return cmd_starter(argc - 1, argv + 1);
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "starters"))
 		return cmd_starters(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))

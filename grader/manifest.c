@@ -90,7 +90,8 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	if (e->kind == ITEM_LESSON)
 		return 0;
 
-	e->file = xasprintf("exercises/%s.cu", name);
+	/* a demo has nothing for the student to write: only its variants to run */
+	e->file = e->kind == ITEM_EXERCISE ? xasprintf("exercises/%s.cu", name) : NULL;
 	e->solution = xasprintf("solutions/%s.cu", name);
 	const char *launcher = string_field(o, "launcher");
 	if (!launcher || !(e->launcher_name = launcher_identifier(launcher)))

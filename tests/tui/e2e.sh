@@ -83,6 +83,12 @@ keys c
 wait_for "fails at compile"
 golden 14-compile
 
+echo "== on a GPU, a kernel too slow: the timing chart"
+{ cat "$wb/solutions/row_sums.cu"; echo '// SLOW'; } > "$wb/exercises/row_sums.cu"
+keys c
+wait_for "fails at performance"
+golden 20-timing
+
 echo "== watch mode grades on every save, renames included"
 keys w
 wait_for "watching exercises/row_sums.cu"

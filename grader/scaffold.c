@@ -1,0 +1,462 @@
+#include "scaffold.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "starter.h"
+
+#define MAX_NAME 40
+
+bool
+scaffold_valid_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (n == 0 || n > MAX_NAME || !islower((unsigned char)name[0]))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------------ printing workbook.json */
+
+static void
+print_string(struct buf *out, const char *s)
+{
+	buf_addstr(out, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_addf(out, "\\%c", *p);
+		else if (*p == '\n')
+			buf_addstr(out, "\\n");
+		else if (*p == '\t')
+			buf_addstr(out, "\\t");
+		else if (*p < 0x20)
+			buf_addf(out, "\\u%04x", *p);
+		else
+			buf_add(out, p, 1); /* UTF-8 stays as written: the hints hold × and ≥ */
+	}
+	buf_addstr(out, "\"");
+}
+
+/* The shortest text that reads back as the same double, exponent as people write it (1e-5). */
+static void
+print_number(struct buf *out, double v)
+{
+	char text[40];
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		snprintf(text, sizeof(text), "%.0f", v);
+	} else {
+		for (int digits = 1; digits <= 17; digits++) {
+			snprintf(text, sizeof(text), "%.*g", digits, v);
+			if (strtod(text, NULL) == v)
+				break;
+		}
+		char *e = strchr(text, 'e');
+		if (e) {
+			char *digits = e + 1 + (e[1] == '-' || e[1] == '+');
+			char *first = digits;
+			while (*first == '0' && first[1])
+				first++;
+			memmove(e[1] == '+' ? e + 1 : digits, first, strlen(first) + 1);
+		}
+	}
+	buf_addstr(out, text);
+}
+
+static bool
+is_scalar(const cJSON *v)
+{
+	return !cJSON_IsArray(v) && !cJSON_IsObject(v);
+}
+
+/* An array on one line: plain values, or arrays of them ("cases": [[1, 1], [31, 33]]). */
+static bool
+array_fits_line(const cJSON *a)
+{
+	const cJSON *v;
+	cJSON_ArrayForEach(v, a) {
+		if (cJSON_IsObject(v))
+			return false;
+		if (cJSON_IsArray(v)) {
+			const cJSON *w;
+			cJSON_ArrayForEach(w, v)
+				if (!is_scalar(w))
+					return false;
+		}
+	}
+	return true;
+}
+
+/* Inside an item, an object of plain values is one line ({ "rtol": 1e-5, "atol": 0 }). */
+static bool
+object_fits_line(const cJSON *o, int depth)
+{
+	if (depth < 3)
+		return false;
+	const cJSON *v;
+	cJSON_ArrayForEach(v, o)
+		if (!is_scalar(v))
+			return false;
+	return true;
+}
+
+static void
+indent(struct buf *out, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		buf_addstr(out, "  ");
+}
+
+static void
+print_value(struct buf *out, const cJSON *v, int depth)
+{
+	const cJSON *c;
+	if (cJSON_IsString(v)) {
+		print_string(out, v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		print_number(out, v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		buf_addstr(out, cJSON_IsTrue(v) ? "true" : "false");
+	} else if (cJSON_IsNull(v)) {
+		buf_addstr(out, "null");
+	} else if (!v->child) {
+		buf_addstr(out, cJSON_IsArray(v) ? "[]" : "{}");
+	} else if (cJSON_IsArray(v) && array_fits_line(v)) {
+		buf_addstr(out, "[");
+		cJSON_ArrayForEach(c, v) {
+			print_value(out, c, depth + 1);
+			if (c->next)
+				buf_addstr(out, ", ");
+		}
+		buf_addstr(out, "]");
+	} else if (cJSON_IsObject(v) && object_fits_line(v, depth)) {
+		buf_addstr(out, "{ ");
+		cJSON_ArrayForEach(c, v) {
+			print_string(out, c->string);
+			buf_addstr(out, ": ");
+			print_value(out, c, depth + 1);
+			buf_addstr(out, c->next ? ", " : " ");
+		}
+		buf_addstr(out, "}");
+	} else {
+		bool array = cJSON_IsArray(v);
+		buf_addstr(out, array ? "[\n" : "{\n");
+		cJSON_ArrayForEach(c, v) {
+			indent(out, depth + 1);
+			if (!array) {
+				print_string(out, c->string);
+				buf_addstr(out, ": ");
+			}
+			print_value(out, c, depth + 1);
+			buf_addstr(out, c->next ? ",\n" : "\n");
+		}
+		indent(out, depth);
+		buf_addstr(out, array ? "]" : "}");
+	}
+}
+
+char *
+scaffold_print_workbook(const cJSON *root)
+{
+	struct buf out = { 0 };
+	print_value(&out, root, 0);
+	buf_addstr(&out, "\n");
+	return buf_detach(&out);
+}
+
+/* ------------------------------------------------------------ the templates */
+
+/*
+ * The scaffold is a working exercise of one shape — one input vector, one
+ * output vector of the same length — whose check asks for twice the input
+ * while the solution copies it: the instructor replaces both, and until the
+ * solution does what the check computes, `cudalings check` says so.
+ */
+static const char solution_template[] =
+	"/*\n"
+	" * %1$s — TODO(instructor): say in two or three lines what the student writes.\n"
+	" *\n"
+	" * `in` and `out` hold n floats. Any n ≥ 1 must work. Lesson: slides/%1$s.md\n"
+	" */\n"
+	"#include \"cudalings/%1$s.h\"\n"
+	"\n"
+	"__global__ void %1$s_kernel(const float *in, float *out, int n)\n"
+	"{\n"
+	"    // BEGIN SOLUTION: give each thread its own element, and let threads past the last one stop\n"
+	"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"    if (i >= n)\n"
+	"        return;\n"
+	"    // STARTER\n"
+	"    // int i = 0;\n"
+	"    // END SOLUTION\n"
+	"\n"
+	"    // BEGIN SOLUTION: write out[i] (TODO(instructor): say what it is)\n"
+	"    // TODO(instructor): the reference kernel. This copy is not what the check computes\n"
+	"    // (twice the input), so the solution fails until it is written.\n"
+	"    out[i] = in[i];\n"
+	"    // END SOLUTION\n"
+	"}\n"
+	"\n"
+	"void %1$s_launch(const float *in, float *out, int n)\n"
+	"{\n"
+	"    // BEGIN SOLUTION: one thread per element: 256 threads per block, enough blocks to cover n\n"
+	"    int threads = 256;\n"
+	"    int blocks = (n + threads - 1) / threads;\n"
+	"    // STARTER\n"
+	"    // int threads = 1;\n"
+	"    // int blocks = 1;\n"
+	"    // END SOLUTION\n"
+	"    %1$s_kernel<<<blocks, threads>>>(in, out, n);\n"
+	"}\n";
+
+static const char check_template[] =
+	"/* %1$s: dims are n. TODO(instructor): the buffers, the CPU reference, the bytes and flops. */\n"
+	"#include \"check.h\"\n"
+	"#include \"cudalings/%1$s.h\"\n"
+	"\n"
+	"static void\n"
+	"buffers(struct check_case *c)\n"
+	"{\n"
+	"\tcheck_buffer(c, \"in\", BUFFER_IN, 1, c->dims[0]);\n"
+	"\tcheck_buffer(c, \"out\", BUFFER_OUT, 1, c->dims[0]);\n"
+	"}\n"
+	"\n"
+	"/* In double precision; .bound is the magnitude float32 rounding error grows with. */\n"
+	"static void\n"
+	"reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)\n"
+	"{\n"
+	"\tsize_t n = c->dims[0];\n"
+	"\t#pragma omp parallel for\n"
+	"\tfor (size_t i = 0; i < n; i++) {\n"
+	"\t\tdouble v = 2.0 * in[0][i];\n"
+	"\t\tout[1][i].value = v;\n"
+	"\t\tout[1][i].bound = fabs(v);\n"
+	"\t}\n"
+	"}\n"
+	"\n"
+	"static void\n"
+	"launch(const void *fn, const struct check_case *c, void *const *b)\n"
+	"{\n"
+	"\t((%1$s_launch_t *)fn)((const float *)b[0], (float *)b[1], c->dims[0]);\n"
+	"}\n"
+	"\n"
+	"/* Each input read once, each output written once. */\n"
+	"static double\n"
+	"bytes(const struct check_case *c)\n"
+	"{\n"
+	"\treturn 8.0 * c->dims[0];\n"
+	"}\n"
+	"\n"
+	"static double\n"
+	"flops(const struct check_case *c)\n"
+	"{\n"
+	"\treturn c->dims[0];\n"
+	"}\n"
+	"\n"
+	"const struct check check_definition = { buffers, reference, launch, bytes, flops };\n";
+
+static const char slides_template[] =
+	"# %2$s\n"
+	"\n"
+	"## The idea\n"
+	"\n"
+	"TODO(instructor): what the student learns here, with a measured number if there is one.\n"
+	"\n"
+	"## Your task\n"
+	"\n"
+	"Open `exercises/%1$s.cu`. Write `out[i]` for every `i` below `n`.\n"
+	"\n"
+	"## Check it\n"
+	"\n"
+	"```sh\n"
+	"make grade EX=%1$s\n"
+	"```\n";
+
+static cJSON *
+entry_for(const char *name)
+{
+	cJSON *o = cJSON_CreateObject(), *hints, *h;
+	char *text;
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddStringToObject(o, "kind", "exercise");
+	text = xasprintf("TODO(instructor): the title of %s", name);
+	cJSON_AddStringToObject(o, "title", text);
+	free(text);
+	text = xasprintf("slides/%s.md", name);
+	cJSON_AddStringToObject(o, "lesson", text);
+	free(text);
+	text = xasprintf("void %s_launch(const float *in, float *out, int n)", name);
+	cJSON_AddStringToObject(o, "launcher", text);
+	free(text);
+	cJSON_AddItemToObject(o, "dims", cJSON_CreateStringArray((const char *[]){ "n" }, 1));
+	/* both sides of the block edge, one short of a warp, and a size no block divides */
+	cJSON *cases = cJSON_AddArrayToObject(o, "cases");
+	const int sizes[] = { 1, 31, 33, 1000, 4097 };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
+		cJSON_AddItemToArray(cases, cJSON_CreateIntArray(&sizes[i], 1));
+	cJSON_AddItemToObject(o, "timed", cJSON_CreateIntArray((const int[]){ 1 << 24 }, 1));
+	cJSON *tol = cJSON_AddObjectToObject(o, "tolerance");
+	cJSON_AddNumberToObject(tol, "rtol", 1e-6);
+	cJSON_AddNumberToObject(tol, "atol", 0);
+	cJSON_AddNumberToObject(o, "threshold_ratio", 1.25);
+	hints = cJSON_AddArrayToObject(o, "hints");
+	const char *const hint_text[][2] = {
+		{ "correctness", "A thread whose index is past n must do nothing: test i < n before touching memory." },
+		{ "performance", "Let threadIdx.x pick neighbouring elements, so a warp reads 32 neighbouring floats." },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		h = cJSON_CreateObject();
+		cJSON_AddStringToObject(h, "when", hint_text[i][0]);
+		cJSON_AddStringToObject(h, "text", hint_text[i][1]);
+		cJSON_AddItemToArray(hints, h);
+	}
+	return o;
+}
+
+/* ------------------------------------------------------------ writing */
+
+/* Create `rel` with `text`; never over a file that exists. */
+static int
+create_file(const char *rel, const char *text, struct buf *written)
+{
+	char *path = root_path(rel), *dir = xstrdup(path);
+	*strrchr(dir, '/') = 0;
+	int status = 0;
+	if (mkdir_p(dir))
+		status = error("cannot create '%s': %s", dir, strerror(errno));
+	else if (file_exists(path))
+		status = error("'%s' appeared while the exercise was being written; it was left alone", rel);
+	else if (write_file_atomic(path, text, strlen(text)))
+		status = error("cannot write '%s': %s", rel, strerror(errno));
+	else
+		buf_addf(written, "%s\n", rel);
+	free(dir);
+	free(path);
+	return status;
+}
+
+/* Undo: remove every file listed in `written`. */
+static void
+remove_written(struct buf *written)
+{
+	for (char *line = written->data; line && *line;) {
+		char *end = strchrnul(line, '\n');
+		char *rel = xasprintf("%.*s", (int)(end - line), line);
+		char *path = root_path(rel);
+		unlink(path);
+		free(path);
+		free(rel);
+		line = *end ? end + 1 : end;
+	}
+	buf_reset(written);
+}
+
+/* workbook.json parsed, with its "items" array; NULL after saying why. */
+static cJSON *
+load_workbook(cJSON **items)
+{
+	char *path = root_path("workbook.json");
+	size_t length;
+	char *text = read_file(path, &length);
+	cJSON *root = text ? cJSON_ParseWithLength(text, length) : NULL;
+	*items = root ? cJSON_GetObjectItemCaseSensitive(root, "items") : NULL;
+	if (!text)
+		error("cannot read '%s': %s", path, strerror(errno));
+	else if (!root || !cJSON_IsArray(*items))
+		error("'%s' is not a workbook (no \"items\" list): fix it before adding to it", path);
+	if (root && !cJSON_IsArray(*items)) {
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	free(text);
+	free(path);
+	return root;
+}
+
+static int
+item_index(const cJSON *items, const char *name)
+{
+	int i = 0;
+	const cJSON *item;
+	cJSON_ArrayForEach(item, items) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(item, "name");
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, name))
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+int
+scaffold_new(const char *name, const char *after, struct buf *written)
+{
+	if (!scaffold_valid_name(name))
+		return error("'%s' cannot name an exercise: use lower-case letters, digits and '_', starting "
+			     "with a letter, at most %d characters (it becomes part of C names)", name, MAX_NAME), -2;
+	cJSON *items, *root = load_workbook(&items);
+	if (!root)
+		return -1;
+	int status = 0, at = -1;
+	char *files[4] = {
+		xasprintf("solutions/%s.cu", name), xasprintf("harness/checks/%s.cpp", name),
+		xasprintf("slides/%s.md", name), xasprintf("exercises/%s.cu", name),
+	};
+	if (item_index(items, name) >= 0)
+		status = (error("workbook.json already has '%s'; choose another name", name), -2);
+	else if (after && (at = item_index(items, after)) < 0)
+		status = (error("--after '%s': workbook.json has no such item", after), -2);
+	for (int i = 0; i < 4 && !status; i++) {
+		char *path = root_path(files[i]);
+		if (file_exists(path))
+			status = (error("'%s' exists already: an exercise '%s' was begun; remove the file or "
+					"choose another name", files[i], name), -2);
+		free(path);
+	}
+	char *title = xasprintf("TODO(instructor): the title of %s", name);
+	char *texts[3] = {
+		xasprintf(solution_template, name), xasprintf(check_template, name),
+		xasprintf(slides_template, name, title),
+	};
+	for (int i = 0; i < 3 && !status; i++)
+		status = create_file(files[i], texts[i], written);
+	char *starter = NULL;
+	if (!status) {
+		struct buf err = { 0 };
+		starter = starter_from_solution(texts[0], files[0], &err);
+		status = starter ? create_file(files[3], starter, written) : error("%s", err.data);
+		buf_free(&err);
+	}
+	/* the manifest last: the exercise appears in the list only once its files are there */
+	if (!status) {
+		cJSON *entry = entry_for(name);
+		if (at >= 0)
+			cJSON_InsertItemInArray(items, at + 1, entry);
+		else
+			cJSON_AddItemToArray(items, entry);
+		char *text = scaffold_print_workbook(root), *path = root_path("workbook.json");
+		if (write_file_atomic(path, text, strlen(text)))
+			status = error("cannot write '%s': %s", path, strerror(errno));
+		else
+			buf_addstr(written, "workbook.json\n");
+		free(path);
+		free(text);
+	}
+	if (status == -1)
+		remove_written(written);
+	free(starter);
+	for (int i = 0; i < 3; i++)
+		free(texts[i]);
+	for (int i = 0; i < 4; i++)
+		free(files[i]);
+	free(title);
+	cJSON_Delete(root);
+	return status;
+}

@@ -1,0 +1,871 @@
+#include "batch.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "proc.h"
+#include "util.h"
+
+#define MAX_LANES 16
+#define BAR_WIDTH 30
+
+struct submission {
+	char *student;   /* the file's name less .cu, or the folder's name */
+	char *path;      /* the .cu to grade; NULL when the folder holds none or several */
+	char *problem;   /* why it cannot be graded, when path is NULL */
+	bool done;
+};
+
+struct lane {
+	char *device;    /* CUDA_VISIBLE_DEVICES for its gradings; NULL to leave it as it is */
+	pid_t pid;       /* the grading in progress, 0 when idle */
+	int index;       /* which submission */
+	double started;
+};
+
+struct batch {
+	const struct exercise *e;
+	const struct batch_options *o;
+	struct submission *subs;
+	int count, graded, resumed, next;
+	struct lane lanes[MAX_LANES];
+	int nlanes;
+	char self[PATH_MAX];
+	bool tty;
+	int stages[8];   /* pass, compile, run, correctness, performance, submission, other */
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* ------------------------------------------------------------ finding the submissions */
+
+static bool
+ends_with_cu(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 3 && !strcmp(name + n - 3, ".cu");
+}
+
+static int
+compare_submissions(const void *a, const void *b)
+{
+	return strcmp(((const struct submission *)a)->student, ((const struct submission *)b)->student);
+}
+
+/* The .cu in a student's folder: the only one, or the one named after the exercise. */
+static void
+find_in_folder(struct submission *s, const char *folder, const char *exercise)
+{
+	DIR *d = opendir(folder);
+	int found = 0;
+	char *only = NULL, *named = NULL, *want = xasprintf("%s.cu", exercise);
+	for (struct dirent *entry; d && (entry = readdir(d));) {
+		if (entry->d_name[0] == '.' || !ends_with_cu(entry->d_name))
+			continue;
+		found++;
+		char *path = xasprintf("%s/%s", folder, entry->d_name);
+		if (!strcmp(entry->d_name, want)) {
+			free(named);
+			named = xstrdup(path);
+		}
+		free(only);
+		only = path;
+	}
+	if (d)
+		closedir(d);
+	if (named) {
+		s->path = named;
+		named = NULL;
+	} else if (found == 1) {
+		s->path = only;
+		only = NULL;
+	} else if (!d) {
+		s->problem = xasprintf("cannot read the folder %s: %s", folder, strerror(errno));
+	} else {
+		s->problem = found ? xasprintf("the folder holds %d .cu files and none is named %s", found, want)
+				   : xstrdup("the folder holds no .cu file");
+	}
+	free(only);
+	free(named);
+	free(want);
+}
+
+static int
+find_submissions(struct batch *b)
+{
+	DIR *d = opendir(b->o->dir);
+	if (!d)
+		return error("cannot read the folder of submissions '%s': %s", b->o->dir, strerror(errno));
+	int cap = 0;
+	for (struct dirent *entry; (entry = readdir(d));) {
+		if (entry->d_name[0] == '.')
+			continue;
+		char *path = xasprintf("%s/%s", b->o->dir, entry->d_name);
+		bool folder = is_directory(path);
+		if (!folder && !ends_with_cu(entry->d_name)) {
+			free(path);
+			continue;
+		}
+		if (b->count == cap) {
+			cap = cap ? 2 * cap : 32;
+			b->subs = xrealloc(b->subs, sizeof(*b->subs) * (size_t)cap);
+		}
+		struct submission *s = &b->subs[b->count++];
+		memset(s, 0, sizeof(*s));
+		if (folder) {
+			s->student = xstrdup(entry->d_name);
+			find_in_folder(s, path, b->e->name);
+			free(path);
+		} else {
+			s->student = xasprintf("%.*s", (int)strlen(entry->d_name) - 3, entry->d_name);
+			s->path = path;
+		}
+	}
+	closedir(d);
+	if (b->count)
+		qsort(b->subs, (size_t)b->count, sizeof(*b->subs), compare_submissions);
+	for (int i = 1; i < b->count; i++)
+		if (!strcmp(b->subs[i].student, b->subs[i - 1].student))
+			return error("two submissions are named '%s' (a file and a folder?): the results would "
+				     "overwrite each other", b->subs[i].student);
+	if (!b->count)
+		return error("'%s' holds no submissions (a .cu file, or a folder per student holding one)",
+			     b->o->dir);
+	return 0;
+}
+
+/* ------------------------------------------------------------ results on disk */
+
+static char *
+out_path(const struct batch *b, const char *fmt, const char *student)
+{
+	char *rel = xasprintf(fmt, student);
+	char *path = xasprintf("%s/%s", b->o->out, rel);
+	free(rel);
+	return path;
+}
+
+/* The grade JSON in `path` when it is whole (an earlier run finished it), else NULL. */
+static cJSON *
+load_result(const char *path)
+{
+	char *text = read_file(path, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	if (j && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "verdict"))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+static const char *
+json_string(const cJSON *o, const char *key, const char *fallback)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : fallback;
+}
+
+/* A grade JSON for a submission the grader gave no verdict on, in the CLI's shape. */
+static cJSON *
+made_up_result(const struct batch *b, const struct submission *s, const char *stage, const char *message)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "exercise", b->e->name);
+	cJSON_AddStringToObject(o, "file", s->path ? s->path : b->o->dir);
+	cJSON_AddStringToObject(o, "backend", backend_name(b->o->backend));
+	cJSON_AddStringToObject(o, "device", "");
+	cJSON_AddStringToObject(o, "arch", "");
+	cJSON_AddStringToObject(o, "verdict", "fail");
+	cJSON_AddStringToObject(o, "stage", stage);
+	cJSON_AddStringToObject(o, "message", message);
+	cJSON_AddNullToObject(o, "note");
+	cJSON_AddStringToObject(o, "compile_output", "");
+	cJSON_AddStringToObject(o, "program_output", "");
+	cJSON_AddArrayToObject(o, "cases");
+	cJSON_AddStringToObject(o, "performance", "not_measured");
+	cJSON_AddNullToObject(o, "timing");
+	cJSON_AddArrayToObject(o, "diagnostics");
+	cJSON_AddNullToObject(o, "hint");
+	return o;
+}
+
+/* ------------------------------------------------------------ the gradebook and Gradescope */
+
+static void
+csv_field(struct buf *b, const char *text, bool last)
+{
+	if (strpbrk(text, ",\"\r\n")) {
+		buf_addstr(b, "\"");
+		for (const char *p = text; *p; p++)
+			buf_addstr(b, *p == '"' ? "\"\"" : (char[]){ *p, 0 });
+		buf_addstr(b, "\"");
+	} else {
+		buf_addstr(b, text);
+	}
+	buf_addstr(b, last ? "\r\n" : ",");
+}
+
+/* How many cases a complete grading runs: every correctness case, and the timed one on a GPU. */
+static int
+cases_total(const struct exercise *e, const cJSON *grade)
+{
+	bool gpu = !strcmp(json_string(grade, "backend", ""), "gpu");
+	int total = e->ncases + (gpu && e->has_timed);
+	int listed = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(grade, "cases"));
+	return listed > total ? listed : total;
+}
+
+static int
+cases_passed(const cJSON *grade)
+{
+	int passed = 0;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grade, "cases"))
+		passed += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+	return passed;
+}
+
+static double
+timing_number(const cJSON *grade, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(grade, "timing"), key);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+char *
+batch_csv_row(const struct exercise *e, const char *student, const cJSON *grade)
+{
+	struct buf row = { 0 };
+	char number[64];
+	csv_field(&row, student, false);
+	csv_field(&row, json_string(grade, "verdict", "fail"), false);
+	csv_field(&row, json_string(grade, "stage", ""), false);
+	snprintf(number, sizeof(number), "%d", cases_passed(grade));
+	csv_field(&row, number, false);
+	snprintf(number, sizeof(number), "%d", cases_total(e, grade));
+	csv_field(&row, number, false);
+	double median = timing_number(grade, "median_us"), ratio = timing_number(grade, "ratio");
+	snprintf(number, sizeof(number), isnan(median) ? "" : "%.2f", median);
+	csv_field(&row, number, false);
+	snprintf(number, sizeof(number), isnan(ratio) ? "" : "%.3f", ratio);
+	csv_field(&row, number, false);
+	csv_field(&row, json_string(grade, "message", ""), true);
+	return buf_detach(&row);
+}
+
+static cJSON *
+gradescope_test(cJSON *tests, const char *name, bool passed, const char *output)
+{
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "name", name);
+	cJSON_AddNumberToObject(t, "score", passed ? 1 : 0);
+	cJSON_AddNumberToObject(t, "max_score", 1);
+	cJSON_AddStringToObject(t, "status", passed ? "passed" : "failed");
+	cJSON_AddStringToObject(t, "output", output);
+	cJSON_AddStringToObject(t, "visibility", "visible");
+	cJSON_AddItemToArray(tests, t);
+	return t;
+}
+
+/* The grade's entry for case `label`, or NULL when it never ran. */
+static const cJSON *
+find_case(const cJSON *grade, const char *label)
+{
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grade, "cases"))
+		if (!strcmp(json_string(c, "name", ""), label))
+			return c;
+	return NULL;
+}
+
+static void
+add_case_test(cJSON *tests, const cJSON *grade, const char *label, bool timed, double *score)
+{
+	const cJSON *c = find_case(grade, label);
+	char *name = xasprintf("case %s%s", label, timed ? " (timed)" : "");
+	bool passed = c && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+	const char *stage = json_string(grade, "stage", NULL);
+	char *output = c ? xstrdup(passed ? "correct" : json_string(c, "message", "wrong"))
+			 : xasprintf("not run: the grading stopped at %s", stage ? stage : "an earlier case");
+	gradescope_test(tests, name, passed, output);
+	*score += passed;
+	free(output);
+	free(name);
+}
+
+cJSON *
+batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
+{
+	cJSON *r = cJSON_CreateObject();
+	const char *stage = json_string(grade, "stage", NULL);
+	const char *message = json_string(grade, "message", "");
+	bool gpu = !strcmp(json_string(grade, "backend", ""), "gpu");
+	double score = 0;
+	cJSON *score_item = cJSON_AddNumberToObject(r, "score", 0);
+	if (seconds >= 0)
+		cJSON_AddNumberToObject(r, "execution_time", round(seconds));
+	struct buf output = { 0 };
+	if (!strcmp(json_string(grade, "verdict", ""), "pass"))
+		buf_addf(&output, "PASS: %s\n", message);
+	else
+		buf_addf(&output, "FAIL at %s: %s\n", stage ? stage : "an error", message);
+	const char *hint = json_string(grade, "hint", NULL), *note = json_string(grade, "note", NULL);
+	if (hint)
+		buf_addf(&output, "hint: %s\n", hint);
+	if (note)
+		buf_addf(&output, "%s\n", note);
+	cJSON_AddStringToObject(r, "output", output.data);
+	buf_free(&output);
+
+	cJSON *tests = cJSON_AddArrayToObject(r, "tests");
+	bool compiled = stage == NULL || (strcmp(stage, "compile") && strcmp(stage, "submission") &&
+					  strcmp(stage, "error"));
+	char *compile_output = compiled ? xstrdup("compiled")
+		: xasprintf("%s\n%.4000s", message, json_string(grade, "compile_output", ""));
+	gradescope_test(tests, "compile", compiled, compile_output);
+	free(compile_output);
+	score += compiled;
+	char label[80];
+	for (int i = 0; i < e->ncases; i++) {
+		case_label(e->cases[i], e->ndims, label, sizeof(label));
+		add_case_test(tests, grade, label, false, &score);
+	}
+	double median = timing_number(grade, "median_us");
+	if (gpu && e->has_timed) {
+		case_label(e->timed, e->ndims, label, sizeof(label));
+		add_case_test(tests, grade, label, true, &score);
+		bool fast = !strcmp(json_string(grade, "performance", ""), "pass");
+		char *text = isnan(median) ? xstrdup("not measured: the kernel must be correct first")
+			: xasprintf("%.1f µs, %.2f× the reference solution's %.1f µs (limit %.2f×)", median,
+				    timing_number(grade, "ratio"), timing_number(grade, "reference_us"),
+				    timing_number(grade, "threshold_ratio"));
+		gradescope_test(tests, "performance", fast, text);
+		free(text);
+		score += fast;
+	}
+	cJSON_SetNumberValue(score_item, score);
+
+	cJSON *board = cJSON_AddArrayToObject(r, "leaderboard"), *entry;
+	entry = cJSON_CreateObject();
+	cJSON_AddStringToObject(entry, "name", "cases passed");
+	cJSON_AddNumberToObject(entry, "value", cases_passed(grade));
+	cJSON_AddStringToObject(entry, "order", "desc");
+	cJSON_AddItemToArray(board, entry);
+	/* a time only where one was measured: a made-up number would rank a kernel that never ran */
+	if (!isnan(median)) {
+		entry = cJSON_CreateObject();
+		cJSON_AddStringToObject(entry, "name", "time (µs)");
+		cJSON_AddNumberToObject(entry, "value", median);
+		cJSON_AddStringToObject(entry, "order", "asc");
+		cJSON_AddItemToArray(board, entry);
+	}
+	return r;
+}
+
+static int
+write_json(const char *path, const cJSON *j)
+{
+	char *text = cJSON_Print(j);
+	struct buf b = { 0 };
+	buf_addf(&b, "%s\n", text);
+	free(text);
+	int status = write_file_atomic(path, b.data, b.len);
+	if (status)
+		error("cannot write '%s': %s", path, strerror(errno));
+	buf_free(&b);
+	return status;
+}
+
+static int
+write_gradebook(const struct batch *b)
+{
+	struct buf csv = { 0 };
+	buf_addstr(&csv, "student,verdict,stage,cases_passed,cases_total,median_us,ratio,message\r\n");
+	for (int i = 0; i < b->count; i++) {
+		if (!b->subs[i].done)
+			continue;
+		char *path = out_path(b, "%s.json", b->subs[i].student);
+		cJSON *grade = load_result(path);
+		free(path);
+		if (!grade)
+			continue;
+		char *row = batch_csv_row(b->e, b->subs[i].student, grade);
+		buf_addstr(&csv, row);
+		free(row);
+		cJSON_Delete(grade);
+	}
+	char *path = xasprintf("%s/gradebook.csv", b->o->out);
+	int status = write_file_atomic(path, csv.data, csv.len);
+	if (status)
+		error("cannot write '%s': %s", path, strerror(errno));
+	free(path);
+	buf_free(&csv);
+	return status;
+}
+
+/* Gradescope's file first, the grade JSON last: a whole grade JSON means the student is done. */
+static int
+record(struct batch *b, int index, const cJSON *grade, const char *grade_text, double seconds)
+{
+	struct submission *s = &b->subs[index];
+	char *dir = out_path(b, "gradescope/%s", s->student);
+	char *gs_path = xasprintf("%s/results.json", dir);
+	char *path = out_path(b, "%s.json", s->student);
+	cJSON *gs = batch_gradescope(b->e, grade, seconds);
+	int status = mkdir_p(dir) ? error("cannot create '%s': %s", dir, strerror(errno)) : write_json(gs_path, gs);
+	if (!status && grade_text && write_file_atomic(path, grade_text, strlen(grade_text)))
+		status = error("cannot write '%s': %s", path, strerror(errno));
+	else if (!status && !grade_text)
+		status = write_json(path, grade);
+	cJSON_Delete(gs);
+	free(path);
+	free(gs_path);
+	free(dir);
+	if (!status) {
+		s->done = true;
+		status = write_gradebook(b);
+	}
+	return status;
+}
+
+/* ------------------------------------------------------------ progress */
+
+static int
+stage_slot(const char *verdict, const char *stage)
+{
+	static const char *const names[] = { "compile", "run", "correctness", "performance", "submission" };
+	if (!strcmp(verdict, "pass"))
+		return 0;
+	for (int i = 0; i < 5; i++)
+		if (stage && !strcmp(stage, names[i]))
+			return i + 1;
+	return 6;
+}
+
+static int
+running_count(const struct batch *b)
+{
+	int n = 0;
+	for (int i = 0; i < b->nlanes; i++)
+		n += b->lanes[i].pid != 0;
+	return n;
+}
+
+static void
+draw_bar(const struct batch *b)
+{
+	if (!b->tty)
+		return;
+	int done = b->graded + b->resumed, filled = b->count ? BAR_WIDTH * done / b->count : 0;
+	fprintf(stdout, "\r\033[K[");
+	for (int i = 0; i < BAR_WIDTH; i++)
+		fputs(i < filled ? "#" : ".", stdout);
+	fprintf(stdout, "] %d/%d  %d grading", done, b->count, running_count(b));
+	fflush(stdout);
+}
+
+/* One line per finished submission; on a terminal above the bar, which is drawn again. */
+static void
+announce(struct batch *b, const struct submission *s, const cJSON *grade, double seconds)
+{
+	const char *verdict = json_string(grade, "verdict", "fail"), *stage = json_string(grade, "stage", NULL);
+	b->stages[stage_slot(verdict, stage)]++;
+	if (b->tty)
+		fputs("\r\033[K", stdout);
+	char *message = xstrdup(json_string(grade, "message", ""));
+	message[strcspn(message, "\n")] = 0;
+	if (strlen(message) > 100)
+		strcpy(message + 97, "...");
+	char *outcome = strcmp(verdict, "pass") ? xasprintf("fail at %s", stage ? stage : "an error") : xstrdup("pass");
+	printf("[%d/%d] %-20s %-22s %3.0f s  %s\n", b->graded + b->resumed, b->count, s->student, outcome,
+	       seconds, message);
+	free(outcome);
+	free(message);
+	draw_bar(b);
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------------ lanes */
+
+/* The GPUs `nvidia-smi -L` lists, or those CUDA_VISIBLE_DEVICES already names. */
+static int
+find_gpus(char **devices, int max)
+{
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+	int n = 0;
+	if (visible && *visible) {
+		char *copy = xstrdup(visible);
+		for (char *tok = strtok(copy, ","); tok && n < max; tok = strtok(NULL, ","))
+			devices[n++] = xstrdup(tok);
+		free(copy);
+		return n;
+	}
+	char *argv[] = { "nvidia-smi", "-L", NULL };
+	struct buf out = { 0 };
+	if (run_command(argv, NULL, 30, &out))
+		for (char *line = out.data; line && *line && n < max;) {
+			char *end = strchrnul(line, '\n');
+			if (!strncmp(line, "GPU ", 4))
+				devices[n] = xasprintf("%d", n), n++;
+			line = *end ? end + 1 : end;
+		}
+	buf_free(&out);
+	return n;
+}
+
+static void
+set_up_lanes(struct batch *b)
+{
+	if (b->o->backend == BACKEND_GPU) {
+		char *devices[MAX_LANES];
+		int n = find_gpus(devices, MAX_LANES);
+		if (!n) {
+			/* the grader found a GPU but nvidia-smi could not list it: one lane, as the driver sees it */
+			b->lanes[0].device = NULL;
+			b->nlanes = 1;
+			return;
+		}
+		int want = b->o->jobs > 0 && b->o->jobs < n ? b->o->jobs : n;
+		if (b->o->jobs > n)
+			fprintf(stderr, "cudalings: --jobs %d: %d GPU%s here, and timings need a GPU each: %d lane%s\n",
+				b->o->jobs, n, n == 1 ? "" : "s", n, n == 1 ? "" : "s");
+		for (int i = 0; i < n; i++) {
+			if (i < want)
+				b->lanes[b->nlanes++].device = devices[i];
+			else
+				free(devices[i]);
+		}
+		return;
+	}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int want = b->o->jobs > 0 ? b->o->jobs : (int)(cores / 2);
+	b->nlanes = want < 1 ? 1 : want > MAX_LANES ? MAX_LANES : want;
+}
+
+/* Every process under `pid`, from /proc, so a stopped grading leaves no runner behind. */
+static int
+descendants(pid_t pid, pid_t *out, int max, int n)
+{
+	char *path = xasprintf("/proc/%d/task/%d/children", (int)pid, (int)pid);
+	char *text = read_file(path, NULL);
+	free(path);
+	for (char *p = text; p && *p && n < max;) {
+		char *end;
+		long child = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		out[n++] = (pid_t)child;
+		n = descendants((pid_t)child, out, max, n);
+		p = end;
+	}
+	free(text);
+	return n;
+}
+
+/* Stop a grading and everything it started: each child of the grader runs in its own group. */
+static void
+stop_grading(pid_t pid)
+{
+	pid_t below[256];
+	int n = descendants(pid, below, 256, 0);
+	kill(-pid, SIGKILL);
+	for (int i = 0; i < n; i++)
+		kill(-below[i], SIGKILL), kill(below[i], SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+static char *
+work_path(const struct batch *b, const char *student, const char *what)
+{
+	return xasprintf("%s/.work/%s.%s", b->o->out, student, what);
+}
+
+static int
+start_grading(struct batch *b, struct lane *lane, int index)
+{
+	struct submission *s = &b->subs[index];
+	char *out = work_path(b, s->student, "stdout"), *err = work_path(b, s->student, "stderr");
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		free(out);
+		free(err);
+		return error("cannot start a grading: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		/* its own group: the terminal's Ctrl-C reaches the batch, which stops the gradings itself */
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		int in = open("/dev/null", O_RDONLY);
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (in < 0 || o < 0 || e < 0)
+			_exit(127);
+		dup2(in, 0);
+		dup2(o, 1);
+		dup2(e, 2);
+		if (lane->device)
+			setenv("CUDA_VISIBLE_DEVICES", lane->device, 1);
+		char *argv[] = { b->self, "grade", (char *)b->e->name, "--file", s->path, "--json", "--backend",
+				 (char *)backend_name(b->o->backend), NULL };
+		execv(b->self, argv);
+		dprintf(2, "cudalings: cannot run '%s': %s\n", b->self, strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	lane->pid = pid;
+	lane->index = index;
+	lane->started = now_seconds();
+	free(out);
+	free(err);
+	return 0;
+}
+
+/* The first line the grader printed on stderr, less its "cudalings: " prefix. */
+static char *
+grader_complaint(const char *path)
+{
+	char *text = read_file(path, NULL);
+	if (!text || !*text) {
+		free(text);
+		return xstrdup("the grader said nothing");
+	}
+	char *line = text;
+	if (!strncmp(line, "cudalings: ", 11))
+		line += 11;
+	char *why = xasprintf("%.*s", (int)strcspn(line, "\n"), line);
+	free(text);
+	return why;
+}
+
+/*
+ * A grading ended: record what it found. Returns 0 to go on, 3 when the
+ * environment failed (no result written: a later run grades it again).
+ */
+static int
+finish_grading(struct batch *b, struct lane *lane, int wait_status, bool timed_out)
+{
+	struct submission *s = &b->subs[lane->index];
+	double seconds = now_seconds() - lane->started;
+	char *out = work_path(b, s->student, "stdout"), *err = work_path(b, s->student, "stderr");
+	char *text = read_file(out, NULL);
+	cJSON *grade = NULL;
+	const char *keep_text = NULL;
+	int status = 0;
+	int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+	lane->pid = 0;
+	if (timed_out) {
+		char *why = xasprintf("the grading took longer than %.0f s and was stopped: a kernel or a loop "
+				      "that never ends?", b->o->timeout_s);
+		grade = made_up_result(b, s, "run", why);
+		free(why);
+	} else if ((code == 0 || code == 1) && text && (grade = cJSON_Parse(text)) &&
+		   cJSON_IsString(cJSON_GetObjectItemCaseSensitive(grade, "verdict"))) {
+		keep_text = text;
+	} else if (code == 2) {
+		/* the grader refused the file itself: empty, binary, too large */
+		char *why = grader_complaint(err);
+		cJSON_Delete(grade);
+		grade = made_up_result(b, s, "submission", why);
+		free(why);
+	} else {
+		char *why = grader_complaint(err);
+		if (code == 3)
+			error("stopped: grading %s: %s", s->student, why);
+		else
+			error("stopped: the grader %s on %s: %s", code >= 0 ? "gave no verdict" : "crashed",
+			      s->student, why);
+		cJSON_Delete(grade);
+		grade = NULL;
+		status = 3;
+		free(why);
+	}
+	if (grade) {
+		b->graded++;
+		if (record(b, lane->index, grade, keep_text, seconds))
+			status = 3;
+		else
+			announce(b, s, grade, seconds);
+		unlink(out);
+		unlink(err);
+	}
+	cJSON_Delete(grade);
+	free(text);
+	free(out);
+	free(err);
+	return status;
+}
+
+/* The next submission not yet graded; a submission with nothing to grade is recorded on the way. */
+static int
+next_submission(struct batch *b)
+{
+	while (b->next < b->count) {
+		struct submission *s = &b->subs[b->next++];
+		if (s->done)
+			continue;
+		if (s->path)
+			return b->next - 1;
+		cJSON *grade = made_up_result(b, s, "submission", s->problem);
+		b->graded++;
+		if (!record(b, b->next - 1, grade, NULL, 0))
+			announce(b, s, grade, 0);
+		cJSON_Delete(grade);
+	}
+	return -1;
+}
+
+static int
+run_lanes(struct batch *b)
+{
+	int status = 0;
+	for (;;) {
+		for (int i = 0; i < b->nlanes && !status && !interrupted; i++) {
+			if (b->lanes[i].pid)
+				continue;
+			int index = next_submission(b);
+			if (index < 0)
+				break;
+			if (start_grading(b, &b->lanes[i], index))
+				status = 3;
+		}
+		if (!running_count(b))
+			break;
+		if (interrupted || status) {
+			for (int i = 0; i < b->nlanes; i++)
+				if (b->lanes[i].pid) {
+					stop_grading(b->lanes[i].pid);
+					b->lanes[i].pid = 0;
+				}
+			break;
+		}
+		int wait_status;
+		pid_t pid = waitpid(-1, &wait_status, WNOHANG);
+		double now = now_seconds();
+		for (int i = 0; i < b->nlanes; i++) {
+			struct lane *lane = &b->lanes[i];
+			if (!lane->pid)
+				continue;
+			if (pid == lane->pid) {
+				status = finish_grading(b, lane, wait_status, false);
+			} else if (b->o->timeout_s > 0 && now - lane->started > b->o->timeout_s) {
+				stop_grading(lane->pid);
+				status = finish_grading(b, lane, 0, true);
+			}
+		}
+		if (pid <= 0) {
+			struct timespec pause = { 0, 100 * 1000 * 1000 };
+			nanosleep(&pause, NULL);
+			draw_bar(b);
+		}
+	}
+	return interrupted ? 130 : status;
+}
+
+/* ------------------------------------------------------------ the batch */
+
+static void
+summarize(const struct batch *b, int status)
+{
+	static const char *const names[] = { "pass", "compile", "run", "correctness", "performance",
+					     "submission", "other" };
+	if (b->tty)
+		fputs("\r\033[K", stdout);
+	printf("%d submission%s: %d graded now, %d from an earlier run", b->count, b->count == 1 ? "" : "s",
+	       b->graded, b->resumed);
+	if (b->graded) {
+		printf(" (");
+		for (int i = 0, first = 1; i < 7; i++)
+			if (b->stages[i]) {
+				printf("%s%d %s%s", first ? "" : ", ", b->stages[i], i ? "fail at " : "", names[i]);
+				first = 0;
+			}
+		printf(")");
+	}
+	printf("\ngradebook: %s/gradebook.csv; Gradescope: %s/gradescope/STUDENT/results.json\n", b->o->out,
+	       b->o->out);
+	if (status == 130)
+		printf("interrupted: what was graded is kept; the same command goes on from there\n");
+	else if (status)
+		printf("stopped before the end: what was graded is kept; the same command goes on from there\n");
+}
+
+int
+batch_run(const struct exercise *e, const struct batch_options *o)
+{
+	struct batch b = { .e = e, .o = o, .tty = isatty(1) && !getenv("NO_COLOR") };
+	int status = 0;
+	ssize_t n = readlink("/proc/self/exe", b.self, sizeof(b.self) - 1);
+	if (n <= 0)
+		return error("cannot find where cudalings is installed"), 3;
+	b.self[n] = 0;
+	if (find_submissions(&b)) {
+		status = 2;
+		goto out;
+	}
+	char *work = xasprintf("%s/.work", o->out), *gs = xasprintf("%s/gradescope", o->out);
+	if (mkdir_p(work) || mkdir_p(gs))
+		status = error("cannot create '%s': %s", o->out, strerror(errno)) ? 3 : 0;
+	free(work);
+	free(gs);
+	if (status)
+		goto out;
+	for (int i = 0; i < b.count; i++) {
+		char *path = out_path(&b, "%s.json", b.subs[i].student);
+		cJSON *earlier = load_result(path);
+		if (earlier) {
+			b.subs[i].done = true;
+			b.resumed++;
+			/* a results.json lost since is made again, without the time it took */
+			char *gs_path = out_path(&b, "gradescope/%s/results.json", b.subs[i].student);
+			if (!file_exists(gs_path))
+				record(&b, i, earlier, NULL, -1);
+			free(gs_path);
+		}
+		cJSON_Delete(earlier);
+		free(path);
+	}
+	set_up_lanes(&b);
+	printf("grading %d submission%s of %s on the %s backend, %d at a time%s\n", b.count - b.resumed,
+	       b.count - b.resumed == 1 ? "" : "s", e->name, backend_name(o->backend), b.nlanes,
+	       b.resumed ? " (the others were graded by an earlier run)" : "");
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	status = write_gradebook(&b) ? 3 : run_lanes(&b);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	summarize(&b, status);
+out:
+	for (int i = 0; i < b.count; i++) {
+		free(b.subs[i].student);
+		free(b.subs[i].path);
+		free(b.subs[i].problem);
+	}
+	free(b.subs);
+	for (int i = 0; i < b.nlanes; i++)
+		free(b.lanes[i].device);
+	return status;
+}

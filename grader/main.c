@@ -18,6 +18,8 @@
 #include "grade.h"
 #include "manifest.h"
 #include "report.h"
+#include "scaffold.h"
+#include "batch.h"
 #include "starter.h"
 #include "util.h"
 
@@ -35,7 +37,9 @@ static const char usage_text[] =
 	"       cudalings reset NAME           put the starter back (your file is kept as a backup)\n"
 	"       cudalings starter NAME         print the starter of an exercise\n"
 	"       cudalings starters [--check]   write missing starters from the solutions, or check they match\n"
-	"       cudalings check [--compile-only]  check the whole workbook (instructors)\n"
+	"       cudalings check [NAME...] [--compile-only]  check the workbook, or the exercises named\n"
+	"       cudalings new NAME [--after ITEM]  scaffold a new exercise (instructors)\n"
+	"       cudalings batch NAME DIR --out OUT [--backend gpu|sim] [--jobs N]  grade a class\n"
 	"\n"
 	"exit status: 0 pass, 1 fail, 2 usage error, 3 environment error (no toolkit, no GPU)\n";
 
@@ -616,13 +620,48 @@ check_demo(const struct exercise *e, enum backend b, bool compile_only, int *fai
 	return status;
 }
 
+/* Sizes a kernel without a bounds check gets wrong: one past a block edge, or less than a warp. */
+static void
+check_block_edges(const struct exercise *e)
+{
+	for (int d = 0; d < e->ndims; d++) {
+		bool off_edge = false;
+		for (int c = 0; c < e->ncases; c++)
+			off_edge |= e->cases[c][d] < 32 || e->cases[c][d] % 32 == 1;
+		if (!off_edge)
+			printf("  warn no case has a '%s' below 32 or one past a multiple of 32 (33, 257): a missing "
+			       "bounds check would pass\n", e->dim_names[d]);
+	}
+}
+
+/* Whether `cudalings check NAME…` named the exercise; all are when none was. */
+static bool
+check_selected(const struct exercise *e, char **names, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (!strcmp(names[i], e->name))
+			return true;
+	return count == 0;
+}
+
 static int
 cmd_check(int argc, char **argv)
 {
-	bool compile_only = argc > 1 && !strcmp(argv[1], "--compile-only");
-	if (argc > 2 || (argc == 2 && !compile_only))
-		return usage_error("%s", "check: the only option is --compile-only");
+	bool compile_only = false;
+	char *names[argc];
+	int nnames = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--compile-only"))
+			compile_only = true;
+		else if (argv[i][0] == '-')
+			return usage_error("check: unknown option '%s' (check [NAME...] [--compile-only])", argv[i]);
+		else
+			names[nnames++] = argv[i];
+	}
 	load_manifest();
+	for (int i = 0; i < nnames; i++)
+		if (!find_exercise(names[i], false))
+			return EXIT_USAGE;
 	if (build_headers(&manifest))
 		return EXIT_ENVIRONMENT;
 	enum backend b = gpu_present() && build_nvcc() ? BACKEND_GPU : BACKEND_SIM;
@@ -635,6 +674,8 @@ cmd_check(int argc, char **argv)
 	int failures = 0;
 	for (int i = 0; i < manifest.count; i++) {
 		const struct exercise *e = &manifest.items[i];
+		if (!check_selected(e, names, nnames))
+			continue;
 		printf("%s\n", e->name);
 		char *lesson = root_path(e->lesson);
 		if (!file_exists(lesson)) {
@@ -649,6 +690,7 @@ cmd_check(int argc, char **argv)
 				return EXIT_ENVIRONMENT;
 			continue;
 		}
+		check_block_edges(e);
 		char *starter = make_starter(e);
 		char *path = root_path(e->file);
 		char *current = read_file(path, NULL);
@@ -682,6 +724,101 @@ cmd_check(int argc, char **argv)
 	}
 	printf("%s\n", failures ? "the workbook has problems (BAD above)" : "the workbook is consistent");
 	return failures ? EXIT_FAIL : EXIT_PASS;
+}
+
+/* ------------------------------------------------------------ new */
+
+static int
+cmd_new(int argc, char **argv)
+{
+	const char *name = NULL, *after = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--after") && i + 1 < argc)
+			after = argv[++i];
+		else if (argv[i][0] == '-')
+			return usage_error("new: unknown option '%s' (new NAME [--after ITEM])", argv[i]);
+		else if (!name)
+			name = argv[i];
+		else
+			return usage_error("new takes one name; '%s' is one too many", argv[i]);
+	}
+	if (!name)
+		return usage_error("%s", "new: name the exercise, e.g. 'cudalings new reverse'");
+	/* the workbook must load before and after: a broken manifest is fixed first */
+	load_manifest();
+	struct buf written = { 0 };
+	int status = scaffold_new(name, after, &written);
+	if (status == -2) {
+		buf_free(&written);
+		return EXIT_USAGE;
+	}
+	if (status) {
+		buf_free(&written);
+		return EXIT_ENVIRONMENT;
+	}
+	printf("wrote\n");
+	for (char *line = written.data; *line;) {
+		char *end = strchrnul(line, '\n');
+		printf("  %.*s\n", (int)(end - line), line);
+		line = *end ? end + 1 : end;
+	}
+	printf("next: write the check's reference (harness/checks/%s.cpp) and the solution "
+	       "(solutions/%s.cu),\n      then 'cudalings reset %s' for a fresh starter and "
+	       "'cudalings check %s' until it is consistent\n", name, name, name, name);
+	buf_free(&written);
+	return EXIT_PASS;
+}
+
+/* ------------------------------------------------------------ batch */
+
+static int
+cmd_batch(int argc, char **argv)
+{
+	const char *name = NULL, *dir = NULL, *backend = NULL;
+	struct batch_options bo = { .timeout_s = 900 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--out") || !strcmp(a, "--backend") || !strcmp(a, "--jobs") || !strcmp(a, "--timeout")) {
+			if (i + 1 >= argc)
+				return usage_error("'%s' needs a value", a);
+			const char *v = argv[++i];
+			char *end;
+			if (!strcmp(a, "--out"))
+				bo.out = v;
+			else if (!strcmp(a, "--backend"))
+				backend = v;
+			else if (!strcmp(a, "--jobs") && ((bo.jobs = (int)strtol(v, &end, 10)) < 1 || *end))
+				return usage_error("--jobs takes a number of lanes ≥ 1, not '%s'", v);
+			else if (!strcmp(a, "--timeout") && ((bo.timeout_s = strtod(v, &end)) <= 0 || *end))
+				return usage_error("--timeout takes seconds, not '%s'", v);
+		} else if (a[0] == '-') {
+			return usage_error("batch: unknown option '%s'", a);
+		} else if (!name) {
+			name = a;
+		} else if (!dir) {
+			dir = a;
+		} else {
+			return usage_error("batch takes an exercise and a folder; '%s' is one too many", a);
+		}
+	}
+	if (!name || !dir || !bo.out)
+		return usage_error("%s", "batch: say what to grade and where the results go, e.g. "
+			"'cudalings batch transpose submissions/ --out results/'");
+	if (!is_directory(dir))
+		return usage_error("batch: '%s' is not a folder of submissions", dir);
+	load_manifest();
+	struct exercise *e = find_exercise(name, true);
+	if (!e)
+		return EXIT_USAGE;
+	struct grade_options o = { 0 };
+	int status = choose_backend(&o, backend);
+	if (status)
+		return status;
+	if (build_headers(&manifest))
+		return EXIT_ENVIRONMENT;
+	bo.dir = dir;
+	bo.backend = o.backend;
+	return batch_run(e, &bo);
 }
 
 /* ------------------------------------------------------------ the TUI */
@@ -729,6 +866,10 @@ main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "tui"))
 		return open_tui(argv + 1);
+	if (!strcmp(cmd, "new"))
+		return cmd_new(argc - 1, argv + 1);
+	if (!strcmp(cmd, "batch"))
+		return cmd_batch(argc - 1, argv + 1);
 	error("'%s' is not a cudalings command", cmd);
 	fputs(usage_text, stderr);
 	return EXIT_USAGE;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "inspect.h"
 #include "proc.h"
 #include "util.h"
 
@@ -19,8 +20,9 @@
 #define JUDGE_LIMIT_S 300
 #define START_LIMIT_S 60
 #define CASE_LIMIT_GPU_S 10
-#define CASE_LIMIT_SIM_S 30
+#define CASE_LIMIT_SIM_S 25
 #define TIMED_LIMIT_S 90
+#define SIM_MEMORY_LIMIT (16ul << 30)
 
 /* What the judge said about one case. */
 struct expected_case {
@@ -294,6 +296,7 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		const struct proto_buffer *b = &s->expected[index].info.buffers[h->aux % PROTO_MAX_BUFFERS];
 		fail_case(s, index, xasprintf("the kernel changed its input '%s' (first at %s[%llu]): inputs "
 					      "are read-only", b->name, b->name, (unsigned long long)first));
+		s->r->cases[index].wrong = true;
 		break;
 	}
 	case MSG_ERROR:
@@ -301,8 +304,8 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 			s->device_error = xasprintf("%.*s", (int)h->length, payload);
 		else if (index < s->ncases) {
 			fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
-			if (h->aux == STAGE_RACE && !s->r->cases[index].race) {
-				s->r->cases[index].race = true;
+			if (h->aux == STAGE_RACE && !s->r->cases[index].wrong) {
+				s->r->cases[index].wrong = true;
 				add_diagnostic(s->r, "race", xasprintf("in case %s the result depends on the order in which "
 								       "the threads of a block run: a missing "
 								       "__syncthreads()?", s->r->cases[index].name));
@@ -451,7 +454,7 @@ compile_failed(struct session *s, struct student_build *b, const char *output)
 	char *undefined = xasprintf("undefined reference to `%s'", s->e->launcher_name);
 	bool missing_launcher = strstr(r->compile_output, undefined) != NULL;
 	free(undefined);
-	const char *line = first_line_with(r->compile_output, "error", &n);
+	const char *line = first_line_with(r->compile_output, ": error", &n);
 	if (missing_launcher)
 		set_failure(r, "compile", xasprintf("%s does not define %s with the exercise's signature: %s "
 						    "(check the name and every parameter type, const included)",
@@ -535,7 +538,7 @@ conclude(struct session *s)
 			struct case_result *c = &r->cases[i];
 			if (!c->ran || c->passed)
 				continue;
-			bool is_run = c->mismatches == 0 && !c->race;
+			bool is_run = c->mismatches == 0 && !c->wrong;
 			if ((pass == 0) != is_run)
 				continue;
 			set_failure(r, is_run ? "run" : "correctness",
@@ -694,6 +697,12 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	free(judge_output);
 
 	buf_reset(&log);
+	if (inspect_object(e, b.object, &log)) {
+		r->compile_output = xstrdup(log.data ? log.data : "");
+		set_failure(r, "compile", xasprintf("%s was refused before linking: %s", r->file, log.data));
+		goto verdict;
+	}
+	buf_reset(&log);
 	if (build_link(&b, &log)) {
 		/* a link error names the student's symbols: treat it as theirs */
 		compile_failed(s, &b, log.data ? log.data : "");
@@ -714,7 +723,9 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	s->runner = &runner;
 	struct spawn_options runner_options = { .cwd = workbook_root(), .channel = true,
 						.channel_child_fd = channel_fd, .timeout_s = START_LIMIT_S,
-						.output_cap = 64 * 1024 };
+						.output_cap = 64 * 1024, .no_fork = true,
+						/* the CUDA runtime reserves vast address space; the simulator does not */
+						.memory_limit = o->backend == BACKEND_SIM ? SIM_MEMORY_LIMIT : 0 };
 	if (child_spawn(&runner, runner_argv, &runner_options)) {
 		free_argv(runner_argv);
 		status = environment_error(r, xasprintf("cannot start the runner of '%s'", e->name));

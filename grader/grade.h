@@ -24,7 +24,7 @@ struct case_result {
 	char name[64];
 	bool timed, ran, passed;
 	size_t mismatches;
-	bool race;       /* wrong because threads race: a correctness failure, though nothing was compared */
+	bool wrong;      /* a correctness failure nothing mismatched shows: a race, a changed input */
 	char *message;
 };
 

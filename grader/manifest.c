@@ -127,6 +127,12 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	if (e->threshold_ratio < 1)
 		return error("workbook.json: %s: \"threshold_ratio\" below 1 would fail the reference itself", name);
 
+	const cJSON *allow = cJSON_GetObjectItemCaseSensitive(o, "allow"), *call;
+	e->allow = xcalloc((size_t)cJSON_GetArraySize(allow) + 1, sizeof(char *));
+	cJSON_ArrayForEach(call, allow)
+		if (cJSON_IsString(call))
+			e->allow[e->nallow++] = xstrdup(call->valuestring);
+
 	const cJSON *absolute = cJSON_GetObjectItemCaseSensitive(o, "absolute_us"), *a;
 	e->absolute = xcalloc((size_t)cJSON_GetArraySize(absolute) + 1, sizeof(*e->absolute));
 	cJSON_ArrayForEach(a, absolute) {

@@ -44,6 +44,8 @@ struct exercise {
 	int nabsolute;
 	struct hint *hints;
 	int nhints;
+	char **allow; /* calls the inspection would refuse that this exercise permits */
+	int nallow;
 };
 
 struct manifest {

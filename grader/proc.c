@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,12 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 
 static void
 close_fd(int *fd)
@@ -17,6 +24,52 @@ close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
+}
+
+#if defined(__x86_64__)
+#define SECCOMP_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define SECCOMP_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/*
+ * Threads yes (clone with CLONE_THREAD: the CUDA runtime and OpenMP need
+ * them), processes no: fork, vfork and a clone without CLONE_THREAD fail
+ * with EPERM; clone3 says ENOSYS so the C library falls back to clone.
+ * Root ignores RLIMIT_NPROC, so this is what stops a fork bomb in CI.
+ */
+static void
+forbid_processes(void)
+{
+#ifdef SECCOMP_ARCH
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef __NR_fork
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_fork, 6, 0),
+#else
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 0),
+#endif
+#ifdef __NR_vfork
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_vfork, 5, 0),
+#else
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 0),
+#endif
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 5, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 2),
+		/* clone's flags are its first argument; the low word holds CLONE_THREAD */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+	};
+	struct sock_fprog program = { (unsigned short)(sizeof(filter) / sizeof(*filter)), filter };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+		prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program);
+#endif
 }
 
 int
@@ -84,6 +137,8 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 			struct rlimit as = { o->memory_limit, o->memory_limit };
 			setrlimit(RLIMIT_AS, &as);
 		}
+		if (o->no_fork)
+			forbid_processes();
 		if (o->cwd && chdir(o->cwd)) {
 			dprintf(report_fd, "cannot enter '%s': %s", o->cwd, strerror(errno));
 			_exit(127);

@@ -35,6 +35,7 @@ struct spawn_options {
 	double timeout_s;      /* from now; 0 for none */
 	size_t output_cap;     /* bytes of output kept; 0 for 256 KiB */
 	unsigned long memory_limit; /* address space in bytes; 0 for none */
+	bool no_fork;          /* the child may make threads but no processes (a fork bomb stops there) */
 };
 
 /* Start argv[0] (looked up in PATH); -1 with an error printed if it cannot start. */

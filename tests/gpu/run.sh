@@ -74,6 +74,11 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	grade transpose build/test-gpu/transpose_edit.cu pass
 done
 
+echo "== adversarial submissions on the GPU"
+if ! BACKEND=gpu bash tests/adversarial/run.sh | tee /tmp/adversarial.log; then
+	failures=$((failures + 1))
+fi
+
 {
 	echo "## make test-gpu on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d)"
 	echo
@@ -82,6 +87,10 @@ done
 	echo "| | exercise | file | expected | got | µs | reference µs | ratio | GB/s | copy GB/s | seconds |"
 	echo "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|"
 	cat "$results"
+	echo
+	echo "adversarial submissions (tests/adversarial/run.sh, BACKEND=gpu):"
+	echo
+	sed 's/^/    /' /tmp/adversarial.log
 	echo
 	echo "$failures unexpected results"
 } | tee "${OUT:-/tmp}/gpu-results.md"

@@ -1,0 +1,161 @@
+#include "inspect.h"
+
+#include <ctype.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc.h"
+
+struct rule {
+	const char *name; /* an identifier, or a prefix when it ends in '*' */
+	const char *why;
+};
+
+/* Calls a kernel exercise has no business making. */
+static const struct rule forbidden_calls[] = {
+	{ "fopen*", "a submission may not open files" },
+	{ "freopen*", "a submission may not open files" },
+	{ "open", "a submission may not open files" },
+	{ "open64", "a submission may not open files" },
+	{ "openat*", "a submission may not open files" },
+	{ "creat*", "a submission may not create files" },
+	{ "unlink*", "a submission may not delete files" },
+	{ "remove", "a submission may not delete files" },
+	{ "rename*", "a submission may not rename files" },
+	{ "mkdir*", "a submission may not create folders" },
+	{ "chdir", "a submission may not change folders" },
+	{ "fork", "a submission may not start processes" },
+	{ "vfork", "a submission may not start processes" },
+	{ "clone*", "a submission may not start processes" },
+	{ "exec*", "a submission may not run programs" },
+	{ "system", "a submission may not run programs" },
+	{ "popen", "a submission may not run programs" },
+	{ "posix_spawn*", "a submission may not run programs" },
+	{ "kill", "a submission may not signal processes" },
+	{ "ptrace", "a submission may not trace processes" },
+	{ "syscall", "a submission may not make raw system calls" },
+	{ "dlopen", "a submission may not load libraries" },
+	{ "dlmopen", "a submission may not load libraries" },
+	{ "dlsym", "a submission may not look up symbols at run time" },
+	{ "dlvsym", "a submission may not look up symbols at run time" },
+	{ "socket", "a submission may not use the network" },
+	{ "connect", "a submission may not use the network" },
+	{ "setenv", "a submission may not change the environment" },
+	{ "putenv", "a submission may not change the environment" },
+	{ "unsetenv", "a submission may not change the environment" },
+	{ "mprotect", "a submission may not change memory protection" },
+	{ "cudaMemcpy*", "the kernel must compute the output; copying memory is the harness's job" },
+	{ "cudaStreamCreate*", "extra streams run outside the timed launch" },
+	{ "cudaGraph*", "graphs run outside the timed launch" },
+	{ "cudaDeviceReset", "it would destroy the harness's GPU context" },
+	{ "cudaSetDevice", "the harness picks the GPU" },
+	{ "cudaMallocManaged", "managed memory can hang a shared GPU" },
+	{ "cudaLaunchHostFunc", "host work runs outside the timed launch" },
+	{ "cublas*", "the exercise asks for your own kernel, not a library's" },
+	{ "cublasLt*", "the exercise asks for your own kernel, not a library's" },
+	{ "pthread_create", "host threads run outside the timed launch" },
+	{ "_ZNSt6thread*", "host threads run outside the timed launch" },
+	{ NULL, NULL },
+};
+
+/* Prefixes of symbols the harness, the runtime and the simulator own. */
+static const struct rule reserved_definitions[] = {
+	{ "cudalings_*", "it belongs to the grader's harness" },
+	{ "proto_*", "it belongs to the grader's harness" },
+	{ "cases_*", "it belongs to the grader's harness" },
+	{ "stats_*", "it belongs to the grader's harness" },
+	{ "check_*", "it belongs to the grader's harness" },
+	{ "ref__*", "it belongs to the reference solution" },
+	{ "cudasim*", "it belongs to the CPU simulator" },
+	{ "cuda*", "it belongs to the CUDA runtime" },
+	{ "__cuda*", "it belongs to the CUDA runtime" },
+	{ "main", "the harness owns main" },
+	{ "_Znw*", "replacing operator new interposes the C++ library" },
+	{ "_Zna*", "replacing operator new interposes the C++ library" },
+	{ "_Zdl*", "replacing operator delete interposes the C++ library" },
+	{ "_Zda*", "replacing operator delete interposes the C++ library" },
+	{ NULL, NULL },
+};
+
+/* Is `at` the start of a whole length prefix, not the tail of a longer number? */
+static bool
+starts_number(const char *name, const char *at)
+{
+	return at == name || !isdigit((unsigned char)at[-1]);
+}
+
+int
+symbol_names(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+	bool prefix = n && want[n - 1] == '*';
+	if (prefix)
+		n--;
+	if (prefix ? !strncmp(name, want, n) : !strcmp(name, want))
+		return 1;
+	/* a C++ name carries each identifier as <length><identifier> */
+	if (strncmp(name, "_Z", 2) || !strncmp(want, "_Z", 2))
+		return 0;
+	for (const char *p = name + 2; *p; p++) {
+		if (!isdigit((unsigned char)*p) || !starts_number(name, p))
+			continue;
+		char *end;
+		unsigned long length = strtoul(p, &end, 10);
+		if (prefix ? length >= n && !strncmp(end, want, n) : length == n && !strncmp(end, want, n))
+			return 1;
+	}
+	return 0;
+}
+
+static const struct rule *
+match(const struct rule *rules, const char *name)
+{
+	for (const struct rule *r = rules; r->name; r++)
+		if (symbol_names(name, r->name))
+			return r;
+	return NULL;
+}
+
+static bool
+allowed(const struct exercise *e, const char *name)
+{
+	for (int i = 0; i < e->nallow; i++)
+		if (symbol_names(name, e->allow[i]))
+			return true;
+	return false;
+}
+
+int
+inspect_object(const struct exercise *e, const char *object, struct buf *why)
+{
+	struct buf out = { 0 };
+	char *argv[] = { "nm", "-P", (char *)object, NULL };
+	if (!run_command(argv, workbook_root(), 60, &out)) {
+		buf_addf(why, "cannot list the symbols of '%s' (is binutils installed?): %s", object,
+			 out.data ? out.data : "");
+		buf_free(&out);
+		return -1;
+	}
+	int problems = 0;
+	for (char *line = strtok(out.data, "\n"); line; line = strtok(NULL, "\n")) {
+		char name[512], type[4];
+		if (sscanf(line, "%511s %3s", name, type) != 2)
+			continue;
+		bool defined_global = strchr("TDBRVWGS", type[0]) != NULL;
+		bool undefined = type[0] == 'U' || type[0] == 'w';
+		const struct rule *r = NULL;
+		if (undefined && !allowed(e, name) && (r = match(forbidden_calls, name))) {
+			buf_addf(why, "%scalls '%s': %s", problems++ ? "\n" : "", name, r->why);
+		} else if (defined_global && strcmp(name, e->launcher_name)) {
+			if ((r = match(reserved_definitions, name)))
+				buf_addf(why, "%sdefines '%s': %s", problems++ ? "\n" : "", name, r->why);
+			else if (strncmp(name, "_Z", 2) && strncmp(name, "DW.ref.", 7) && dlsym(RTLD_DEFAULT, name))
+				buf_addf(why, "%sdefines '%s', a function of the C library: a submission may not "
+					 "replace it", problems++ ? "\n" : "", name);
+		}
+	}
+	buf_free(&out);
+	return problems ? -1 : 0;
+}

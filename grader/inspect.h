@@ -1,0 +1,24 @@
+/*
+ * Inspecting the student's object before it is linked into a runner: it may
+ * define its kernels, device functions, its launcher and its own statics,
+ * and call what a kernel exercise needs; not replace a function of the C
+ * library, the CUDA runtime or the harness, and not open files, start
+ * processes, load libraries, make streams or graphs, call cuBLAS or copy
+ * memory itself.
+ */
+#ifndef CUDALINGS_INSPECT_H
+#define CUDALINGS_INSPECT_H
+
+#include "manifest.h"
+#include "util.h"
+
+/*
+ * 0 when the object is acceptable; -1 with one line per problem in `why`
+ * ("defines 'malloc': …"), naming the symbol and the reason.
+ */
+int inspect_object(const struct exercise *e, const char *object, struct buf *why);
+
+/* Whether `name` is what the C++ compiler makes of the identifier `want` (or is `want`). */
+int symbol_names(const char *name, const char *want);
+
+#endif

@@ -1,0 +1,23 @@
+// exercise: col_sums
+// expect: pass
+// message: all 7 cases correct
+// Correct, but every thread prints, over and over: the grader keeps what fits and goes on.
+#include <cstdio>
+#include "cudalings/col_sums.h"
+__global__ void col_sums_chatty(const float *a, float *sums, int rows, int cols)
+{
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col >= cols)
+        return;
+    float sum = 0.0f;
+    for (int r = 0; r < rows; r++) {
+        sum += a[(size_t)r * cols + col];
+        if (r < 8)
+            printf("column %d row %d partial %f\n", col, r, sum);
+    }
+    sums[col] = sum;
+}
+void col_sums_launch(const float *a, float *sums, int rows, int cols)
+{
+    col_sums_chatty<<<(cols + 255) / 256, 256>>>(a, sums, rows, cols);
+}

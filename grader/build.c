@@ -373,12 +373,28 @@ build_judge(const struct exercise *e, const char *judge, struct buf *log)
 	return status;
 }
 
-/* The reference solution with every symbol made local but its launcher, renamed. */
+/*
+ * The reference solution with every symbol made local but its launcher,
+ * renamed. A student copy (make dist) has no solutions/: there the object
+ * compiled from it ships in shipped/<backend>/NAME.o and stands in for it.
+ */
 static int
 build_reference(const struct exercise *e, enum backend b, const char *object, struct buf *log)
 {
 	char *raw = xasprintf("build/%s/ref/%s.raw.o", backend_name(b), e->name);
-	int status = compile_cu(b, e->solution, raw, false, log);
+	char *shipped = xasprintf("shipped/%s/%s.o", backend_name(b), e->name);
+	char *source_abs = root_path(e->solution), *shipped_abs = root_path(shipped);
+	int status = 0;
+	if (!file_exists(source_abs) && file_exists(shipped_abs)) {
+		free(raw);
+		raw = shipped;
+		shipped = NULL;
+	} else {
+		status = compile_cu(b, e->solution, raw, false, log);
+	}
+	free(shipped);
+	free(shipped_abs);
+	free(source_abs);
 	if (!status) {
 		struct args cmd = { 0 };
 		char *rename = xasprintf("%s=ref__%s", e->launcher_name, e->launcher_name);

@@ -277,6 +277,17 @@ make_starter(const struct exercise *e)
 	char *path = root_path(e->solution);
 	char *solution = read_file(path, NULL);
 	char *starter = NULL;
+	if (!solution && errno == ENOENT) {
+		/* a student copy (make dist) ships the starters made from the solutions it leaves out */
+		char *shipped = xasprintf("%s/shipped/starters/%s.cu", workbook_root(), e->name);
+		starter = read_file(shipped, NULL);
+		free(shipped);
+		if (starter) {
+			free(path);
+			return starter;
+		}
+		errno = ENOENT;
+	}
 	if (!solution) {
 		error("cannot read '%s': %s", e->solution, strerror(errno));
 	} else {

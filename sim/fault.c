@@ -59,6 +59,25 @@ static timer_t watchdog;
 static bool watchdog_made;
 static double timeout_s = -1;
 
+static uintptr_t text_lo, text_hi;	/* the program's own code */
+
+static int
+find_text_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size, (void)data;
+	if (info->dlpi_name && info->dlpi_name[0])
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			text_lo = info->dlpi_addr + ph->p_vaddr;
+			text_hi = text_lo + ph->p_memsz;
+		}
+	}
+	return 1;
+}
+
 static bool
 readable_stack(uintptr_t p)
 {
@@ -100,6 +119,16 @@ record(struct trace *tr, int sig, siginfo_t *si, ucontext_t *uc)
 		if (next <= fp)
 			break;
 		fp = next;
+	}
+	/* Library code without frame pointers (abort, raise) hides the chain:
+	 * words on the stack that point into the program's code are the
+	 * return addresses left to find the kernel's line by. */
+	for (uintptr_t p = sp & ~(uintptr_t)7; tr->nframes < NFRAMES && readable_stack(p) &&
+	     p < sp + 64 * 1024; p += 8) {
+		uintptr_t w = *(uintptr_t *)p;
+
+		if (w >= text_lo && w < text_hi)
+			tr->frames[tr->nframes++] = (void *)w;
 	}
 }
 
@@ -189,11 +218,13 @@ void
 sim_fault_init(void)
 {
 	static __thread bool alt_stack;
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	struct sigaction sa;
 
-	if (!installed)
+	if (!installed) {
 		mprotect(cudasim_dyn_smem + SIM_DYN_ARENA - 4096, 4096, PROT_NONE);
+		dl_iterate_phdr(find_text_cb, NULL);
+	}
 	if (!alt_stack) {
 		stack_t st = { .ss_size = 256 * 1024 };
 
@@ -327,7 +358,7 @@ static bool
 source_line(const struct trace *tr, char *out, size_t n)
 {
 	char exe[4096], cmd[8192], line[4096], func[1024] = "";
-	size_t len;
+	size_t len, base;
 	ssize_t el;
 	FILE *p;
 	bool found = false;
@@ -337,6 +368,7 @@ source_line(const struct trace *tr, char *out, size_t n)
 		return false;
 	exe[el] = '\0';
 	len = (size_t)snprintf(cmd, sizeof(cmd), "addr2line -a -f -C -i -e '%s'", exe);
+	base = len;
 	for (int i = 0; i < tr->nframes && len < sizeof(cmd) - 40; i++) {
 		struct find_obj f = { (uintptr_t)tr->frames[i], NULL, 0, false };
 
@@ -347,7 +379,9 @@ source_line(const struct trace *tr, char *out, size_t n)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " 0x%lx",
 					(unsigned long)(f.pc - f.bias - (i > 0)));
 	}
-	strcat(cmd, " 2>/dev/null");
+	if (len == base)
+		return false;	/* with no address, addr2line would read stdin */
+	strcat(cmd, " </dev/null 2>/dev/null");
 	p = popen(cmd, "r");
 	if (!p)
 		return false;
@@ -445,6 +479,11 @@ sim_fault_report(void)
 		err = cudaErrorLaunchFailure;
 		sim_error(err, "%s divided an integer by zero%s (a GPU gives garbage "
 			  "there; the simulator stops)", who, src);
+		break;
+	case SIGABRT:
+		err = cudaErrorLaunchFailure;
+		sim_error(err, "%s called abort()%s (glibc does when it finds its memory "
+			  "corrupted: an array written far past its end?)", who, src);
 		break;
 	case SIGILL:
 		err = cudaErrorIllegalInstruction;

@@ -400,6 +400,13 @@ Test(faults, host_pointer_given_to_a_kernel, .timeout = 10)
 	assert_detail_has("scale_kernel");
 }
 
+Test(faults, abort_in_a_kernel, .timeout = 10)
+{
+	cr_assert_eq(sim_abort(), cudaErrorLaunchFailure);
+	assert_detail_has("thread (1,0,0) of block (0,0,0) called abort()");
+	cr_assert(detail_names_mark(ERRORS_CU, "abort"), "%s", detail());
+}
+
 Test(faults, integer_division_by_zero, .timeout = 10)
 {
 	cr_assert_eq(sim_divide(7), cudaErrorLaunchFailure);

@@ -2,6 +2,7 @@
 // form "MARK:name" label lines that the tests expect in a report.
 #include <cuda_runtime.h>
 #include <assert.h>
+#include <stdlib.h>
 
 #include "kernels.h"
 
@@ -416,4 +417,17 @@ sim_host_pointer(int which)
 	err = finish();
 	free(h);
 	return err;
+}
+
+__global__ void abort_kernel(void)
+{
+	if (threadIdx.x == 1)
+		abort();	// MARK:abort
+}
+
+extern "C" int
+sim_abort(void)
+{
+	abort_kernel<<<1, 4>>>();
+	return finish();
 }

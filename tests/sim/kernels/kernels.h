@@ -50,6 +50,7 @@ int sim_double_free(void);
 int sim_forgot_smem(void);
 int sim_legacy_reduce(void);
 int sim_host_pointer(int which);
+int sim_abort(void);
 
 /* tricky.cu */
 int sim_tricky(char *text, int size, int *values);

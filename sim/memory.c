@@ -12,6 +12,9 @@
  * a kernel first writes to it (sim_track_fault, called from the SIGSEGV
  * handler). So the cost follows what the kernel writes, not the memory size.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "sim.h"
 
 #include <link.h>

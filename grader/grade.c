@@ -281,13 +281,13 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 			break;
 		}
 		s->current = index;
-		s->r->cases[index].ran = true;
-		s->r->cases[index].passed = true;
+		for (int i = index; i < (index == s->timed ? s->ncases : index + 1); i++)
+			s->r->cases[i].ran = s->r->cases[i].passed = true;
 		c->deadline = now_seconds() + (index == s->timed ? TIMED_LIMIT_S
 					       : s->o->backend == BACKEND_SIM ? CASE_LIMIT_SIM_S : CASE_LIMIT_GPU_S);
 		break;
 	case MSG_OUTPUT:
-		if (index == s->current)
+		if (index == s->current || (s->current == s->timed && s->timed >= 0 && index == s->timed + 1))
 			check_output(s, index, (int)h->aux, (const float *)payload);
 		break;
 	case MSG_INPUT_CHANGED: {
@@ -316,11 +316,20 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		progress(s, "{\"event\":\"stage\",\"stage\":\"timing\",\"message\":\"%.*s\"}", (int)h->length, payload);
 		break;
 	case MSG_TIMING:
+		if (s->have_timing || index != s->timed || s->current != s->timed) {
+			/* the harness sends one, for the timed case, while in it */
+			fail_case(s, s->timed >= 0 ? s->timed : 0,
+				  xstrdup("the program sent a timing report the harness did not: forged"));
+			s->r->cases[s->timed >= 0 ? s->timed : 0].wrong = true;
+			break;
+		}
 		memcpy(&s->timing, payload, sizeof(s->timing));
 		s->have_timing = true;
 		break;
 	case MSG_DONE:
 		case_finished(s, s->current);
+		if (s->current == s->timed && s->timed >= 0)
+			case_finished(s, s->timed + 1);
 		s->current = -1;
 		s->done = true;
 		break;
@@ -340,6 +349,8 @@ static void
 push_case_args(struct session *s, char ***argv, int *argc, int *cap)
 {
 	for (int i = 0; i < s->ncases; i++) {
+		if (s->timed >= 0 && i > s->timed)
+			break; /* the harness adds the second inputs of the timed case itself */
 		const int *dims = i == s->timed ? s->e->timed : s->e->cases[i];
 		struct buf b = { 0 };
 		for (int d = 0; d < s->e->ndims; d++)
@@ -476,6 +487,7 @@ judge_timing(struct session *s)
 	t->median_us = m->student_us;
 	t->reference_us = m->reference_us;
 	t->copy_us = m->copy_us;
+	t->wall_us = m->wall_us;
 	t->ratio = m->ratio;
 	t->ratio_lo = m->ratio_lo;
 	t->ratio_hi = m->ratio_hi;
@@ -497,7 +509,15 @@ judge_timing(struct session *s)
 	bool fast_enough = t->absolute ? m->student_us <= t->threshold_us : m->ratio <= t->threshold_ratio;
 	/* moving the bytes faster than a plain copy means part of the work ran outside the timed region */
 	bool impossible = x->info.flops / (bytes > 0 ? bytes : 1) < 4 && m->student_us < 0.8 * m->copy_us;
-	if (impossible) {
+	/* the GPU's clock and the host's disagree when work runs outside the timed launch */
+	bool off_the_clock = m->wall_us > 2 * m->student_us + 500;
+	if (off_the_clock) {
+		r->performance = "fail";
+		set_failure(r, "performance",
+			    xasprintf("the launch took %.1f µs on the host's clock but %.1f µs between the GPU's "
+				      "events: work ran outside the timed launch", m->wall_us, m->student_us));
+		add_diagnostic(r, "timing", xstrdup(r->message));
+	} else if (impossible) {
 		r->performance = "fail";
 		set_failure(r, "performance",
 			    xasprintf("%.1f µs is faster than copying the same bytes (%.1f µs): the work is not "
@@ -615,11 +635,14 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	s->r = r;
 	s->current = -1;
 	s->timed = e->has_timed && o->backend == BACKEND_GPU && !o->skip_timing ? e->ncases : -1;
-	s->ncases = e->ncases + (s->timed >= 0);
+	/* the timed case runs on two sets of inputs, judged as two cases */
+	s->ncases = e->ncases + (s->timed >= 0 ? 2 : 0);
 	for (int i = 0; i < s->ncases; i++) {
-		case_label(i == s->timed ? e->timed : e->cases[i], e->ndims, r->cases[i].name,
-			   sizeof(r->cases[i].name));
-		r->cases[i].timed = i == s->timed;
+		bool timed = s->timed >= 0 && i >= s->timed;
+		case_label(timed ? e->timed : e->cases[i], e->ndims, r->cases[i].name, sizeof(r->cases[i].name));
+		if (timed && i > s->timed)
+			strncat(r->cases[i].name, ", inputs 2", sizeof(r->cases[i].name) - strlen(r->cases[i].name) - 1);
+		r->cases[i].timed = timed;
 	}
 	r->ncases = s->ncases;
 	if (o->backend == BACKEND_SIM && !o->backend_given)

@@ -35,7 +35,7 @@ struct diagnostic {
 
 struct timing_result {
 	bool measured;
-	double median_us, reference_us, copy_us, threshold_us;
+	double median_us, reference_us, copy_us, threshold_us, wall_us;
 	double ratio, ratio_lo, ratio_hi, threshold_ratio;
 	double gbps, copy_gbps, peak_gbps, gflops;
 	bool absolute; /* the threshold came from the per-GPU table */

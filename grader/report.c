@@ -133,6 +133,7 @@ report_json(const struct grade_result *r)
 		cJSON_AddNumberToObject(j, "threshold_us", t->threshold_us);
 		cJSON_AddNumberToObject(j, "reference_us", t->reference_us);
 		cJSON_AddNumberToObject(j, "copy_us", t->copy_us);
+		cJSON_AddNumberToObject(j, "wall_us", t->wall_us);
 		cJSON_AddNumberToObject(j, "gbps", t->gbps);
 		cJSON_AddNumberToObject(j, "copy_gbps", t->copy_gbps);
 		cJSON_AddNumberToObject(j, "peak_gbps", t->peak_gbps);

@@ -57,8 +57,17 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 				fprintf(stderr, "harness: bad case '%s'\n", val);
 				return -1;
 			}
-			if (opt[2] == 't')
+			if (opt[2] == 't') {
+				/* the timed case has a second set of inputs, as case timed + 1, so
+				   a kernel that replays an earlier result is caught */
+				if (cfg->ncases + 1 == CASES_MAX) {
+					fprintf(stderr, "harness: too many cases\n");
+					return -1;
+				}
 				cfg->timed = cfg->ncases;
+				memcpy(cfg->dims[cfg->ncases + 1], cfg->dims[cfg->ncases], sizeof(cfg->dims[0]));
+				cfg->ncases++;
+			}
 			cfg->ncases++;
 		} else {
 			fprintf(stderr, "harness: unknown option '%s'\n", opt);

@@ -20,7 +20,7 @@ struct run_config {
 	int channel_fd;          /* where messages go */
 	int ncases;              /* correctness cases, then the timed one if any */
 	int dims[CASES_MAX][PROTO_MAX_DIMS];
-	int timed;               /* index of the timed case, or -1 */
+	int timed;               /* index of the timed case, or -1; its second inputs are case timed + 1 */
 	double threshold_ratio;  /* runner: re-measure when this close to it */
 	double threshold_us;     /* runner: absolute threshold, 0 if none */
 	double rtol, atol;       /* judge: the exercise's tolerance */

@@ -1,0 +1,2 @@
+/* naive_transpose (demo) has the same interface and reference as transpose. */
+#include "transpose.cpp"

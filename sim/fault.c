@@ -106,7 +106,7 @@ record(struct trace *tr, int sig, siginfo_t *si, ucontext_t *uc)
 	tr->addr = si ? si->si_addr : NULL;
 	tr->thread = sim_blk.cur;
 	tr->tid = sim_blk.cur >= 0 ? sim_blk.th[sim_blk.cur].idx : (uint3){ 0, 0, 0 };
-	tr->bid = cudasim_bid;
+	tr->bid = blockIdx;
 	tr->nframes = 0;
 	tr->frames[tr->nframes++] = (void *)pc;
 	/* A leaf like memcpy has not pushed a frame: its caller's return address is at sp. */

@@ -309,8 +309,8 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	check = order_check_on() &&
 		(threads > 1 || (unsigned long long)grid.x * grid.y * grid.z > 1);
 
-	cudasim_gdim = grid;
-	cudasim_bdim = block;
+	gridDim = grid;
+	blockDim = block;
 	sim_blk.n = (int)threads;
 	sim_blk.thunk = thunk;
 	sim_blk.closure = closure;

@@ -15,8 +15,8 @@
 #include <sys/mman.h>
 
 struct sim_block sim_blk;
-uint3 cudasim_tid, cudasim_bid;
-dim3 cudasim_bdim, cudasim_gdim;
+uint3 threadIdx, blockIdx;
+dim3 blockDim, gridDim;
 unsigned cudasim_block_epoch = 1;
 /* The dynamic shared memory of every block, at one address for the whole
  * program; its last page is a guard (fault.c protects it). */
@@ -33,7 +33,7 @@ where_thread(char *buf, size_t n, int t)
 	uint3 i = sim_blk.th[t].idx;
 
 	snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u)",
-		 i.x, i.y, i.z, cudasim_bid.x, cudasim_bid.y, cudasim_bid.z);
+		 i.x, i.y, i.z, blockIdx.x, blockIdx.y, blockIdx.z);
 }
 
 const char *
@@ -43,7 +43,7 @@ sim_where(void)
 
 	if (sim_blk.cur < 0)
 		snprintf(buf, sizeof(buf), "block (%u,%u,%u)",
-			 cudasim_bid.x, cudasim_bid.y, cudasim_bid.z);
+			 blockIdx.x, blockIdx.y, blockIdx.z);
 	else
 		where_thread(buf, sizeof(buf), sim_blk.cur);
 	return buf;
@@ -54,7 +54,7 @@ enter(int t)
 {
 	sim_blk.cur = t;
 	sim_blk.th[t].state = T_RUN;
-	cudasim_tid = sim_blk.th[t].idx;
+	threadIdx = sim_blk.th[t].idx;
 }
 
 static void __attribute__((noreturn))
@@ -553,7 +553,7 @@ bool
 sim_block_run(uint3 bid, bool forward)
 {
 	struct sim_block *b = &sim_blk;
-	int bx = (int)cudasim_bdim.x, by = (int)cudasim_bdim.y;
+	int bx = (int)blockDim.x, by = (int)blockDim.y;
 	void *sp;
 
 	b->forward = forward;
@@ -573,7 +573,7 @@ sim_block_run(uint3 bid, bool forward)
 	}
 	for (int w = 0; w < (b->n + SIM_WARP - 1) / SIM_WARP; w++)
 		b->wg[w].arrived = 0;
-	cudasim_bid = bid;
+	blockIdx = bid;
 	cudasim_block_epoch++;
 	for (int i = 0; i < nglobals; i++)
 		memset(globals[i].p, 0xff, globals[i].n);

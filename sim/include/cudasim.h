@@ -467,13 +467,16 @@ CUDASIM_EXTERN_C long long cudasim_clock(void);
 CUDASIM_EXTERN_C char cudasim_dyn_smem[];
 CUDASIM_EXTERN_C unsigned cudasim_block_epoch;
 CUDASIM_EXTERN_C int cudasim_tracking;
-CUDASIM_EXTERN_C uint3 cudasim_tid, cudasim_bid;
-CUDASIM_EXTERN_C dim3 cudasim_bdim, cudasim_gdim;
+/* Real variables, not macros, so host code may still name a local blockDim.
+ * Read-only to kernels; the scheduler sets them for the thread it runs. */
+#ifdef __cplusplus
+extern "C" const uint3 threadIdx, blockIdx;
+extern "C" const dim3 blockDim, gridDim;
+#else
+extern uint3 threadIdx, blockIdx;
+extern dim3 blockDim, gridDim;
+#endif
 
-#define threadIdx (*(const uint3 *)&cudasim_tid)
-#define blockIdx (*(const uint3 *)&cudasim_bid)
-#define blockDim (*(const dim3 *)&cudasim_bdim)
-#define gridDim (*(const dim3 *)&cudasim_gdim)
 #ifdef __cplusplus
 static constexpr int warpSize = 32;
 #endif

@@ -76,7 +76,8 @@ sim_tricky(char *text, int size, int *values)
 	cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
 	for (int i = 0; i < 10; i++)
 		values[3 + i] = h[i];
-	qualified<<<2, 4>>>(d, d + 12);		/* 14 + 14 + 14 + 14 in each block */
+	dim3 gridDim(2), blockDim(4);	/* host code may name its own */
+	qualified<<<gridDim, blockDim>>>(d, d + 12);	/* 14 + 14 + 14 + 14 in each block */
 	cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
 	values[13] = h[12];
 	values[14] = h[15];

@@ -112,14 +112,16 @@ find_in_folder(struct submission *s, const char *folder, const char *exercise)
 static int
 find_submissions(struct batch *b)
 {
-	DIR *d = opendir(b->o->dir);
+	char dir[PATH_MAX];
+	DIR *d = realpath(b->o->dir, dir) ? opendir(dir) : NULL;
 	if (!d)
 		return error("cannot read the folder of submissions '%s': %s", b->o->dir, strerror(errno));
 	int cap = 0;
 	for (struct dirent *entry; (entry = readdir(d));) {
 		if (entry->d_name[0] == '.')
 			continue;
-		char *path = xasprintf("%s/%s", b->o->dir, entry->d_name);
+		/* absolute: the gradings run in the workbook's folder */
+		char *path = xasprintf("%s/%s", dir, entry->d_name);
 		bool folder = is_directory(path);
 		if (!folder && !ends_with_cu(entry->d_name)) {
 			free(path);
@@ -625,6 +627,9 @@ start_grading(struct batch *b, struct lane *lane, int index)
 		dup2(in, 0);
 		dup2(o, 1);
 		dup2(e, 2);
+		/* the grader's build cache names its files from the workbook's folder */
+		if (chdir(workbook_root()))
+			_exit(127);
 		if (lane->device)
 			setenv("CUDA_VISIBLE_DEVICES", lane->device, 1);
 		char *argv[] = { b->self, "grade", (char *)b->e->name, "--file", s->path, "--json", "--backend",
@@ -690,7 +695,9 @@ finish_grading(struct batch *b, struct lane *lane, int wait_status, bool timed_o
 		grade = made_up_result(b, s, "submission", why);
 		free(why);
 	} else {
-		char *why = grader_complaint(err);
+		/* an environment error comes as a verdict-less JSON on stdout, or a line on stderr */
+		const char *said = json_string(grade, "message", NULL);
+		char *why = said && *said ? xstrdup(said) : grader_complaint(err);
 		if (code == 3)
 			error("stopped: grading %s: %s", s->student, why);
 		else

@@ -39,6 +39,7 @@ all: $(B)/cudalings
 -include sim/sim.mk
 -include tui/tui.mk
 include tests/tests.mk
+-include tests/instructor/instructor.mk
 
 $(B)/cudalings: $(B)/grader/main.o $(CUDALINGS_OBJS)
 	$(call msg,LINK,$@)

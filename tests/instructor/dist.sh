@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The student copy (make dist) and the Gradescope autograder, used as a
+# student and as Gradescope would: the tarball unpacked elsewhere builds,
+# holds no solution, grades a starter (fail) and a right file (pass) on the
+# simulator against the shipped reference, and resets an exercise; the
+# autograder's setup builds and deletes its solution, and run_autograder
+# writes the results.json of a submission. Needs no GPU; with nvcc the GPU
+# reference objects are checked too (one architecture, to be quick).
+set -u
+cd "$(dirname "$0")/../.."
+repo=$PWD
+passed=0 failed=0
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+. tests/instructor/lib.sh
+
+export DIST_GPU_ARCHS=90
+exercises=$(build/cudalings list --json | python3 -c '
+import json, sys
+print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"] == "exercise"))')
+
+# ------------------------------------------------------------ the student copy
+expect 0 "dist: .*cudalings.tar.gz" -- tools/dist.sh "$tmp/dist"
+mkdir -p "$tmp/student"
+expect 0 "" -- tar -C "$tmp/student" -xzf "$tmp/dist/cudalings.tar.gz"
+copy=$tmp/student/cudalings
+nvcc_here=$(command -v nvcc || command -v /usr/local/cuda/bin/nvcc || true)
+for name in $exercises; do
+	[ ! -e "$copy/solutions/$name.cu" ] && [ -s "$copy/shipped/sim/$name.o" ] &&
+		cmp -s "$copy/exercises/$name.cu" "$copy/shipped/starters/$name.cu" && ok ||
+		bad "the copy's $name: a solution, or no shipped reference or starter"
+	if [ -n "$nvcc_here" ] && command -v cuobjdump >/dev/null; then
+		elf=$(cuobjdump --list-elf "$copy/shipped/gpu/$name.o" 2>&1)
+		ptx=$(cuobjdump --list-ptx "$copy/shipped/gpu/$name.o" 2>&1)
+		grep -q sm_90 <<<"$elf" && grep -q sm_90 <<<"$ptx" && ok ||
+			bad "shipped/gpu/$name.o is not a fat binary with sm_90 code and PTX: $elf $ptx"
+	elif [ -n "$nvcc_here" ]; then
+		# no cuobjdump to list its contents: at least the object carries a fat binary
+		objdump -h "$copy/shipped/gpu/$name.o" | grep -q '\.nv_fatbin' && ok ||
+			bad "shipped/gpu/$name.o carries no fat binary"
+	fi
+done
+if grep -rl --include='*.cu' "BEGIN SOLUTION" "$copy" >"$tmp/leaks"; then
+	bad "the copy holds solutions: $(cat "$tmp/leaks")"
+else
+	ok
+fi
+for dir in tools tests/instructor tests/wrong bench; do
+	[ ! -e "$copy/$dir" ] && ok || bad "the copy has $dir/, which is the instructor's"
+done
+
+(cd "$copy" && make -s -j2 build/cudalings sim >"$tmp/build.log" 2>&1) && ok ||
+	bad "the copy does not build: $(tail -20 "$tmp/build.log")"
+cd "$copy"
+expect 1 "FAIL +at correctness" -- build/cudalings grade col_sums
+cp "$repo/solutions/col_sums.cu" "$tmp/my_col_sums.cu"
+expect 0 "PASS +all 7 cases correct" -- build/cudalings grade col_sums --file "$tmp/my_col_sums.cu"
+# the runner linked the shipped reference: nothing was compiled from a solution
+[ ! -e build/sim/ref/col_sums.raw.o ] && [ -e build/sim/ref/col_sums.o ] && ok ||
+	bad "the copy built its reference from somewhere other than shipped/sim/col_sums.o"
+echo "// my work" >>exercises/col_sums.cu
+expect 0 "is the starter again" -- build/cudalings reset col_sums
+cmp -s exercises/col_sums.cu shipped/starters/col_sums.cu && ok || bad "reset did not put the starter back"
+cd "$repo"
+
+# ------------------------------------------------------------ the Gradescope autograder
+expect 0 "gradescope: .*col_sums.zip" -- tools/gradescope.sh col_sums "$tmp/gs"
+ag=$tmp/ag
+mkdir -p "$ag/source" "$ag/submission"
+expect 0 "" -- python3 -m zipfile -e "$tmp/gs/col_sums.zip" "$ag/source"
+for f in setup.sh run_autograder cudalings/solutions/col_sums.cu cudalings/Makefile; do
+	[ -e "$ag/source/$f" ] && ok || bad "the autograder zip has no $f"
+done
+expect 0 "PASS" -- env CUDALINGS_SKIP_APT=1 bash "$ag/source/setup.sh"
+# after setup no submission can read the solution: its object stands in for it
+[ ! -e "$ag/source/cudalings/solutions/col_sums.cu" ] && [ -s "$ag/source/cudalings/shipped/sim/col_sums.o" ] && ok ||
+	bad "setup.sh left the solution, or no reference object"
+
+# results SUBMISSION SCORE: grade it as Gradescope does and check results.json
+results() {
+	rm -rf "$ag/submission" "$ag/results"
+	mkdir -p "$ag/submission/src"
+	cp "$1" "$ag/submission/src/"
+	expect 0 "1 submission: 1 graded now" -- env AUTOGRADER="$ag" bash "$ag/source/run_autograder"
+	if python3 - "$ag/results/results.json" "$2" <<'EOF'; then ok; else bad "results.json of $1"; fi
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["score"] == float(sys.argv[2]), r["score"]
+assert isinstance(r["output"], str) and isinstance(r["execution_time"], (int, float))
+assert [t["name"] for t in r["tests"]][0] == "compile" and len(r["tests"]) == 8
+for t in r["tests"]:
+    assert t["status"] in ("passed", "failed") and t["visibility"] == "visible", t
+    assert isinstance(t["output"], str) and t["max_score"] == 1
+for e in r["leaderboard"]:
+    assert isinstance(e["name"], str) and e["order"] in ("asc", "desc") and "value" in e, e
+EOF
+}
+results "$repo/solutions/col_sums.cu" 8
+build/cudalings starter col_sums >"$tmp/starter.cu"
+results "$tmp/starter.cu" 1
+# a submission that reaches for the solution where the bundle had it finds nothing there
+printf '#include "%s/source/cudalings/solutions/col_sums.cu"\n' "$ag" >"$tmp/peek.cu"
+results "$tmp/peek.cu" 0
+
+echo "dist: $passed passed, $failed failed"
+[ "$failed" = 0 ]

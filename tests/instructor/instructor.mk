@@ -1,0 +1,23 @@
+# tests/instructor/instructor.mk — the instructor's targets: scaffold an
+# exercise, build the student copy and a Gradescope autograder, and their
+# tests. Included by the top-level Makefile (optionally: the student copy
+# that `make dist` builds leaves tests/instructor/ out).
+
+SIM_IF_ANY := $(if $(wildcard sim/sim.mk),sim)
+
+.PHONY: new dist gradescope
+## new: scaffold an exercise: make new EX=name [AFTER=item] (four files; then write them)
+new: $(B)/cudalings
+	@if [ -z "$(EX)" ]; then echo 'make new: name the exercise, e.g. make new EX=reverse'; exit 2; fi
+	@$(B)/cudalings new $(EX) $(if $(AFTER),--after $(AFTER))
+
+## dist: the student copy without solutions: build/dist/cudalings and build/dist/cudalings.tar.gz
+dist: $(B)/cudalings $(SIM_IF_ANY)
+	@bash tools/dist.sh $(B)/dist
+
+## gradescope: a Gradescope autograder for one exercise: make gradescope EX=name (build/gradescope/NAME.zip)
+gradescope: $(B)/cudalings $(SIM_IF_ANY)
+	@if [ -z "$(EX)" ]; then echo 'make gradescope: say which exercise, e.g. make gradescope EX=transpose'; exit 2; fi
+	@bash tools/gradescope.sh $(EX) $(B)/gradescope
+
+TEST_SCRIPTS += tests/instructor/walk.sh tests/instructor/dist.sh

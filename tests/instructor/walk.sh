@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# An instructor's walk, end to end on the simulator, in a copy of the
+# workbook (CUDALINGS_ROOT), never the repo's own files: scaffold an
+# exercise, see it fail until it is written, write it, check it, grade a
+# class of 20 submissions (right, wrong, crashing, hanging, not compiling,
+# not there) and check every result file; then resume, interrupt and time
+# out a batch. Needs no GPU. About 30 s, 20 of them one hanging kernel.
+set -u
+cd "$(dirname "$0")/../.."
+repo=$PWD
+g=$repo/build/cudalings
+passed=0 failed=0
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+. tests/instructor/lib.sh
+
+# ------------------------------------------------------------ a copy of the workbook
+book=$tmp/book
+mkdir -p "$book/build/sim"
+git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$book"
+cp build/sim/libcudasim.a build/sim/cudasim-rewrite "$book/build/sim/"
+export CUDALINGS_ROOT=$book
+# the grader's build cache names its files from the workbook's folder: work there, as an instructor does
+cd "$book"
+cp "$book/workbook.json" "$tmp/workbook.before.json"
+
+# ------------------------------------------------------------ scaffold
+expect 0 "harness/checks/scale.cpp" -- "$g" new scale
+for f in workbook.json solutions/scale.cu harness/checks/scale.cpp slides/scale.md exercises/scale.cu; do
+	[ -s "$book/$f" ] && ok || bad "cudalings new did not write $f"
+done
+# the manifest changes by the entry alone: the rest of the file stays as it was written
+if python3 - "$tmp/workbook.before.json" "$book/workbook.json" <<'EOF'; then ok; else bad "workbook.json changed beyond the new entry"; fi
+import json, sys
+before_text, after_text = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+before, after = json.loads(before_text), json.loads(after_text)
+assert after["items"][:-1] == before["items"], "the other items changed"
+assert after["items"][-1]["name"] == "scale" and after["items"][-1]["kind"] == "exercise"
+kept = before_text.rstrip().split("\n")[:-3]  # all but the last item's "}", "]" and "}"
+assert after_text.split("\n")[:len(kept)] == kept, "the text of the items before it changed"
+EOF
+expect 2 "already has 'scale'" -- "$g" new scale
+expect 2 "cannot name an exercise" -- "$g" new 2d_scale
+expect 2 "cannot name an exercise" -- "$g" new Scale-It
+expect 2 "cannot name an exercise" -- "$g" new ../scale
+expect 2 "no such item" -- "$g" new other --after nosuch
+expect 0 "scale +exercise" -- "$g" list
+expect 0 '"name":	"scale"' -- "$g" list --json
+
+# unwritten: the starter fails, and so does the scaffold's solution, and check says which
+expect 1 "FAIL +at correctness" -- "$g" grade scale
+expect 1 "BAD +solutions/scale.cu +expected pass +got correctness" -- "$g" check scale
+expect 1 "ok +exercises/scale.cu +expected fail" -- "$g" check scale
+
+# written: the reference kernel now computes what the check does
+sed -i -e 's/    out\[i\] = in\[i\];/    out[i] = 2.0f * in[i];/' -e '/TODO(instructor): the reference kernel/d' \
+	-e '/(twice the input), so the solution fails/d' "$book/solutions/scale.cu"
+expect 0 "the workbook is consistent" -- "$g" check scale
+expect 0 "ok +solutions/scale.cu +expected pass +got pass" -- "$g" check scale
+
+# ------------------------------------------------------------ a class of 20
+class=$tmp/class
+mkdir -p "$class"
+# sub PATH BODY [THREADS]: a submission whose kernel body is BODY
+sub() {
+	mkdir -p "$(dirname "$1")"
+	cat >"$1" <<EOF
+#include "cudalings/scale.h"
+__global__ void scale_kernel(const float *in, float *out, int n)
+{
+$2
+}
+void scale_launch(const float *in, float *out, int n)
+{
+    int threads = ${3:-256};
+    scale_kernel<<<(n + threads - 1) / threads, threads>>>(in, out, n);
+}
+EOF
+}
+right='    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i];'
+cp "$book/solutions/scale.cu" "$class/r01_ada.cu"
+mkdir -p "$class/r02_bob" && cp "$book/solutions/scale.cu" "$class/r02_bob/scale.cu"
+sub "$class/r03_cy/scale.cu" "$right" && echo "my notes, not code" >"$class/r03_cy/notes.txt"
+sub "$class/r04_dee.cu" '    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        out[i] = in[i] + in[i];' 128
+sub "$class/r05_eve.cu" "$right" 1024
+sub "$class/r06_fay/my_kernel.cu" "$right" 32
+sub "$class/r07_gus, \"the fast one\".cu" "$right" 64
+sub "$class/r08_hal/scale.cu" "$right" && sub "$class/r08_hal/scratch.cu" '    return;'
+sub "$class/w09_ida.cu" '    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i];'
+sub "$class/w10_jon.cu" '    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = 2.0f * in[i];'
+sub "$class/w11_kim.cu" '    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n / 2) out[i] = 2.0f * in[i];'
+cp "$book/exercises/scale.cu" "$class/w12_lee.cu"
+sub "$class/c13_max.cu" '    float *p = nullptr;
+    p[threadIdx.x] = in[0];'
+printf '#include <stdlib.h>\n#include "cudalings/scale.h"\nvoid scale_launch(const float *in, float *out, int n)\n{\n    abort();\n}\n' >"$class/c14_ned.cu"
+sub "$class/h15_oli.cu" '    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (;;) out[i % n] += 1.0f;'
+sub "$class/x16_pat.cu" '    int i = blockIdx.x * blockDim.x + threadIdx.x
+    out[i] = 2.0f * in[i];'
+sed 's/float \*out, int n)/double *out, int n)/' "$class/r05_eve.cu" >"$class/x17_quy.cu"
+: >"$class/s18_ray.cu"
+mkdir -p "$class/s19_sam" && echo "forgot to attach it" >"$class/s19_sam/README.txt"
+sub "$class/s20_tom/a.cu" "$right" && sub "$class/s20_tom/b.cu" "$right"
+
+# student, verdict, stage ("-" for a pass), tab-separated: one name has a comma, quotes and spaces
+while read -r student verdict stage; do
+	printf '%s\t%s\t%s\n' "${student//+/ }" "$verdict" "$stage"
+done >"$tmp/expected" <<'END'
+r01_ada pass -
+r02_bob pass -
+r03_cy pass -
+r04_dee pass -
+r05_eve pass -
+r06_fay pass -
+r07_gus,+"the+fast+one" pass -
+r08_hal pass -
+w09_ida fail correctness
+w10_jon fail run
+w11_kim fail correctness
+w12_lee fail correctness
+c13_max fail run
+c14_ned fail run
+h15_oli fail run
+x16_pat fail compile
+x17_quy fail compile
+s18_ray fail submission
+s19_sam fail submission
+s20_tom fail submission
+END
+
+out=$tmp/out
+start=$(date +%s)
+# two lanes: the hanging kernel holds one while the other goes on
+expect 0 "20 submissions: 20 graded now, 0 from an earlier run" -- "$g" batch scale "$class" --out "$out" --jobs 2
+echo "walk: grading the class of 20 took $(($(date +%s) - start)) s"
+
+# every result file, field by field: the grade JSONs, the gradebook, Gradescope's results.json
+check_results() {
+	python3 "$repo/tests/instructor/check_results.py" "$out" "$tmp/expected" 5 >"$tmp/results.txt" 2>&1
+	grep -v '^ok: ' "$tmp/results.txt" | grep -v '^results: 0 failed'
+	passed=$((passed + $(grep -c '^ok: ' "$tmp/results.txt")))
+	failed=$((failed + $(grep -c '^FAIL: ' "$tmp/results.txt")))
+	grep -q '^results: ' "$tmp/results.txt" || bad "check_results.py did not finish"
+}
+check_results
+# the hang is the simulator's watchdog's to stop, and the row says so
+expect 0 "ran too long and was stopped" -- cat "$out/h15_oli.json"
+
+# resumed: a second run grades only what has no whole result
+rm "$out/w09_ida.json" "$out/gradescope/w09_ida/results.json"
+printf '{"verdict": "pa' >"$out/w11_kim.json" # as if cut off mid-write
+expect 0 "20 submissions: 2 graded now, 18 from an earlier run" -- "$g" batch scale "$class" --out "$out" --jobs 2
+check_results
+
+# stopped by --timeout: the row says so, and no runner is left behind
+mkdir -p "$tmp/slow"
+cp "$class/h15_oli.cu" "$tmp/slow/"
+expect 0 "fail at run" -- "$g" batch scale "$tmp/slow" --out "$tmp/slow-out" --timeout 3
+expect 0 "took longer than 3 s" -- cat "$tmp/slow-out/h15_oli.json"
+sleep 0.5
+if pgrep -f "$book/build/sim/sub" >/dev/null; then
+	bad "a runner outlived its stopped grading: $(pgrep -af "$book/build/sim/sub")"
+else
+	ok
+fi
+
+# interrupted: Ctrl-C stops the gradings and keeps what was done
+cp "$class/r01_ada.cu" "$tmp/slow/"
+"$g" batch scale "$tmp/slow" --out "$tmp/int-out" --jobs 1 >"$tmp/int.log" 2>&1 &
+batch=$!
+for _ in $(seq 50); do
+	[ -e "$tmp/int-out/.work/h15_oli.stdout" ] && break
+	sleep 0.2
+done
+sleep 1
+kill -INT "$batch"
+wait "$batch"
+status=$?
+sleep 0.5
+if [ "$status" = 130 ] && grep -q "interrupted" "$tmp/int.log" && ! [ -e "$tmp/int-out/h15_oli.json" ] &&
+	! pgrep -f "$book/build/sim/sub" >/dev/null; then
+	ok
+else
+	bad "an interrupted batch: status $status, $(cat "$tmp/int.log")"
+fi
+
+# refused: what batch will not start on
+expect 2 "not a folder of submissions" -- "$g" batch scale "$tmp/nowhere" --out "$tmp/x"
+expect 2 "needs a value" -- "$g" batch scale "$class" --out
+expect 2 "there is no exercise 'scal'" -- "$g" batch scal "$class" --out "$tmp/x"
+mkdir -p "$tmp/twice/ann" && cp "$class/r01_ada.cu" "$tmp/twice/ann.cu" && cp "$class/r01_ada.cu" "$tmp/twice/ann/"
+expect 2 "two submissions are named 'ann'" -- "$g" batch scale "$tmp/twice" --out "$tmp/x"
+
+echo "walk: $passed passed, $failed failed"
+[ "$failed" = 0 ]

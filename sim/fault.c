@@ -6,10 +6,10 @@
  * The handler runs on an alternate signal stack (a fiber may have overflowed
  * its own), records the thread, the address and the program counter, and
  * jumps back to cudasim_launch, which abandons the launch. Only then, in a
- * normal context, is the program counter turned into a source file:line, by
- * running addr2line (binutils, which g++ needs anyway) on the executable:
+ * normal context, is the program counter turned into a source file:line:
  * the grader builds with -g -fno-omit-frame-pointer, so the frame chain
- * leads from a fault in a library function (memcpy) back to the kernel line.
+ * leads from a fault in a library function (memcpy) back to the kernel line
+ * (symbols.c turns the addresses into lines).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -304,108 +304,6 @@ sim_watchdog_disarm(void)
 		timer_settime(watchdog, 0, &its, NULL);
 }
 
-/* ---------------------------------------------------------------- source lines */
-
-struct find_obj {
-	uintptr_t pc;
-	const char *name;
-	uintptr_t bias;
-	bool found;
-};
-
-static int
-find_obj_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-	struct find_obj *f = data;
-
-	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && f->pc >= lo && f->pc < lo + ph->p_memsz) {
-			f->name = info->dlpi_name;
-			f->bias = info->dlpi_addr;
-			f->found = true;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static bool
-ours(const char *file)
-{
-	static const char *const mine[] = {
-		"cudasim.h", "sched.c", "launch.c", "fault.c", "memory.c",
-		"runtime.c", "printf.c", "error.c", "fiber.c",
-	};
-	const char *base = strrchr(file, '/'), *colon;
-
-	base = base ? base + 1 : file;
-	colon = strchr(base, ':');
-	if (!strncmp(file, "/usr/", 5) || !strncmp(file, "??", 2) || strstr(file, ":?"))
-		return true;
-	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++)
-		if (colon && (size_t)(colon - base) == strlen(mine[i]) &&
-		    !strncmp(base, mine[i], strlen(mine[i])))
-			return true;
-	return false;
-}
-
-/* The first kernel source line among the recorded frames, as "file:line (in f)". */
-static bool
-source_line(const struct trace *tr, char *out, size_t n)
-{
-	char exe[4096], cmd[8192], line[4096], func[1024] = "";
-	size_t len, base;
-	ssize_t el;
-	FILE *p;
-	bool found = false;
-
-	el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (el <= 0)
-		return false;
-	exe[el] = '\0';
-	len = (size_t)snprintf(cmd, sizeof(cmd), "addr2line -a -f -C -i -e '%s'", exe);
-	base = len;
-	for (int i = 0; i < tr->nframes && len < sizeof(cmd) - 40; i++) {
-		struct find_obj f = { (uintptr_t)tr->frames[i], NULL, 0, false };
-
-		dl_iterate_phdr(find_obj_cb, &f);
-		if (!f.found || (f.name && f.name[0]))
-			continue;	/* only the executable's own code is the user's */
-		/* A return address points after the call: look up the call itself. */
-		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " 0x%lx",
-					(unsigned long)(f.pc - f.bias - (i > 0)));
-	}
-	if (len == base)
-		return false;	/* with no address, addr2line would read stdin */
-	strcat(cmd, " </dev/null 2>/dev/null");
-	p = popen(cmd, "r");
-	if (!p)
-		return false;
-	while (fgets(line, sizeof(line), p)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "0x", 2))
-			continue;
-		if (!strchr(line, ':') || strstr(line, "::") == line) {
-			snprintf(func, sizeof(func), "%.1000s", line);
-			continue;
-		}
-		if (!found && !ours(line)) {
-			char *d = strstr(line, " (discriminator");
-
-			if (d)
-				*d = '\0';
-			snprintf(out, n, "%.300s (in %.200s)", line, func);
-			found = true;
-		}
-	}
-	pclose(p);
-	return found;
-}
-
 static const char *
 describe_address(char *buf, size_t n)
 {
@@ -462,7 +360,7 @@ sim_fault_report(void)
 			 fault.tid.x, fault.tid.y, fault.tid.z, fault.bid.x, fault.bid.y, fault.bid.z);
 	else
 		snprintf(who, sizeof(who), "block (%u,%u,%u)", fault.bid.x, fault.bid.y, fault.bid.z);
-	if (source_line(&fault, what, sizeof(what)))
+	if (sim_source_line(fault.frames, fault.nframes, what, sizeof(what)))
 		snprintf(src, sizeof(src), " at %s", what);
 
 	if (fault.timeout) {
@@ -535,7 +433,7 @@ sim_watch_describe(char *out, size_t n)
 
 	if (!watch.hits)
 		return false;
-	if (source_line(&watch.last, src, sizeof(src)))
+	if (sim_source_line(watch.last.frames, watch.last.nframes, src, sizeof(src)))
 		snprintf(out, n, "thread (%u,%u,%u) at %s", watch.last.tid.x, watch.last.tid.y,
 			 watch.last.tid.z, src);
 	else

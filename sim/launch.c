@@ -120,6 +120,8 @@ static void
 describe_word(char *buf, size_t n, const void *where, uint32_t va, uint32_t vb)
 {
 	struct sim_alloc *a = sim_alloc_find(where);
+	char name[256];
+	size_t off;
 	float fa, fb;
 
 	memcpy(&fa, &va, 4);
@@ -130,9 +132,23 @@ describe_word(char *buf, size_t n, const void *where, uint32_t va, uint32_t vb)
 			 "in the other", (size_t)((const char *)where - a->ptr), a->size,
 			 (void *)a->ptr, (size_t)((const char *)where - a->ptr) / 4,
 			 fa, va, fb, vb);
+	else if (sim_devvar_name(where, name, sizeof(name), &off))
+		snprintf(buf, n, "byte %zu of the __device__ variable %s (float element %zu) is "
+			 "%g (0x%08x) in one order and %g (0x%08x) in the other", off, name,
+			 off / 4, fa, va, fb, vb);
 	else
 		snprintf(buf, n, "the __device__ variable word at %p is %g (0x%08x) in one "
 			 "order and %g (0x%08x) in the other", where, fa, va, fb, vb);
+}
+
+/* The first word, in device memory or a __device__ variable, that order B changed. */
+static bool
+compare_runs(int devvar_slot, void **where, uint32_t *va, uint32_t *vb)
+{
+	bool atomic_word;
+
+	return sim_track_compare(where, va, vb, &atomic_word) ||
+	       sim_devvars_compare(devvar_slot, where, va, vb);
 }
 
 /*
@@ -146,6 +162,9 @@ find_writers(uint3 bid, void *where, char *out, size_t n)
 	char fwd[600], rev[600];
 	bool have_rev, have_fwd;
 
+	out[0] = '\0';
+	if (!sim_alloc_find(where))
+		return;		/* a __device__ variable shares its page with other globals */
 	sim_track_restore_orig();
 	sim_watch_begin(where);
 	sim_block_run(bid, false);
@@ -159,8 +178,6 @@ find_writers(uint3 bid, void *where, char *out, size_t n)
 	if (have_fwd && have_rev)
 		snprintf(out, n, "; it was written last by %s in the first order and by %s "
 			 "in the other", fwd, rev);
-	else
-		out[0] = '\0';
 }
 
 /*
@@ -176,25 +193,29 @@ diagnose(const char *whole)
 	char word[512];
 
 	sim_track_restore_orig();
+	sim_devvars_restore(0);
 	for (unsigned long long l = 0; l < nblocks; l++) {
 		uint3 bid = { (unsigned)(l % g.x), (unsigned)(l / g.x % g.y),
 			      (unsigned)(l / ((unsigned long long)g.x * g.y)) };
 		void *where;
 		uint32_t va, vb;
-		bool atomic_word, ok;
+		bool ok;
 
+		sim_devvars_snapshot(2);
 		sim_track_begin(0);
 		ok = sim_block_run(bid, true);
 		sim_track_end();
 		if (!ok)
 			return;
+		sim_devvars_snapshot(3);
+		sim_devvars_restore(2);
 		sim_track_swap_to_orig();
 		sim_track_begin(1);
 		ok = sim_block_run(bid, false);
 		sim_track_end();
 		if (!ok)
 			return;
-		if (sim_track_compare(&where, &va, &vb, &atomic_word)) {
+		if (compare_runs(3, &where, &va, &vb)) {
 			char writers[1400];
 
 			describe_word(word, sizeof(word), where, va, vb);
@@ -209,6 +230,7 @@ diagnose(const char *whole)
 			return;
 		}
 		sim_track_restore_a();
+		sim_devvars_restore(3);
 	}
 	sim_error(cudaErrorLaunchFailure,
 		  "the result depends on the order in which blocks run: %s when the blocks run "
@@ -222,7 +244,7 @@ run_checked(void)
 {
 	void *where;
 	uint32_t va, vb;
-	bool atomic_word, ok;
+	bool ok;
 	char word[512];
 
 	sim_atomic_reset();
@@ -248,17 +270,12 @@ run_checked(void)
 				  "reverse order)");
 		return sim_sticky();
 	}
-	if (sim_track_compare(&where, &va, &vb, &atomic_word)) {
+	if (compare_runs(1, &where, &va, &vb)) {
 		describe_word(word, sizeof(word), where, va, vb);
 		sim_cur.run = 2;
 		diagnose(word);
 		return sim_sticky();
 	}
-	if (sim_devvars_differ(1, &where))
-		sim_error(cudaErrorLaunchFailure,
-			  "the result depends on the order in which threads run: a "
-			  "__device__ variable (at %p) differs between two orders of the "
-			  "threads — is a __syncthreads() missing?", where);
 	sim_track_restore_a();
 	sim_devvars_restore(1);
 	return sim_sticky();

@@ -265,37 +265,55 @@ close_double(const char *pa, const char *pb, double rel)
 	return fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-300;
 }
 
-/* Whether a word that differs between the two orders is explained by atomics. */
+/* Whether the word at mem (expected: exp) that differs between the two orders is explained by atomics. */
 static bool
-tolerated(const char *mem, const char *exp, size_t off, bool *atomic_word)
+tolerated(const char *mem, const char *exp, bool *atomic_word)
 {
 	int kind;
 	uint32_t x, y;
+	size_t mis = (uintptr_t)mem % 8;
 
-	memcpy(&x, mem + off, 4);
-	memcpy(&y, exp + off, 4);
+	memcpy(&x, mem, 4);
+	memcpy(&y, exp, 4);
 	*atomic_word = false;
-	if (sim_atomic_was(mem + off, &kind)) {
+	if (sim_atomic_was(mem, &kind)) {
 		*atomic_word = true;
 		if (kind == CUDASIM_ATOMIC_ORDER)
 			return true;
 		if (kind == CUDASIM_ATOMIC_FLOAT)
 			return close_float(x, y, 1e-4);
 		if (kind == CUDASIM_ATOMIC_DOUBLE)
-			return close_double(mem + off, exp + off, 1e-9);
+			return close_double(mem, exp, 1e-9);
 		return false;
 	}
-	if (off >= 4 && sim_atomic_was(mem + off - 4, &kind) && kind == CUDASIM_ATOMIC_DOUBLE) {
+	if (mis == 4 && sim_atomic_was(mem - 4, &kind) && kind == CUDASIM_ATOMIC_DOUBLE) {
 		*atomic_word = true;
-		return close_double(mem + off - 4, exp + off - 4, 1e-9);
+		return close_double(mem - 4, exp - 4, 1e-9);
 	}
 	if (!sim_atomics_used)
 		return false;
 	/* Sums reassociated by float atomics flow into plain words too. */
 	if (close_float(x, y, 1e-4))
 		return true;
-	return (off % 8 == 0 && close_double(mem + off, exp + off, 1e-9)) ||
-	       (off % 8 == 4 && close_double(mem + off - 4, exp + off - 4, 1e-9));
+	return close_double(mem - mis % 8, exp - mis % 8, 1e-9);
+}
+
+/* The first word of [mem, mem + len) that differs from exp and is not explained. */
+static bool
+first_difference(const char *mem, const char *exp, size_t len, void **where, uint32_t *va,
+		 uint32_t *vb, bool *atomic_word)
+{
+	if (!memcmp(mem, exp, len))
+		return false;
+	for (size_t off = 0; off + 4 <= len; off += 4) {
+		if (!memcmp(mem + off, exp + off, 4) || tolerated(mem + off, exp + off, atomic_word))
+			continue;
+		*where = (void *)(mem + off);
+		memcpy(va, exp + off, 4);
+		memcpy(vb, mem + off, 4);
+		return true;
+	}
+	return false;
 }
 
 bool
@@ -305,22 +323,12 @@ sim_track_compare(void **where, uint32_t *va, uint32_t *vb, bool *atomic_word)
 		struct sim_alloc *a = allocs[i];
 
 		for (size_t pg = 0; pg < a->npages; pg++) {
-			const char *mem = a->page_lo + pg * page, *exp;
+			const char *mem = a->page_lo + pg * page;
 
-			if (!a->dirty[pg])
-				continue;
-			exp = (a->dirty[pg] & 1 ? a->result : a->orig) + pg * page;
-			if (!memcmp(mem, exp, page))
-				continue;
-			for (size_t off = 0; off < page; off += 4) {
-				if (!memcmp(mem + off, exp + off, 4) ||
-				    tolerated(mem, exp, off, atomic_word))
-					continue;
-				*where = (void *)(mem + off);
-				memcpy(va, exp + off, 4);
-				memcpy(vb, mem + off, 4);
+			if (a->dirty[pg] &&
+			    first_difference(mem, (a->dirty[pg] & 1 ? a->result : a->orig) + pg * page,
+					     page, where, va, vb, atomic_word))
 				return true;
-			}
 		}
 	}
 	return false;
@@ -419,7 +427,7 @@ sim_atomic_was(const void *p, int *kind)
 
 /* ---------------------------------------------------------------- __device__ variables */
 
-static char *devvar_copy[2];
+static char *devvar_copy[SIM_DEVVAR_SLOTS];
 
 static size_t
 devvars_size(void)
@@ -449,20 +457,26 @@ sim_devvars_restore(int slot)
 }
 
 bool
-sim_devvars_differ(int slot, void **where)
+sim_devvars_compare(int slot, void **where, uint32_t *va, uint32_t *vb)
 {
+	bool atomic_word;
 	size_t n = devvars_size();
 
-	for (size_t i = 0; i + 4 <= n; i += 4)
-		if (memcmp(__start_cudasim_device + i, devvar_copy[slot] + i, 4)) {
-			int kind;
+	return n && devvar_copy[slot] &&
+	       first_difference(__start_cudasim_device, devvar_copy[slot], n & ~(size_t)3, where, va,
+				vb, &atomic_word);
+}
 
-			if (sim_atomic_was(__start_cudasim_device + i, &kind) && kind != CUDASIM_ATOMIC_EXACT)
-				continue;
-			*where = __start_cudasim_device + i;
-			return true;
-		}
-	return false;
+bool
+sim_is_devvar(const void *p)
+{
+	return (const char *)p >= __start_cudasim_device && (const char *)p < __stop_cudasim_device;
+}
+
+bool
+sim_devvar_name(const void *p, char *out, size_t n, size_t *offset)
+{
+	return sim_is_devvar(p) && sim_symbol_name(p, out, n, offset);
 }
 
 /* ---------------------------------------------------------------- kernel arguments */

@@ -85,10 +85,16 @@ void sim_atomic_reset(void);
 bool sim_atomic_was(const void *p, int *kind);
 extern bool sim_atomics_used;
 
-/* __device__ variables: the cudasim_device section. */
+/* __device__ variables: the cudasim_device section, copied whole into slots
+ * (0: before the launch, 1: order A's result, 2 and 3: the same for one block). */
+#define SIM_DEVVAR_SLOTS 4
 void sim_devvars_snapshot(int slot);
 void sim_devvars_restore(int slot);
-bool sim_devvars_differ(int a_slot, void **where);
+/* The first word that differs from the slot and is not explained by atomics. */
+bool sim_devvars_compare(int slot, void **where, uint32_t *va, uint32_t *vb);
+bool sim_is_devvar(const void *p);
+/* "block_sums" and the offset in it, for an address among the __device__ variables. */
+bool sim_devvar_name(const void *p, char *out, size_t n, size_t *offset);
 
 /* ---------------------------------------------------------------- sched.c */
 enum sim_thread_state { T_NEW, T_READY, T_BAR, T_WARP, T_DONE };
@@ -175,6 +181,13 @@ bool sim_watch_describe(char *out, size_t n);
 /* ---------------------------------------------------------------- runtime.c */
 extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set */
 bool sim_stream_valid(cudaStream_t s);
+
+/* ---------------------------------------------------------------- symbols.c */
+/* "file:line (in function)" of the first frame in the program's own source
+ * among pcs (pcs[0] the program counter, the rest return addresses). */
+bool sim_source_line(void *const *pcs, int n, char *out, size_t len);
+/* The name of the global variable that holds p, and p's byte offset in it. */
+bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
 
 /* ---------------------------------------------------------------- printf.c */
 void sim_printf_flush(void);

@@ -2,8 +2,18 @@
 # and its benchmark. Included by the top-level Makefile.
 
 SIM_SRCS := sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c \
-	    sim/fault.c sim/printf.c sim/runtime.c
+	    sim/fault.c sim/printf.c sim/runtime.c sim/symbols.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o
+
+# GCC's libbacktrace (libgcc-12-dev, a dependency of g++) turns addresses into
+# source lines inside the runner, where fork is forbidden; its objects go into
+# libcudasim.a so that runners link with the same flags. Without it,
+# symbols.c falls back to running addr2line.
+SIM_BT_LIB := $(shell $(CC) -print-file-name=libbacktrace.a)
+ifneq ($(SIM_BT_LIB),libbacktrace.a)
+$(B)/sim/symbols.o: CPPFLAGS += -DCUDASIM_BACKTRACE
+SIM_BT_OBJS := $(B)/sim/backtrace/.extracted
+endif
 SIM_LIB := $(B)/sim/libcudasim.a
 SIM_REWRITE := $(B)/sim/cudasim-rewrite
 
@@ -17,10 +27,16 @@ SIM_LIBS := $(SIM_LIB) -lpthread -ldl
 sim: $(SIM_LIB) $(SIM_REWRITE)
 all: sim
 
-$(SIM_LIB): $(SIM_OBJS)
+$(SIM_LIB): $(SIM_OBJS) $(SIM_BT_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
-	$(Q)ar rcs $@ $^
+	$(Q)ar rcs $@ $(SIM_OBJS) $(if $(SIM_BT_OBJS),$(B)/sim/backtrace/*.o)
+
+$(B)/sim/backtrace/.extracted: $(SIM_BT_LIB)
+	$(call msg,AR,$<)
+	@rm -rf $(@D) && mkdir -p $(@D)
+	$(Q)cd $(@D) && ar x $(SIM_BT_LIB)
+	@touch $@
 
 $(B)/sim/fiber_switch.o: sim/fiber_switch.S
 	$(call msg,AS,$<)

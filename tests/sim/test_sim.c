@@ -368,6 +368,14 @@ Test(faults, write_past_the_end, .timeout = 10)
 	cr_assert_str_eq(detail(), "");
 }
 
+/* The grader's runner may not start processes: the line must come from inside. */
+Test(faults, source_line_without_child_processes, .timeout = 10)
+{
+	setenv("PATH", "/nonexistent", 1);
+	cr_assert_eq(sim_out_of_bounds(8), cudaErrorIllegalAddress);
+	cr_assert(detail_names_mark(ERRORS_CU, "oob"), "%s", detail());
+}
+
 Test(faults, far_out_of_bounds, .timeout = 10)
 {
 	cr_assert_eq(sim_out_of_bounds(1 << 26), cudaErrorIllegalAddress);

@@ -16,13 +16,14 @@ done
 out=build/aarch64/sim
 mkdir -p "$out"
 for src in sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c sim/fault.c \
-	   sim/printf.c sim/runtime.c; do
+	   sim/printf.c sim/runtime.c sim/symbols.c; do
 	aarch64-linux-gnu-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
-		-c "$src" -o "$out/$(basename "$src" .c).o"
+		-DCUDASIM_BACKTRACE -c "$src" -o "$out/$(basename "$src" .c).o"
 done
 aarch64-linux-gnu-gcc -c sim/fiber_switch.S -o "$out/fiber_switch.o"
-rm -f "$out/libcudasim.a"
-ar rcs "$out/libcudasim.a" "$out"/*.o
+rm -rf "$out/libcudasim.a" "$out/bt" && mkdir -p "$out/bt"
+(cd "$out/bt" && ar x "$(aarch64-linux-gnu-gcc -print-file-name=libbacktrace.a)")
+ar rcs "$out/libcudasim.a" "$out"/*.o "$out"/bt/*.o
 for cu in tests/sim/kernels/basics.cu tests/sim/kernels/errors.cu; do
 	name=$(basename "$cu" .cu)
 	build/sim/cudasim-rewrite "$cu" "$out/$name.cpp"

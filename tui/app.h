@@ -48,6 +48,8 @@ const struct item *app_item(int i);
 /* The status of item i as the list shows it. */
 const char *app_status_label(int i);
 char *app_path(const char *rel);
+/* The text of a workbook file (rel to the root), or NULL with errno set; you own it. */
+char *app_read(const char *rel);
 
 /* actions.c: what the keys do */
 void action_edit(void);

@@ -25,13 +25,12 @@ static void
 lesson_open(struct view *v)
 {
 	const struct item *it = app_item(v->item);
-	char *path = it->lesson ? app_path(it->lesson) : NULL;
-	char *text = path ? read_file(path, NULL) : NULL;
+	char *text = it->lesson ? app_read(it->lesson) : NULL;
 	struct sbuf sb = SBUF_INIT;
 
 	if (text)
 		sb_adds(&sb, text);
-	else if (path)
+	else if (it->lesson)
 		sb_addf(&sb, "# %s\n\nCannot read the lesson `%s`: %s.\n", it->title, it->lesson, strerror(errno));
 	else
 		sb_addf(&sb, "# %s\n\nThis %s has no lesson.\n", it->title, it->kind);
@@ -41,7 +40,6 @@ lesson_open(struct view *v)
 	show_markdown(v, sb.buf);
 	sb_free(&sb);
 	free(text);
-	free(path);
 	/* a lesson or demo is done once read; an exercise only once it passes */
 	if (strcmp(it->kind, "exercise") && state_status(&app.state, it->name) != STATUS_READ) {
 		state_set_status(&app.state, it->name, STATUS_READ);
@@ -50,17 +48,11 @@ lesson_open(struct view *v)
 	}
 }
 
-static bool
-lesson_key(struct view *v, int key)
-{
-	return pager_key(v, key);
-}
-
 const struct view_ops lesson_ops = {
 	.name = "lesson",
 	.open = lesson_open,
 	.draw = pager_draw,
-	.key = lesson_key,
+	.key = pager_key,
 	.keys = "j/k scroll  e edit  c grade  Tab results  n/p next/prev  ? help  q back",
 };
 
@@ -68,22 +60,20 @@ static void
 solution_open(struct view *v)
 {
 	const struct item *it = app_item(v->item);
-	char *path = it->solution ? app_path(it->solution) : NULL;
-	char *text = path ? read_file(path, NULL) : NULL;
+	char *text = it->solution ? app_read(it->solution) : NULL;
 	struct sbuf sb = SBUF_INIT;
 
 	sb_addf(&sb, "# Solution: %s\n\n", it->title);
 	if (text)
 		/* a tilde fence: CUDA sources do not contain "~~~~~" */
 		sb_addf(&sb, "`%s`\n\n~~~~~cuda\n%s~~~~~\n", it->solution, text);
-	else if (path)
+	else if (it->solution)
 		sb_addf(&sb, "Cannot read `%s`: %s.\n", it->solution, strerror(errno));
 	else
 		sb_adds(&sb, "This item has no solution.\n");
 	show_markdown(v, sb.buf);
 	sb_free(&sb);
 	free(text);
-	free(path);
 }
 
 const struct view_ops solution_ops = {

@@ -38,6 +38,17 @@ app_path(const char *rel)
 	return path_join(app.wb.root, rel);
 }
 
+char *
+app_read(const char *rel)
+{
+	char *path = app_path(rel), *text = read_file(path, NULL);
+	int saved = errno;
+
+	free(path);
+	errno = saved;
+	return text;
+}
+
 const char *
 app_status_label(int i)
 {

@@ -12,7 +12,7 @@ static void
 results_open(struct view *v)
 {
 	const struct item *it = app_item(v->item);
-	char *path, *source;
+	char *source;
 	int hints = state_hints(&app.state, it->name);
 
 	doc_free(&v->doc);
@@ -23,15 +23,13 @@ results_open(struct view *v)
 		return;
 	}
 	/* the student's file, so that compile errors can show their lines */
-	path = it->file ? app_path(it->file) : NULL;
-	source = path ? read_file(path, NULL) : NULL;
+	source = it->file ? app_read(it->file) : NULL;
 	if (app.results[v->item])
 		report_render(&v->doc, it, app.results[v->item], hints, source, COLS - 3);
 	else
 		report_ungraded(&v->doc, it, state_status(&app.state, it->name) == STATUS_NOT_STARTED ?
 				NULL : app_status_label(v->item), hints, COLS - 3);
 	free(source);
-	free(path);
 }
 
 const struct view_ops results_ops = {

@@ -16,23 +16,32 @@ work=$(mktemp -d /tmp/cudalings-tui-walk.XXXXXX)
 trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 wb=$work/wb
 mkdir -p "$wb" "$work/edits"
-(cd "$repo" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$wb"
+# the files git tracks, and those it would (in a clean clone: the same)
+(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$wb"
 # the grader builds into the workbook's build/: the copy gets its own
 # simulator (2 s), so nothing of the walk lands in the repo's build/
 make -s -C "$wb" sim >/dev/null || { echo "$0: cannot build the simulator in the copy" >&2; exit 1; }
 env="EDITOR='$repo/tests/tui/scripted-editor' EDITS='$work/edits'"
 
-list=$(cd "$wb" && "$grader" list --json)
-first=$(printf '%s\n' "$list" | sed -n 's/.*"name":[[:space:]]*"\([^"]*\)".*/\1/p' | head -1)
-n=$(printf '%s\n' "$list" | grep -c '"kind":')
-heading=$(sed -n 's/^# //p' "$wb/slides/$first.md" | head -1)
+# the first exercise: its name, its place in the list, the heading of its lesson
+read -r first order n heading < <(cd "$wb" && "$grader" list --json | python3 -c '
+import json, sys
+items = json.load(sys.stdin)["items"]
+ex = next(i for i in items if i["kind"] == "exercise")
+try:
+    heading = next(l[2:].strip() for l in open(ex["lesson"]) if l.startswith("# "))
+except (OSError, StopIteration, TypeError):
+    heading = ex["title"]
+print(ex["name"], ex["order"], len(items), heading)')
 repo_sum=$(sha1sum < "$repo/exercises/$first.cu")
-echo "walking through $first (1 of $n): '$heading'"
+row=$(printf '%2d  ' "$order")
+echo "walking through $first ($order of $n): '$heading'"
 
-echo "== open the workbook: the first exercise is selected, nothing done"
+echo "== open the workbook: nothing done; find the first exercise"
 start "$wb" "$env"
 wait_for "0 of $n done"
-wait_for "▸ ○  1  "
+keys / "$first" Enter
+wait_for "▸ ○ $row"
 echo "== read its lesson"
 keys Enter
 wait_for "$heading"
@@ -61,7 +70,7 @@ t3=$(date +%s.%N)
 echo "== the progress bar moves"
 keys q q
 wait_for "1 of $n done"
-wait_for "◐  1  "
+wait_for "◐ $row"
 keys Q
 wait_for "[exited 0]"
 check "the progress is in .cudalings/state.json" "grep -q correct_on_sim '$wb/.cudalings/state.json'"
@@ -69,7 +78,7 @@ check "the progress is in .cudalings/state.json" "grep -q correct_on_sim '$wb/.c
 echo "== reopen, as 'cudalings' with no arguments: the progress is kept"
 prog=$grader start "$wb" "$env"
 wait_for "1 of $n done"
-wait_for "▸ ○  2  "
+wait_for "◐ $row"
 keys Q
 wait_for "[exited 0]"
 

@@ -234,10 +234,10 @@ stuck(void)
 	describe_wait(&b->th[other], d1, sizeof(d1));
 	if (b->th[other].state == T_DONE && b->th[waiting].state == T_BAR)
 		sim_error(cudaErrorLaunchFailure,
-			  "barrier divergence: %s %s but %s has already exited (returned "
-			  "before the barrier); every thread of a block must reach the same "
-			  "__syncthreads(), so do not return early before it",
-			  w0, d0, w1);
+			  "barrier divergence: %s %s, but %s finished the kernel without "
+			  "reaching it; every thread of a block must reach the same "
+			  "__syncthreads() (is it inside an if, or after a return, that not "
+			  "every thread takes?)", w0, d0, w1);
 	else
 		sim_error(cudaErrorLaunchFailure,
 			  "deadlock: %s %s while %s %s; no thread of the block can go on",

@@ -273,7 +273,8 @@ Test(divergence, different_barriers, .timeout = 10)
 Test(divergence, early_return_before_barrier, .timeout = 10)
 {
 	cr_assert_eq(sim_early_exit(), cudaErrorLaunchFailure);
-	assert_detail_has("has already exited");
+	assert_detail_has("barrier divergence");
+	assert_detail_has("finished the kernel without reaching it");
 	assert_detail_has("thread (40,0,0) of block (0,0,0)");
 }
 

@@ -121,10 +121,14 @@ static void
 grade_item(int i)
 {
 	const struct item *it = app_item(i);
+	bool demo = !strcmp(it->kind, "demo");
+	int ret;
 
 	if (app.grading_item >= 0)
 		action_cancel();
-	if (grade_start(&app.grading, app.grader, app.wb.root, it->name) < 0) {
+	ret = demo ? grade_start_demo(&app.grading, app.grader, app.wb.root, it->name)
+		   : grade_start(&app.grading, app.grader, app.wb.root, it->name);
+	if (ret < 0) {
 		app_message(S_FAIL, "%s", last_error());
 		return;
 	}
@@ -135,7 +139,8 @@ grade_item(int i)
 void
 action_grade(void)
 {
-	if (!exercise("grade"))
+	/* c on a demo runs its variants: the nearest thing to grading it */
+	if (strcmp(app_item(app.cur)->kind, "demo") && !exercise("grade"))
 		return;
 	grade_item(app.cur);
 	app_show(&results_ops);
@@ -149,9 +154,9 @@ action_cancel(void)
 	if (i < 0)
 		return;
 	grade_cancel(&app.grading);
+	app_message(S_WARN, "%s %s cancelled", app.grading.demo ? "running" : "grading", app_item(i)->name);
 	grade_free(&app.grading);
 	app.grading_item = -1;
-	app_message(S_WARN, "grading %s cancelled", app_item(i)->name);
 	app_refresh(i);
 }
 
@@ -161,6 +166,28 @@ status_of(const struct grade_result *r)
 	if (r->pass)
 		return !strcmp(r->backend, "gpu") ? STATUS_GPU : STATUS_SIM;
 	return STATUS_FAILING;
+}
+
+static void
+finish_demo(int i)
+{
+	const struct item *it = app_item(i);
+	struct demo_run *run = &app.runs[i];
+
+	free(run->output);
+	run->output = grade_demo_output(&app.grading);
+	run->status = app.grading.job.status;
+	grade_free(&app.grading);
+	app.grading_item = -1;
+	/* a demo is done once seen, as a lesson is once read */
+	state_set_status(&app.state, it->name, STATUS_READ);
+	if (state_save(&app.state) < 0)
+		app_message(S_FAIL, "%s", last_error());
+	else if (run->status)
+		app_message(S_FAIL, "the run of %s failed (exit %d)", it->name, run->status);
+	else
+		app_message(S_PASS, "%s ran: compare its variants", it->name);
+	app_refresh(i);
 }
 
 void
@@ -178,6 +205,10 @@ action_grade_pump(void)
 		return;
 	}
 	it = app_item(i);
+	if (app.grading.demo) {
+		finish_demo(i);
+		return;
+	}
 	r = xcalloc(1, sizeof(*r));
 	grade_result(&app.grading, r);
 	grade_free(&app.grading);

@@ -22,6 +22,10 @@ struct app {
 	char *grader;		/* the cudalings program */
 	int cur;		/* the item the student is on */
 	struct grade_result **results;	/* per item, the last verdict this session, or NULL */
+	struct demo_run {
+		char *output;	/* what it printed; NULL when not run this session */
+		int status;
+	} *runs;		/* per item, for demos */
 	struct grading grading;
 	int grading_item;	/* -1 when none runs */
 	struct watch watch;

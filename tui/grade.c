@@ -51,6 +51,26 @@ grade_start(struct grading *g, const char *grader, const char *root, const char 
 	return 0;
 }
 
+int
+grade_start_demo(struct grading *g, const char *grader, const char *root, const char *name)
+{
+	char *argv[] = { (char *)grader, "run", (char *)name, NULL };
+
+	memset(g, 0, sizeof(*g));
+	if (job_start(&g->job, argv, root) < 0)
+		return -1;
+	g->demo = true;
+	g->name = xstrdup(name);
+	return 0;
+}
+
+char *
+grade_demo_output(const struct grading *g)
+{
+	return xasprintf("%s%s", g->job.out_text.buf ? g->job.out_text.buf : "",
+			 g->text.buf ? g->text.buf : "");
+}
+
 bool
 grade_pump(struct grading *g)
 {

@@ -14,7 +14,8 @@
 
 struct grading {
 	struct job job;
-	char *name;		/* the exercise being graded */
+	bool demo;		/* `cudalings run` of a demo: output, no verdict */
+	char *name;		/* the exercise being graded, or the demo run */
 	struct grade_step *steps;	/* its progress so far */
 	int nsteps, asteps;
 	struct sbuf text;	/* stderr lines that are not progress events */
@@ -22,6 +23,10 @@ struct grading {
 
 /* Start grading name with the grader program in the workbook root. */
 int grade_start(struct grading *g, const char *grader, const char *root, const char *name);
+/* Start running the demo name's variants side by side (`cudalings run NAME`). */
+int grade_start_demo(struct grading *g, const char *grader, const char *root, const char *name);
+/* What a finished demo run printed, stdout then stderr; you own it. */
+char *grade_demo_output(const struct grading *g);
 /* Take in the progress; true once the grader has finished. */
 bool grade_pump(struct grading *g);
 /*

@@ -91,7 +91,7 @@ static const char help_text[] =
 	"|---|---|\n"
 	"| Enter, l | open the lesson of the selected item |\n"
 	"| e | edit the exercise in $VISUAL or $EDITOR |\n"
-	"| c | grade the exercise (Esc cancels) |\n"
+	"| c | grade the exercise, or run the demo (Esc cancels) |\n"
 	"| w | watch: grade again on every save (w again stops) |\n"
 	"| Tab, r | switch between the lesson and the results |\n"
 	"| h | show the next hint |\n"

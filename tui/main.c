@@ -187,8 +187,8 @@ draw(void)
 	if (app.grading_item >= 0) {
 		long long ms = now_ms() - app.grading.job.started_ms;
 
-		snprintf(right, sizeof(right), "grading %s %llds %c ", app_item(app.grading_item)->name,
-			 ms / 1000, spin[ms / 250 % 4]);
+		snprintf(right, sizeof(right), "%s %s %llds %c ", app.grading.demo ? "running" : "grading",
+			 app_item(app.grading_item)->name, ms / 1000, spin[ms / 250 % 4]);
 	} else if (watch_active(&app.watch)) {
 		snprintf(right, sizeof(right), "watching %s ", app_item(app.watch_item)->name);
 	}
@@ -205,7 +205,7 @@ draw(void)
 			screen_doc_line(LINES - rows + i, 0, COLS, &msg.lines[i]);
 		}
 	else
-		screen_bar(LINES - 1, app.grading_item >= 0 ? "Esc cancels the grading" : v->ops->keys,
+		screen_bar(LINES - 1, app.grading_item >= 0 ? "Esc cancels" : v->ops->keys,
 			   "? help", screen_attr(S_DIM));
 	doc_free(&msg);
 	refresh();
@@ -322,6 +322,7 @@ main(int argc, char **argv)
 	load_workbook();
 	state_load(&app.state, app.wb.root);
 	app.results = xcalloc((size_t)app.wb.n, sizeof(*app.results));
+	app.runs = xcalloc((size_t)app.wb.n, sizeof(*app.runs));
 	app.cur = first_to_do();
 	screen_init();
 	app.nviews = 1;

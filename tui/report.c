@@ -319,8 +319,8 @@ report_ungraded(struct doc *d, const struct item *it, const char *last, int hint
 }
 
 void
-report_progress(struct doc *d, const struct item *it, const struct grade_step *steps,
-		int nsteps, bool running, int width)
+report_progress(struct doc *d, const struct item *it, const char *verb,
+		const struct grade_step *steps, int nsteps, int width)
 {
 	int last_stage = -1;
 
@@ -328,7 +328,7 @@ report_progress(struct doc *d, const struct item *it, const struct grade_step *s
 		if (!steps[i].is_case)
 			last_stage = i;
 	doc_newline(d);
-	doc_printf(d, S_H3, "Grading %s", it->title);
+	doc_printf(d, S_H3, "%s %s", verb, it->title);
 	doc_newline(d);
 	for (int i = 0; i < nsteps; i++) {
 		const struct grade_step *s = &steps[i];
@@ -339,7 +339,7 @@ report_progress(struct doc *d, const struct item *it, const struct grade_step *s
 			doc_printf(d, S_PLAIN, "case %d of %d: %s", s->index, s->count, s->name);
 			continue;
 		}
-		if (running && i == last_stage)
+		if (i == last_stage)
 			doc_puts(d, S_WARN, "  ▸ ");
 		else
 			doc_puts(d, S_PASS, "  ✓ ");
@@ -352,6 +352,26 @@ report_progress(struct doc *d, const struct item *it, const struct grade_step *s
 	}
 	if (!nsteps) {
 		doc_newline(d);
-		doc_puts(d, S_WARN, "  ▸ starting the grader");
+		doc_puts(d, S_WARN, "  ▸ under way");
 	}
+}
+
+void
+report_demo(struct doc *d, const struct item *it, const char *output, int status, int width)
+{
+	doc_newline(d);
+	doc_puts(d, S_H3, it->title);
+	doc_newline(d);
+	doc_newline(d);
+	if (!output) {
+		doc_wrap_text(d, S_PLAIN, "A demo: variants of one kernel run side by side, so that you can "
+			      "compare what they do. Press c to run them.", width, "", "");
+		return;
+	}
+	if (status)
+		doc_printf(d, S_FAIL, status < 0 ? "The run was stopped." : "The run failed (exit %d).", status);
+	else
+		doc_puts(d, S_PASS, "The run finished.");
+	doc_newline(d);
+	doc_verbatim(d, S_CODEBLOCK, output, width, "");
 }

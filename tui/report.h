@@ -40,8 +40,14 @@ void report_render(struct doc *d, const struct item *it, const struct grade_resu
  */
 void report_ungraded(struct doc *d, const struct item *it, const char *last, int hints_shown, int width);
 
-/* Append the progress so far; running marks the last stage as under way. */
-void report_progress(struct doc *d, const struct item *it, const struct grade_step *steps,
-		     int nsteps, bool running, int width);
+/* Append the progress so far ("Grading …" or "Running …" as verb says). */
+void report_progress(struct doc *d, const struct item *it, const char *verb,
+		     const struct grade_step *steps, int nsteps, int width);
+
+/*
+ * Append what a demo run printed (output, NULL when it has not run yet) and
+ * how it ended (exit status, -1 when killed).
+ */
+void report_demo(struct doc *d, const struct item *it, const char *output, int status, int width);
 
 #endif

@@ -1,6 +1,7 @@
 /* results: the progress of a grading under way, then the grader's verdict and the hints. */
 #include <curses.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app.h"
 #include "report.h"
@@ -19,7 +20,12 @@ results_open(struct view *v)
 	doc_init(&v->doc, screen_ascii);
 	v->width = COLS;
 	if (app.grading_item == v->item) {
-		report_progress(&v->doc, it, app.grading.steps, app.grading.nsteps, true, COLS - 3);
+		report_progress(&v->doc, it, app.grading.demo ? "Running" : "Grading",
+				app.grading.steps, app.grading.nsteps, COLS - 3);
+		return;
+	}
+	if (!strcmp(it->kind, "demo")) {
+		report_demo(&v->doc, it, app.runs[v->item].output, app.runs[v->item].status, COLS - 3);
 		return;
 	}
 	/* the student's file, so that compile errors can show their lines */

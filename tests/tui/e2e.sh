@@ -14,13 +14,13 @@ env="CUDALINGS_GRADER='$repo/tests/tui/fake-cudalings' EDITOR='$repo/tests/tui/s
 
 echo "== a first visit"
 start "$wb" "$env"
-wait_for "0 of 3 done"
+wait_for "0 of 4 done"
 golden 01-list
 keys Enter
 wait_for "Most kernels"
 golden 02-lesson-intro
 keys q
-wait_for "1 of 3 done"
+wait_for "1 of 4 done"
 keys j Enter
 wait_for "Sum each column"
 golden 03-lesson
@@ -47,7 +47,7 @@ keys c
 wait_for "is correct on the simulator"
 golden 07-results-pass
 keys q q
-wait_for "2 of 3 done"
+wait_for "2 of 4 done"
 golden 08-list-progress
 keys s
 wait_for "Solution: Column sums"
@@ -58,7 +58,7 @@ wait_for "[exited 0]"
 echo "== reopen: the progress is kept"
 check "state.json was written" "grep -q correct_on_sim '$wb/.cudalings/state.json'"
 start "$wb" "$env"
-wait_for "2 of 3 done"
+wait_for "2 of 4 done"
 golden 10-reopen
 keys '?'
 wait_for "Keys"
@@ -110,6 +110,12 @@ keys q
 wait_for "Row sums, the slow way round                   not started"
 golden 16-after-reset
 
+echo "== a demo runs its variants"
+keys G c
+wait_for "The run finished."
+golden 21-demo
+keys q
+
 echo "== search, and a resize"
 keys / intro Enter
 wait_for "▸ ✓  1"
@@ -130,7 +136,7 @@ wait_for "[exited 0]"
 
 echo "== no UTF-8 locale: ASCII"
 start "$wb" "$env LC_ALL=C LANG=C"
-wait_for "0 of 3 done"
+wait_for "0 of 4 done"
 keys j Enter
 wait_for "Sum each column"
 golden 19-ascii-lesson
@@ -139,13 +145,13 @@ wait_for "[exited 0]"
 
 echo "== Ctrl-C quits cleanly"
 start "$wb" "$env"
-wait_for "0 of 3 done"
+wait_for "0 of 4 done"
 keys C-c
 wait_for "[exited 130]"
 
 echo "== colours, unless NO_COLOR"
 start "$wb" "$env NO_COLOR="
-wait_for "0 of 3 done"
+wait_for "0 of 4 done"
 check "colour escapes on screen" "T capture-pane -e -p -t tui | grep -q $'\e\\[3[0-9]m'"
 echo "== SIGTERM restores the terminal"
 kill -TERM "$(T list-panes -t tui -F '#{pane_pid}' | xargs pgrep -P)"

@@ -55,7 +55,7 @@ check() {
 golden() {
 	local file=$golden_dir/$1.txt
 	sleep 0.2	# let the last redraw land
-	screen | sed -e "s|$work|WORK|g" -e 's/grading \([a-z_]*\) [0-9]*s ./grading \1 Ns */' > "$work/screen.txt"
+	screen | sed -e "s|$work|WORK|g" -e 's/\(grading\|running\) \([a-z_]*\) [0-9]*s ./\1 \2 Ns */' > "$work/screen.txt"
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
 		mkdir -p "$golden_dir"
 		cp "$work/screen.txt" "$file"

@@ -202,7 +202,7 @@ Test(report, progress_lists_stages_and_cases, .timeout = 10)
 
 	cr_assert_eq(workbook_parse(list, &wb), 0);
 	doc_init(&d, false);
-	report_progress(&d, &wb.items[1], steps, 4, true, 70);
+	report_progress(&d, &wb.items[1], "Grading", steps, 4, 70);
 	cr_assert_str_eq(line_text(&d, 0), "Grading Column sums");
 	cr_assert_str_eq(line_text(&d, 2), "  ✓ compile  compiling");
 	cr_assert_str_eq(line_text(&d, 3), "  ▸ run");
@@ -250,6 +250,30 @@ Test(report, an_item_not_graded_in_this_session, .timeout = 10)
 	doc_init(&d, false);
 	report_ungraded(&d, &wb.items[1], "failing", 0, 70);
 	cr_assert_str_eq(line_text(&d, 0), "Column sums: failing, when last graded (before this session).");
+	doc_free(&d);
+	workbook_free(&wb);
+	free(list);
+}
+
+Test(report, a_demo_before_and_after_its_run, .timeout = 10)
+{
+	struct doc d;
+	char *list = read_file(FIXTURE("list.json"), NULL);
+
+	cr_assert_eq(workbook_parse(list, &wb), 0);
+	doc_init(&d, false);
+	report_demo(&d, &wb.items[2], NULL, 0, 70);
+	cr_assert_str_eq(line_text(&d, 0), "Coalesced add");
+	cr_assert(find_line(&d, "Press c to run them.") > 0);
+	doc_free(&d);
+	doc_init(&d, false);
+	report_demo(&d, &wb.items[2], "  variant   result\n  stride_16  correct\n", 0, 70);
+	cr_assert(find_line(&d, "The run finished.") > 0);
+	cr_assert(find_line(&d, "  stride_16  correct") > 0);
+	doc_free(&d);
+	doc_init(&d, false);
+	report_demo(&d, &wb.items[2], "", -1, 70);
+	cr_assert(find_line(&d, "The run was stopped.") > 0);
 	doc_free(&d);
 	workbook_free(&wb);
 	free(list);

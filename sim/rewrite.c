@@ -848,6 +848,24 @@ rewrite_header(const char *path, int line)
 	return abs_hdr ? abs_hdr : strdup(hdr);
 }
 
+/* nvcc's "#pragma unroll [N]" is GCC's "#pragma GCC unroll N" (g++ -Wall
+ * would warn about an unknown pragma). */
+static void
+rewrite_pragma(int hash)
+{
+	int u = hash + 2;
+	struct buf b = { 0 };
+
+	if (!ident_is(hash + 1, "pragma") || !ident_is(u, "unroll") || toks[u].seg != toks[hash].seg)
+		return;
+	if (u + 1 < ntoks && toks[u + 1].seg == toks[hash].seg && toks[u + 1].kind == K_NUMBER) {
+		add_edit(toks[u].start, toks[u].end, strdup("GCC unroll"));
+		return;
+	}
+	buf_str(&b, "GCC unroll 8");
+	add_edit(toks[u].start, toks[u].end, b.s);
+}
+
 static void
 rewrite_include(int hash)
 {
@@ -974,6 +992,7 @@ rewrite(void)
 	while (i < ntoks) {
 		if (toks[i].seg && tok_is(i, "#") && (i == 0 || toks[i - 1].seg != toks[i].seg)) {
 			rewrite_include(i);
+			rewrite_pragma(i);
 			i++;
 			continue;
 		}

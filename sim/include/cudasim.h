@@ -676,6 +676,9 @@ static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST)
 static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __nanosleep(unsigned ns) { (void)ns; }
+/* A GPU stops the kernel with an illegal instruction; so does the CPU. */
+static inline void __trap(void) { __builtin_trap(); }
+static inline void __brkpt(void) {}
 static inline long long clock64(void) { return cudasim_clock(); }
 
 /* ------------------------------------------------------------ atomics */

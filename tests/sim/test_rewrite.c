@@ -308,3 +308,23 @@ Test(rewrite, same_kernel_names_in_two_objects, .init = make_dir, .fini = remove
 	       dir, dir);
 	cr_assert_eq(r.status, 0, "each object's launch must run its own kernel:\n%s", r.err);
 }
+
+Test(rewrite, pragma_unroll_becomes_gcc_unroll, .init = make_dir, .fini = remove_dir, .timeout = 30)
+{
+	struct run r;
+
+	write_file("unroll.cu",
+		   "__global__ void k(float *p)\n"
+		   "{\n"
+		   "#pragma unroll\n"
+		   "\tfor (int i = 0; i < 4; i++)\n"
+		   "\t\tp[i] = (float)i;\n"
+		   "#pragma unroll 2\n"
+		   "\tfor (int i = 0; i < 4; i++)\n"
+		   "\t\tp[i] += (float)i;\n"
+		   "}\n");
+	r = sh("%s %s/unroll.cu %s/unroll.cpp", REWRITE, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	r = sh("%s -Wall -Werror -fsyntax-only %s/unroll.cpp", SIM_CXX, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+}

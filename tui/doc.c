@@ -244,13 +244,12 @@ void
 doc_verbatim(struct doc *d, unsigned style, const char *text, int width, const char *indent)
 {
 	int iw = utf8_width(indent, strlen(indent));
-	int room = width - iw - 2 > 8 ? width - iw - 2 : 8;
 
 	while (*text) {
-		size_t len = strcspn(text, "\n"), fit;
+		size_t len = strcspn(text, "\n"), lead, fit;
 		struct sbuf line = SBUF_INIT;
 		const char *s;
-		bool first = true;
+		int hang, room;
 
 		for (size_t i = 0; i < len; i++) {
 			if (text[i] == '\t')
@@ -259,19 +258,35 @@ doc_verbatim(struct doc *d, unsigned style, const char *text, int width, const c
 				sb_add(&line, text + i, 1);
 		}
 		s = line.buf ? line.buf : "";
-		do {
-			/* the first piece has the two columns continuations are indented by */
-			fit = utf8_fit(s, strlen(s), first ? room + 2 : room);
+		lead = strspn(s, " ");
+		/* continuations hang under the line's own indentation, two further in */
+		hang = (int)lead + 2 < (width - iw) / 2 ? (int)lead + 2 : 2;
+		room = width - iw > 8 ? width - iw : 8;
+		for (bool first = true; first || *s; first = false) {
+			fit = utf8_fit(s, strlen(s), room);
+			if (s[fit]) {
+				/* at a space, if there is one past the indentation */
+				size_t sp = fit;
+
+				while (sp > lead && s[sp] != ' ')
+					sp--;
+				if (sp > lead)
+					fit = sp;
+			}
 			if (!fit && *s)
 				fit = 1;
 			doc_newline(d);
 			doc_puts(d, S_PLAIN, indent);
 			if (!first)
-				doc_puts(d, S_PLAIN, "  ");
+				doc_repeat(d, S_PLAIN, " ", hang);
 			doc_put(d, style, s, fit);
 			s += fit;
-			first = false;
-		} while (*s);
+			s += strspn(s, " ");
+			if (first) {
+				room -= hang;
+				lead = 0;
+			}
+		}
 		sb_free(&line);
 		text += len + (text[len] == '\n');
 	}

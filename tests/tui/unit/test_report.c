@@ -221,15 +221,23 @@ Test(report, what_the_program_printed_is_shown_as_it_is, .timeout = 10)
 	load("grade-fail.json");
 	free(res.program_output);
 	res.program_output = xstrdup("x =  1\n\ty\n"
-				     "a very long line that goes on and on past the edge of the screen, and on\n");
+				     "a very long line that goes on and on past the edge of the screen, and on\n"
+				     "    indented:a_word_too_long_to_fit_anywhere_on_a_line_of_forty\n"
+				     "  table    row    with a long note that wraps under it\n");
 	doc_init(&d, false);
 	report_render(&d, &wb.items[1], &res, 0, NULL, 40);
 	i = find_line(&d, "Your program printed");
 	cr_assert(i > 0);
 	cr_assert_str_eq(line_text(&d, i + 1), "  x =  1");
 	cr_assert_str_eq(line_text(&d, i + 2), "          y");
-	cr_assert_str_eq(line_text(&d, i + 3), "  a very long line that goes on and on p");
-	cr_assert_str_eq(line_text(&d, i + 4), "    ast the edge of the screen, and on");
+	/* a long line wraps at a space, hanging under its start */
+	cr_assert_str_eq(line_text(&d, i + 3), "  a very long line that goes on and on");
+	cr_assert_str_eq(line_text(&d, i + 4), "    past the edge of the screen, and on");
+	/* no space to wrap at: cut */
+	cr_assert_str_eq(line_text(&d, i + 5), "      indented:a_word_too_long_to_fit_an");
+	cr_assert_str_eq(line_text(&d, i + 6), "        ywhere_on_a_line_of_forty");
+	cr_assert_str_eq(line_text(&d, i + 7), "    table    row    with a long note");
+	cr_assert_str_eq(line_text(&d, i + 8), "      that wraps under it");
 	doc_free(&d);
 	result_free(&res);
 	workbook_free(&wb);

@@ -118,7 +118,6 @@ resume(int t)
 static void
 block_thread(struct sim_thread *th)
 {
-	sim_blk.barriers = true;
 	if (!th->stack) {
 		void *sp;
 
@@ -295,7 +294,7 @@ cudasim_syncthreads_op(int op, int pred, const char *file, int line)
 	struct sim_thread *th;
 
 	if (!sim_cur.active || sim_blk.cur < 0)
-		return op == CUDASIM_BAR_COUNT ? pred != 0 : pred != 0;
+		return pred != 0;	/* host code: a block of one */
 	th = &sim_blk.th[sim_blk.cur];
 	th->state = T_BAR;
 	th->file = file;
@@ -474,7 +473,6 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 	th->line = line;
 	if (g->arrived == m) {
 		/* The last lane completes the group and goes on at once. */
-		b->barriers = true;
 		warp_complete(w, g);
 		th->state = T_RUN;
 		return th->warp_out;

@@ -135,7 +135,6 @@ struct sim_block {
 	void (*thunk)(void *);
 	void *closure;
 	bool failed;			/* a divergence or deadlock ended the block */
-	bool barriers;			/* some thread blocked: fibers were needed */
 };
 extern struct sim_block sim_blk;
 

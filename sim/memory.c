@@ -334,8 +334,9 @@ sim_track_compare(void **where, uint32_t *va, uint32_t *vb, bool *atomic_word)
 	return false;
 }
 
-void
-sim_track_restore_a(void)
+/* Put back every page a run wrote: order A's result, or what was there before. */
+static void
+restore(bool result_a)
 {
 	for (int i = 0; i < nallocs; i++) {
 		struct sim_alloc *a = allocs[i];
@@ -343,22 +344,22 @@ sim_track_restore_a(void)
 		for (size_t pg = 0; pg < a->npages; pg++)
 			if (a->dirty[pg])
 				memcpy(a->page_lo + pg * page,
-				       (a->dirty[pg] & 1 ? a->result : a->orig) + pg * page, page);
+				       (result_a && (a->dirty[pg] & 1) ? a->result : a->orig) + pg * page,
+				       page);
 	}
+}
+
+void
+sim_track_restore_a(void)
+{
+	restore(true);
 }
 
 void
 sim_track_restore_orig(void)
 {
-	for (int i = 0; i < nallocs; i++) {
-		struct sim_alloc *a = allocs[i];
-
-		for (size_t pg = 0; pg < a->npages; pg++)
-			if (a->dirty[pg])
-				memcpy(a->page_lo + pg * page, a->orig + pg * page, page);
-	}
+	restore(false);
 }
-
 
 /* ---------------------------------------------------------------- atomics */
 

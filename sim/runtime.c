@@ -72,17 +72,23 @@ cudaMallocManaged(void **ptr, size_t size, unsigned flags)
 	return cudaMalloc(ptr, size);
 }
 
-cudaError_t
-cudaFree(void *ptr)
+static cudaError_t
+free_from(const char *call, const char *maker, void *ptr, enum sim_alloc_kind kind)
 {
 	STICKY();
 	if (!ptr)
 		return cudaSuccess;
-	if (sim_free(ptr, SIM_DEVICE))
+	if (sim_free(ptr, kind))
 		return sim_error(cudaErrorInvalidValue,
-				 "cudaFree(%p): not an address that cudaMalloc returned (freed "
-				 "twice, or a host pointer?)", ptr);
+				 "%s(%p): not an address that %s returned (freed twice, or "
+				 "another kind of pointer?)", call, ptr, maker);
 	return cudaSuccess;
+}
+
+cudaError_t
+cudaFree(void *ptr)
+{
+	return free_from("cudaFree", "cudaMalloc", ptr, SIM_DEVICE);
 }
 
 cudaError_t
@@ -101,13 +107,7 @@ cudaHostAlloc(void **ptr, size_t size, unsigned flags)
 cudaError_t
 cudaFreeHost(void *ptr)
 {
-	STICKY();
-	if (!ptr)
-		return cudaSuccess;
-	if (sim_free(ptr, SIM_HOST_PINNED))
-		return sim_error(cudaErrorInvalidValue,
-				 "cudaFreeHost(%p): not an address that cudaMallocHost returned", ptr);
-	return cudaSuccess;
+	return free_from("cudaFreeHost", "cudaMallocHost", ptr, SIM_HOST_PINNED);
 }
 
 static cudaError_t

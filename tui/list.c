@@ -174,5 +174,5 @@ const struct view_ops list_ops = {
 	.open = list_open,
 	.draw = list_draw,
 	.key = list_key,
-	.keys = "Enter lesson  e edit  c grade  w watch  / search  ? help  q quit",
+	.keys = "Enter lesson  e edit  c grade  w watch  / search  q quit",
 };

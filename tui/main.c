@@ -204,9 +204,11 @@ draw(void)
 			screen_bar(LINES - rows + i, "", NULL, A_NORMAL);
 			screen_doc_line(LINES - rows + i, 0, COLS, &msg.lines[i]);
 		}
-	else
+	else {
+		snprintf(right, sizeof(right), "%s%s? help", v->where, *v->where ? "  " : "");
 		screen_bar(LINES - 1, app.grading_item >= 0 ? "Esc cancels" : v->ops->keys,
-			   "? help", screen_attr(S_DIM));
+			   right, screen_attr(S_DIM));
+	}
 	doc_free(&msg);
 	refresh();
 }

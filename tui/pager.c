@@ -1,7 +1,6 @@
 /* pager: scrolling through a laid-out doc, shared by the lesson, results, solution and help. */
 #include <curses.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "screen.h"
 #include "view.h"
@@ -22,13 +21,12 @@ pager_draw(struct view *v, int top, int height)
 		v->top = max_top(v);
 	for (int i = 0; i < height && v->top + i < v->doc.n; i++)
 		screen_doc_line(top + i, 1, COLS - 2, &v->doc.lines[v->top + i]);
+	v->where[0] = '\0';
 	if (v->doc.n > height) {
 		/* where we are, as less says it */
-		char pos[32];
 		int pct = (v->top + height) * 100 / v->doc.n;
 
-		snprintf(pos, sizeof(pos), " %d%% ", pct > 100 ? 100 : pct);
-		screen_text(top + height - 1, COLS - (int)strlen(pos), (int)strlen(pos), pos, screen_attr(S_DIM) | A_REVERSE);
+		snprintf(v->where, sizeof(v->where), "%d%%", pct > 100 ? 100 : pct);
 	}
 }
 

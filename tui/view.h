@@ -31,6 +31,7 @@ struct view {
 	int top;		/* pagers: first line shown; the list: first row */
 	int width;		/* the width doc was laid out at; 0 to re-open */
 	int height;		/* rows it had when last drawn */
+	char where[16];		/* pagers: how far down, "42%", for the status bar */
 };
 
 extern const struct view_ops list_ops, lesson_ops, results_ops, solution_ops, help_ops;

@@ -433,12 +433,11 @@ sim_watch_describe(char *out, size_t n)
 
 	if (!watch.hits)
 		return false;
-	if (sim_source_line(watch.last.frames, watch.last.nframes, src, sizeof(src)))
-		snprintf(out, n, "thread (%u,%u,%u) at %s", watch.last.tid.x, watch.last.tid.y,
-			 watch.last.tid.z, src);
-	else
-		snprintf(out, n, "thread (%u,%u,%u)", watch.last.tid.x, watch.last.tid.y,
-			 watch.last.tid.z);
+	if (!sim_source_line(watch.last.frames, watch.last.nframes, src, sizeof(src)))
+		snprintf(src, sizeof(src), "an unknown line");
+	snprintf(out, n, "thread (%u,%u,%u) of block (%u,%u,%u) at %s", watch.last.tid.x,
+		 watch.last.tid.y, watch.last.tid.z, watch.last.bid.x, watch.last.bid.y,
+		 watch.last.bid.z, src);
 	return true;
 }
 

@@ -152,32 +152,36 @@ compare_runs(int devvar_slot, void **where, uint32_t *va, uint32_t *vb)
 }
 
 /*
- * Run the block once more in each order from the memory it started with,
- * watching the word that came out different, to name who wrote it last.
- * Leaves the memory as the first order makes it.
+ * Run one block (or, with bid NULL, the whole grid) once more in each order
+ * from the memory it started with, watching the word that came out
+ * different, to name who wrote it last. Leaves the memory as the first order
+ * makes it.
  */
 static void
-find_writers(uint3 bid, void *where, char *out, size_t n)
+find_writers(const uint3 *bid, void *where, int devvar_slot, char *out, size_t n)
 {
-	char fwd[600], rev[600];
-	bool have_rev, have_fwd;
+	char desc[2][600];
+	bool have[2];
 
 	out[0] = '\0';
 	if (!sim_alloc_find(where))
 		return;		/* a __device__ variable shares its page with other globals */
-	sim_track_restore_orig();
-	sim_watch_begin(where);
-	sim_block_run(bid, false);
-	sim_watch_end();
-	have_rev = sim_watch_describe(rev, sizeof(rev));
-	sim_track_restore_orig();
-	sim_watch_begin(where);
-	sim_block_run(bid, true);
-	sim_watch_end();
-	have_fwd = sim_watch_describe(fwd, sizeof(fwd));
-	if (have_fwd && have_rev)
+	for (int pass = 0; pass < 2; pass++) {
+		bool forward = pass == 1;
+
+		sim_track_restore_orig();
+		sim_devvars_restore(devvar_slot);
+		sim_watch_begin(where);
+		if (bid)
+			sim_block_run(*bid, forward);
+		else
+			run_grid(forward);
+		sim_watch_end();
+		have[pass] = sim_watch_describe(desc[pass], sizeof(desc[pass]));
+	}
+	if (have[0] && have[1])
 		snprintf(out, n, "; it was written last by %s in the first order and by %s "
-			 "in the other", fwd, rev);
+			 "in the other", desc[1], desc[0]);
 }
 
 /*
@@ -186,12 +190,13 @@ find_writers(uint3 bid, void *where, char *out, size_t n)
  * memory); if none does, the blocks depend on each other's order.
  */
 static void
-diagnose(const char *whole)
+diagnose(const char *whole, void *whole_where)
 {
 	dim3 g = sim_cur.grid;
 	unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z;
-	char word[512];
+	char word[512], grid_writers[1400];
 
+	find_writers(NULL, whole_where, 0, grid_writers, sizeof(grid_writers));
 	sim_track_restore_orig();
 	sim_devvars_restore(0);
 	for (unsigned long long l = 0; l < nblocks; l++) {
@@ -219,7 +224,7 @@ diagnose(const char *whole)
 			char writers[1400];
 
 			describe_word(word, sizeof(word), where, va, vb);
-			find_writers(bid, where, writers, sizeof(writers));
+			find_writers(&bid, where, 2, writers, sizeof(writers));
 			sim_error(cudaErrorLaunchFailure,
 				  "the result depends on the order in which threads run: when "
 				  "the threads of block (%u,%u,%u) run in one order and then in "
@@ -234,9 +239,9 @@ diagnose(const char *whole)
 	}
 	sim_error(cudaErrorLaunchFailure,
 		  "the result depends on the order in which blocks run: %s when the blocks run "
-		  "last-to-first instead of first-to-last. Blocks run in any order on a GPU "
+		  "last-to-first instead of first-to-last%s. Blocks run in any order on a GPU "
 		  "and cannot wait for each other: does a block read what another block "
-		  "writes in the same launch?", whole);
+		  "writes in the same launch?", whole, grid_writers);
 }
 
 static cudaError_t
@@ -273,7 +278,7 @@ run_checked(void)
 	if (compare_runs(1, &where, &va, &vb)) {
 		describe_word(word, sizeof(word), where, va, vb);
 		sim_cur.run = 2;
-		diagnose(word);
+		diagnose(word, where);
 		return sim_sticky();
 	}
 	sim_track_restore_a();

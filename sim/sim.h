@@ -174,7 +174,7 @@ extern volatile int sim_in_runtime;
 /* Record the threads that write one word of device memory (the last one wins). */
 void sim_watch_begin(void *word);
 void sim_watch_end(void);
-/* "thread (x,y,z) at file:line (in f)" of the last writer; false if none wrote. */
+/* "thread (x,y,z) of block (x,y,z) at file:line (in f)" of the last writer; false if none wrote. */
 bool sim_watch_describe(char *out, size_t n);
 
 /* ---------------------------------------------------------------- runtime.c */

@@ -84,6 +84,38 @@ in_program(uintptr_t pc, uintptr_t *link_addr)
 	return true;
 }
 
+/*
+ * Without libstdc++'s demangler (a program of C objects), at least the
+ * qualified name: _ZN2ns4fillIiEEvPT_ gives "ns::fill", _Z1kPf gives "k".
+ */
+static bool
+plain_name(const char *name, char *out, size_t n)
+{
+	const char *p = name + 2;
+	size_t used = 0;
+	bool nested = *p == 'N';
+
+	if (strncmp(name, "_Z", 2))
+		return false;
+	p += nested;
+	while (*p == 'K' || *p == 'V' || *p == 'r')
+		p++;
+	out[0] = '\0';
+	while (*p >= '1' && *p <= '9') {
+		char *end;
+		unsigned long len = strtoul(p, &end, 10);
+
+		if (strlen(end) < len || used + len + 3 >= n)
+			return false;
+		used += (size_t)snprintf(out + used, n - used, "%s%.*s", used ? "::" : "",
+					 (int)len, end);
+		p = end + len;
+		if (!nested)
+			break;
+	}
+	return used > 0;
+}
+
 static void
 demangled(const char *name, char *out, size_t n)
 {
@@ -92,7 +124,10 @@ demangled(const char *name, char *out, size_t n)
 
 	if (__cxa_demangle && !strncmp(name, "_Z", 2))
 		d = __cxa_demangle(name, NULL, NULL, &status);
-	snprintf(out, n, "%s", d && !status ? d : name);
+	if (d && !status)
+		snprintf(out, n, "%s", d);
+	else if (!plain_name(name, out, n))
+		snprintf(out, n, "%s", name);
 	free(d);
 }
 

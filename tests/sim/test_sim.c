@@ -477,6 +477,8 @@ Test(order, blocks_that_wait_for_each_other, .timeout = 10)
 {
 	cr_assert_eq(sim_race_between_blocks(), cudaErrorLaunchFailure);
 	assert_detail_has("depends on the order in which blocks run");
+	assert_detail_has("written last by thread (0,0,0) of block (");
+	cr_assert(detail_names_mark(ERRORS_CU, "chain_write"), "%s", detail());
 }
 
 Test(order, check_can_be_turned_off, .timeout = 10)

@@ -299,7 +299,7 @@ sim_missing_barrier(int with_barrier)
 __global__ void chain_kernel(int *a)
 {
 	if (threadIdx.x == 0)
-		a[blockIdx.x + 1] = a[blockIdx.x] + 1;
+		a[blockIdx.x + 1] = a[blockIdx.x] + 1;	// MARK:chain_write
 }
 
 extern "C" int

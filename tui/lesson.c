@@ -53,7 +53,7 @@ const struct view_ops lesson_ops = {
 	.open = lesson_open,
 	.draw = pager_draw,
 	.key = pager_key,
-	.keys = "j/k scroll  e edit  c grade  Tab results  n/p next/prev  q back",
+	.keys = "j/k scroll  e edit  c grade  Tab results  n/p next  q back",
 };
 
 static void
@@ -81,7 +81,7 @@ const struct view_ops solution_ops = {
 	.open = solution_open,
 	.draw = pager_draw,
 	.key = pager_key,
-	.keys = "j/k scroll  e edit  c grade  n/p next/prev  q back",
+	.keys = "j/k scroll  e edit  c grade  n/p next  q back",
 };
 
 static const char help_text[] =

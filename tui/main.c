@@ -223,6 +223,9 @@ handle_key(int key)
 		return;
 	}
 	app.message[0] = '\0';
+	/* keys typed ahead act on the page as it is now, not as last drawn */
+	if (v->width != COLS)
+		v->ops->open(v);
 	if (v->ops->key(v, key))
 		return;
 	switch (key) {

@@ -117,10 +117,11 @@ render_cases(struct doc *d, const struct grade_result *r, int width)
 		doc_newline(d);
 		doc_puts(d, c->passed ? S_PASS : S_FAIL, c->passed ? "  ✓ " : "  ✗ ");
 		doc_puts(d, S_PLAIN, c->name);
-		if (c->mismatches)
-			sb_addf(&sb, "%ld wrong", c->mismatches);
+		/* the grader's message says how many were wrong; else we say it */
 		if (*c->message)
-			sb_addf(&sb, "%s%s", sb.len ? ": " : "", c->message);
+			sb_adds(&sb, c->message);
+		else if (c->mismatches)
+			sb_addf(&sb, "%ld wrong", c->mismatches);
 		if (sb.len) {
 			struct doc_span run = { sb.buf, c->passed ? S_DIM : S_PLAIN };
 

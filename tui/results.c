@@ -43,5 +43,5 @@ const struct view_ops results_ops = {
 	.open = results_open,
 	.draw = pager_draw,
 	.key = pager_key,
-	.keys = "c grade  e edit  h hint  s solution  Tab lesson  n/p next/prev  q back",
+	.keys = "c grade  e edit  h hint  s solution  Tab lesson  n/p next  q back",
 };

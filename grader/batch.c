@@ -45,6 +45,7 @@ struct batch {
 	int nlanes;
 	char self[PATH_MAX];
 	bool tty;
+	bool warm;       /* a grading has built what all share: the lanes may run side by side */
 	int stages[8];   /* pass, compile, run, correctness, performance, submission, other */
 };
 
@@ -227,24 +228,55 @@ csv_field(struct buf *b, const char *text, bool last)
 	buf_addstr(b, last ? "\r\n" : ",");
 }
 
-/* How many cases a complete grading runs: every correctness case, and the timed one on a GPU. */
-static int
-cases_total(const struct exercise *e, const cJSON *grade)
+/*
+ * The cases every student is counted on: each correctness case of the
+ * manifest and, on a GPU, the timed one, however many input sets the
+ * grader judges it on. Run or not, so every row has the same total.
+ */
+struct outcome {
+	bool ran, passed;
+	const char *message; /* the first failure's, owned by the grade JSON */
+};
+
+static bool
+on_gpu(const cJSON *grade)
 {
-	bool gpu = !strcmp(json_string(grade, "backend", ""), "gpu");
-	int total = e->ncases + (gpu && e->has_timed);
-	int listed = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(grade, "cases"));
-	return listed > total ? listed : total;
+	return !strcmp(json_string(grade, "backend", ""), "gpu");
 }
 
-static int
-cases_passed(const cJSON *grade)
+static void
+case_outcome(const cJSON *grade, const char *label, bool timed, struct outcome *out)
 {
-	int passed = 0;
 	const cJSON *c;
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grade, "cases"))
-		passed += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
-	return passed;
+	memset(out, 0, sizeof(*out));
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grade, "cases")) {
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "timed")) != timed ||
+		    (!timed && strcmp(json_string(c, "name", ""), label)))
+			continue;
+		bool passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+		out->passed = passed && (out->passed || !out->ran);
+		out->ran = true;
+		if (!passed && !out->message)
+			out->message = json_string(c, "message", "wrong");
+	}
+}
+
+static void
+count_cases(const struct exercise *e, const cJSON *grade, int *passed, int *total)
+{
+	struct outcome o;
+	char label[80];
+	*passed = 0;
+	*total = e->ncases + (on_gpu(grade) && e->has_timed);
+	for (int i = 0; i < e->ncases; i++) {
+		case_label(e->cases[i], e->ndims, label, sizeof(label));
+		case_outcome(grade, label, false, &o);
+		*passed += o.passed;
+	}
+	if (*total > e->ncases) {
+		case_outcome(grade, NULL, true, &o);
+		*passed += o.passed;
+	}
 }
 
 static double
@@ -262,9 +294,11 @@ batch_csv_row(const struct exercise *e, const char *student, const cJSON *grade)
 	csv_field(&row, student, false);
 	csv_field(&row, json_string(grade, "verdict", "fail"), false);
 	csv_field(&row, json_string(grade, "stage", ""), false);
-	snprintf(number, sizeof(number), "%d", cases_passed(grade));
+	int passed, total;
+	count_cases(e, grade, &passed, &total);
+	snprintf(number, sizeof(number), "%d", passed);
 	csv_field(&row, number, false);
-	snprintf(number, sizeof(number), "%d", cases_total(e, grade));
+	snprintf(number, sizeof(number), "%d", total);
 	csv_field(&row, number, false);
 	double median = timing_number(grade, "median_us"), ratio = timing_number(grade, "ratio");
 	snprintf(number, sizeof(number), isnan(median) ? "" : "%.2f", median);
@@ -289,28 +323,17 @@ gradescope_test(cJSON *tests, const char *name, bool passed, const char *output)
 	return t;
 }
 
-/* The grade's entry for case `label`, or NULL when it never ran. */
-static const cJSON *
-find_case(const cJSON *grade, const char *label)
-{
-	const cJSON *c;
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grade, "cases"))
-		if (!strcmp(json_string(c, "name", ""), label))
-			return c;
-	return NULL;
-}
-
 static void
 add_case_test(cJSON *tests, const cJSON *grade, const char *label, bool timed, double *score)
 {
-	const cJSON *c = find_case(grade, label);
+	struct outcome o;
+	case_outcome(grade, timed ? NULL : label, timed, &o);
 	char *name = xasprintf("case %s%s", label, timed ? " (timed)" : "");
-	bool passed = c && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
 	const char *stage = json_string(grade, "stage", NULL);
-	char *output = c ? xstrdup(passed ? "correct" : json_string(c, "message", "wrong"))
-			 : xasprintf("not run: the grading stopped at %s", stage ? stage : "an earlier case");
-	gradescope_test(tests, name, passed, output);
-	*score += passed;
+	char *output = o.ran ? xstrdup(o.passed ? "correct" : o.message)
+			     : xasprintf("not run: the grading stopped at %s", stage ? stage : "an earlier case");
+	gradescope_test(tests, name, o.passed, output);
+	*score += o.passed;
 	free(output);
 	free(name);
 }
@@ -321,7 +344,7 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 	cJSON *r = cJSON_CreateObject();
 	const char *stage = json_string(grade, "stage", NULL);
 	const char *message = json_string(grade, "message", "");
-	bool gpu = !strcmp(json_string(grade, "backend", ""), "gpu");
+	bool gpu = on_gpu(grade);
 	double score = 0;
 	cJSON *score_item = cJSON_AddNumberToObject(r, "score", 0);
 	if (seconds >= 0)
@@ -370,7 +393,9 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 	cJSON *board = cJSON_AddArrayToObject(r, "leaderboard"), *entry;
 	entry = cJSON_CreateObject();
 	cJSON_AddStringToObject(entry, "name", "cases passed");
-	cJSON_AddNumberToObject(entry, "value", cases_passed(grade));
+	int passed, total;
+	count_cases(e, grade, &passed, &total);
+	cJSON_AddNumberToObject(entry, "value", passed);
 	cJSON_AddStringToObject(entry, "order", "desc");
 	cJSON_AddItemToArray(board, entry);
 	/* a time only where one was measured: a made-up number would rank a kernel that never ran */
@@ -688,6 +713,7 @@ finish_grading(struct batch *b, struct lane *lane, int wait_status, bool timed_o
 	} else if ((code == 0 || code == 1) && text && (grade = cJSON_Parse(text)) &&
 		   cJSON_IsString(cJSON_GetObjectItemCaseSensitive(grade, "verdict"))) {
 		keep_text = text;
+		b->warm = true;
 	} else if (code == 2) {
 		/* the grader refused the file itself: empty, binary, too large */
 		char *why = grader_complaint(err);
@@ -748,8 +774,12 @@ run_lanes(struct batch *b)
 {
 	int status = 0;
 	for (;;) {
+		/*
+		 * The first grading builds the judge, the check and the reference in
+		 * the shared cache; two at once would write them under each other.
+		 */
 		for (int i = 0; i < b->nlanes && !status && !interrupted; i++) {
-			if (b->lanes[i].pid)
+			if (b->lanes[i].pid || (!b->warm && running_count(b)))
 				continue;
 			int index = next_submission(b);
 			if (index < 0)

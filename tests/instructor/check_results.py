@@ -3,9 +3,10 @@
 
 usage: check_results.py OUT EXPECTED CASES
 
-EXPECTED has a line "student<TAB>verdict<TAB>stage" per submission (stage "-" for a
-pass); CASES is how many cases a complete grading runs. Prints one line per
-check, "ok: ..." or "FAIL: ...", and exits 1 when any failed.
+EXPECTED has a line "student<TAB>verdict<TAB>stage" per submission (stage
+"-" for a pass); CASES is how many cases a complete grading runs (on a GPU,
+the timed one too). Prints one line per check, "ok: ..." or "FAIL: ...",
+and exits 1 when any failed.
 """
 import csv
 import json
@@ -62,8 +63,12 @@ for student, grade in sorted(grades.items()):
     row = body.get(student)
     if not check(row is not None and len(row) == 8, f"gradebook row of {student} has 8 fields"):
         continue
-    passed = sum(1 for c in grade["cases"] if c["passed"])
-    want = [student, grade["verdict"], grade["stage"] or "", str(passed), str(total_cases), "", "",
+    # the timed case counts once, however many input sets it was judged on
+    timed = [c["passed"] for c in grade["cases"] if c.get("timed")]
+    passed = sum(1 for c in grade["cases"] if c["passed"] and not c.get("timed")) + bool(timed and all(timed))
+    timing = grade.get("timing") or {}
+    want = [student, grade["verdict"], grade["stage"] or "", str(passed), str(total_cases),
+            f"{timing['median_us']:.2f}" if timing else "", f"{timing['ratio']:.3f}" if timing else "",
             grade["message"]]
     check(row == want, f"gradebook row of {student} is {want!r}, got {row!r}")
 
@@ -101,8 +106,14 @@ for student, grade in sorted(grades.items()):
         problems.append("no 'cases passed' on the leaderboard")
     if tests and r.get("score") != sum(t.get("score", 0) for t in tests):
         problems.append(f"score {r.get('score')} is not the sum of the tests'")
-    if len(tests) != 1 + total_cases:
-        problems.append(f"{len(tests)} tests, want compile + {total_cases} cases")
+    gpu = grade.get("backend") == "gpu"
+    if len(tests) != 1 + total_cases + gpu:
+        problems.append(f"{len(tests)} tests, want compile + {total_cases} cases" + (" + performance" if gpu else ""))
+    timed = [e for e in r.get("leaderboard") or [] if e.get("name") == "time (µs)"]
+    if bool(timed) != isinstance(grade.get("timing"), dict):
+        problems.append("a time on the leaderboard when none was measured, or none when one was")
+    elif timed and (timed[0]["value"] != grade["timing"]["median_us"] or timed[0]["order"] != "asc"):
+        problems.append(f"leaderboard time {timed[0]} is not the median {grade['timing']['median_us']}")
     maximum = sum(t.get("max_score", 0) for t in tests)
     if (grade["verdict"] == "pass") != (r.get("score") == maximum):
         problems.append(f"a {grade['verdict']} scored {r.get('score')} of {maximum}")

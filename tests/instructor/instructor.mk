@@ -21,3 +21,8 @@ gradescope: $(B)/cudalings $(SIM_IF_ANY)
 	@bash tools/gradescope.sh $(EX) $(B)/gradescope
 
 TEST_SCRIPTS += tests/instructor/walk.sh tests/instructor/dist.sh
+
+.PHONY: test-instructor-gpu
+## test-instructor-gpu: on a GPU machine: cudalings batch with a lane per GPU, timings in the results
+test-instructor-gpu: $(B)/cudalings
+	@bash tests/instructor/gpu.sh

@@ -55,8 +55,10 @@ sim_stack_get(void)
 	struct sim_stack *s = nfree ? free_list[--nfree] : stack_new();
 
 	if (!s) {
-		fprintf(stderr, "cudasim: out of memory for fiber stacks\n");
-		abort();
+		sim_error(cudaErrorLaunchOutOfResources,
+			  "no memory left for another thread's stack (%s waits at a barrier "
+			  "with %d others)", sim_where(), sim_blk.n - 1);
+		sim_abandon(cudaErrorLaunchOutOfResources);
 	}
 	s->in_use = true;
 	return s;

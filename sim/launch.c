@@ -328,8 +328,10 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	}
 	site->launches++;
 	threads = block.x * block.y * block.z;
+	/* Without room for the shadow copies, the launch runs once, unchecked. */
 	check = order_check_on() &&
-		(threads > 1 || (unsigned long long)grid.x * grid.y * grid.z > 1);
+		(threads > 1 || (unsigned long long)grid.x * grid.y * grid.z > 1) &&
+		sim_track_ready();
 
 	gridDim = grid;
 	blockDim = block;

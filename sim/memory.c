@@ -173,10 +173,24 @@ shadows(struct sim_alloc *a)
 	a->result = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	a->dirty = calloc(a->npages, 1);
-	if (a->orig == MAP_FAILED || a->result == MAP_FAILED || !a->dirty) {
-		fprintf(stderr, "cudasim: out of memory for the order check\n");
-		abort();
-	}
+	if (a->orig != MAP_FAILED && a->result != MAP_FAILED && a->dirty)
+		return true;
+	if (a->orig != MAP_FAILED)
+		munmap(a->orig, len);
+	if (a->result != MAP_FAILED)
+		munmap(a->result, len);
+	free(a->dirty);
+	a->orig = a->result = NULL;
+	a->dirty = NULL;
+	return false;
+}
+
+bool
+sim_track_ready(void)
+{
+	for (int i = 0; i < nallocs; i++)
+		if (!shadows(allocs[i]))
+			return false;
 	return true;
 }
 
@@ -187,7 +201,6 @@ sim_track_begin(int run)
 	for (int i = 0; i < nallocs; i++) {
 		struct sim_alloc *a = allocs[i];
 
-		shadows(a);
 		if (run == 0)
 			memset(a->dirty, 0, a->npages);
 		mprotect(a->page_lo, a->npages * page, PROT_READ);

@@ -70,6 +70,8 @@ void sim_free_all(void);
 int sim_bad_pointer_arg(const void **p);
 
 /* Order check: watch writes to every allocation; see launch.c. */
+/* Make the shadow copies; false when memory (the address space) runs short. */
+bool sim_track_ready(void);
 void sim_track_begin(int run);
 bool sim_track_fault(void *addr);
 void sim_track_end(void);

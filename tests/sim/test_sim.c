@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "cudasim.h"
 #include "kernels/kernels.h"
@@ -479,6 +481,23 @@ Test(order, blocks_that_wait_for_each_other, .timeout = 10)
 	assert_detail_has("depends on the order in which blocks run");
 	assert_detail_has("written last by thread (0,0,0) of block (");
 	cr_assert(detail_names_mark(ERRORS_CU, "chain_write"), "%s", detail());
+}
+
+Test(order, no_room_for_the_check_runs_once, .timeout = 10)
+{
+	/* 100 MiB more address space: 48 MiB of device memory fit, two shadow copies do not */
+	unsigned long pages = 0, in_use;
+	unsigned last = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	struct rlimit as;
+
+	cr_assert(f && fscanf(f, "%lu", &pages) == 1);
+	fclose(f);
+	in_use = pages * (unsigned long)sysconf(_SC_PAGESIZE);
+	as.rlim_cur = as.rlim_max = in_use + (100ul << 20);
+	cr_assert_eq(setrlimit(RLIMIT_AS, &as), 0);
+	cr_assert_eq(sim_fill(48ul << 20, &last), cudaSuccess, "%s", detail());
+	cr_assert_eq(last, (48u << 20) / 4 - 1);
 }
 
 Test(order, check_can_be_turned_off, .timeout = 10)

@@ -426,3 +426,26 @@ sim_barrier_loop(int blocks, int threads, int rounds, double *seconds)
 	cudaFree(d);
 	return cudaGetLastError();
 }
+
+// ---------------------------------------------------------------- big memory
+
+__global__ void fill_kernel(unsigned *p, size_t n)
+{
+	for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+		p[i] = (unsigned)i;
+}
+
+extern "C" int
+sim_fill(unsigned long bytes, unsigned *last)
+{
+	unsigned *d;
+	size_t n = bytes / sizeof(unsigned);
+	cudaError_t err = cudaMalloc(&d, bytes);
+
+	if (err)
+		return err;
+	fill_kernel<<<8, 128>>>(d, n);
+	cudaMemcpy(last, d + n - 1, sizeof(*last), cudaMemcpyDeviceToHost);
+	cudaFree(d);
+	return cudaGetLastError();
+}

@@ -27,6 +27,7 @@ int sim_block_sum(const float *in, int n, float *out);
 int sim_hello(void);
 int sim_intrinsics(float *f, int *i);
 int sim_barrier_loop(int blocks, int threads, int rounds, double *seconds);
+int sim_fill(unsigned long bytes, unsigned *last);
 
 /* errors.cu */
 int sim_divergent_sites(void);

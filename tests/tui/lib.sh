@@ -2,7 +2,7 @@
 # Each script sets $work (a temp dir) before using them.
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-tui=$repo/build/cudalings-tui
+tui=${CUDALINGS_TUI:-$repo/build/cudalings-tui}
 golden_dir=$repo/tests/tui/golden
 fails=0
 

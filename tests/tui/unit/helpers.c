@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tui/util.h"
 
@@ -37,6 +38,15 @@ temp_dir(void)
 	if (nmade < 32)
 		made[nmade++] = xstrdup(d);
 	return d;
+}
+
+void
+make_dir(const char *dir, const char *name)
+{
+	char *path = path_join(dir, name);
+
+	cr_assert_eq(mkdir(path, 0777), 0, "cannot make %s", path);
+	free(path);
 }
 
 void

@@ -8,6 +8,8 @@
 
 /* A fresh directory under /tmp; you own the string. */
 char *temp_dir(void);
+/* Make the directory dir/name. */
+void make_dir(const char *dir, const char *name);
 /* Write text to dir/name. */
 void write_text(const char *dir, const char *name, const char *text);
 /* Line i of d as plain text (a static buffer). */

@@ -146,7 +146,7 @@ Test(workbook, the_root_is_found_upward_or_from_the_environment, .timeout = 10)
 	char *root = temp_dir(), *sub = path_join(root, "exercises/deep"), *found, *cwd = getcwd(NULL, 0);
 
 	write_text(root, "workbook.json", "{}");
-	mkdir(path_join(root, "exercises"), 0777);
+	make_dir(root, "exercises");
 	mkdir(sub, 0777);
 	unsetenv("CUDALINGS_ROOT");
 	cr_assert_eq(chdir(sub), 0);

@@ -54,7 +54,7 @@ Test(state, a_corrupt_file_is_set_aside_not_fatal, .timeout = 10)
 	char *root = temp_dir(), *aside, *aside1;
 	struct state st;
 
-	mkdir(path_join(root, ".cudalings"), 0777);
+	make_dir(root, ".cudalings");
 	write_text(root, ".cudalings/state.json", "{\"items\": {\"col_sums\": ");
 	state_load(&st, root);
 	cr_assert_not_null(st.note);
@@ -85,7 +85,7 @@ Test(state, damaged_entries_read_as_not_started, .timeout = 10)
 	char *root = temp_dir();
 	struct state st;
 
-	mkdir(path_join(root, ".cudalings"), 0777);
+	make_dir(root, ".cudalings");
 	write_text(root, ".cudalings/state.json",
 		   "{\"items\": {\"a\": 3, \"b\": {\"status\": \"bogus\", \"hints\": -2}}, \"mine\": [1]}");
 	state_load(&st, root);
@@ -105,7 +105,7 @@ Test(state, keys_it_does_not_know_are_kept, .timeout = 10)
 	char *root = temp_dir(), *text;
 	struct state st;
 
-	mkdir(path_join(root, ".cudalings"), 0777);
+	make_dir(root, ".cudalings");
 	write_text(root, ".cudalings/state.json", "{\"version\": 1, \"items\": {}, \"instructor\": \"kept\"}");
 	state_load(&st, root);
 	state_set_status(&st, "x", STATUS_SIM);

@@ -259,7 +259,7 @@ run_checked(void)
 	sim_track_begin(0);
 	ok = run_grid(true);
 	sim_track_end();
-	if (!ok)
+	if (!ok || sim_track_overflowed())
 		return sim_sticky();
 	sim_devvars_snapshot(1);
 	sim_devvars_restore(0);
@@ -275,6 +275,8 @@ run_checked(void)
 				  "reverse order)");
 		return sim_sticky();
 	}
+	if (sim_track_overflowed())
+		return sim_sticky();	/* untracked pages: the second run's result stands */
 	if (compare_runs(1, &where, &va, &vb)) {
 		describe_word(word, sizeof(word), where, va, vb);
 		sim_cur.run = 2;

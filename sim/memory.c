@@ -30,6 +30,7 @@ static struct sim_alloc **allocs;	/* sorted by ptr */
 static int nallocs, cap;
 static size_t page;
 static int track_run = -1;
+static volatile bool track_overflow;
 
 bool sim_atomics_used;
 
@@ -198,6 +199,8 @@ void
 sim_track_begin(int run)
 {
 	track_run = run;
+	if (run == 0)
+		track_overflow = false;
 	for (int i = 0; i < nallocs; i++) {
 		struct sim_alloc *a = allocs[i];
 
@@ -226,10 +229,23 @@ sim_track_fault(void *addr)
 		if (!a->dirty[pg])
 			memcpy(a->orig + pg * page, a->page_lo + pg * page, page);
 		a->dirty[pg] |= 1 << track_run;
-		mprotect(a->page_lo + pg * page, page, PROT_READ | PROT_WRITE);
+		if (mprotect(a->page_lo + pg * page, page, PROT_READ | PROT_WRITE)) {
+			/* Too many mappings (vm.max_map_count) from pages unprotected
+			 * one by one: stop tracking, and the launch keeps this run. */
+			for (int j = 0; j < nallocs; j++)
+				mprotect(allocs[j]->page_lo, allocs[j]->npages * page,
+					 PROT_READ | PROT_WRITE);
+			track_overflow = true;
+		}
 		return true;
 	}
 	return false;
+}
+
+bool
+sim_track_overflowed(void)
+{
+	return track_overflow;
 }
 
 void

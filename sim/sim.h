@@ -74,6 +74,8 @@ int sim_bad_pointer_arg(const void **p);
 bool sim_track_ready(void);
 void sim_track_begin(int run);
 bool sim_track_fault(void *addr);
+/* The kernel wrote too many scattered pages to track: the first run's result stands. */
+bool sim_track_overflowed(void);
 void sim_track_end(void);
 /* After run A: keep A's pages, put back the originals. */
 void sim_track_swap_to_orig(void);

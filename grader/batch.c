@@ -46,6 +46,7 @@ struct batch {
 	char self[PATH_MAX];
 	bool tty;
 	bool warm;       /* a grading has built what all share: the lanes may run side by side */
+	double started;
 	int stages[8];   /* pass, compile, run, correctness, performance, submission, other */
 };
 
@@ -507,7 +508,8 @@ draw_bar(const struct batch *b)
 	fprintf(stdout, "\r\033[K[");
 	for (int i = 0; i < BAR_WIDTH; i++)
 		fputs(i < filled ? "#" : ".", stdout);
-	fprintf(stdout, "] %d/%d  %d grading", done, b->count, running_count(b));
+	int elapsed = (int)(now_seconds() - b->started);
+	fprintf(stdout, "] %d/%d  %d grading  %d:%02d", done, b->count, running_count(b), elapsed / 60, elapsed % 60);
 	fflush(stdout);
 }
 
@@ -851,7 +853,7 @@ summarize(const struct batch *b, int status)
 int
 batch_run(const struct exercise *e, const struct batch_options *o)
 {
-	struct batch b = { .e = e, .o = o, .tty = isatty(1) && !getenv("NO_COLOR") };
+	struct batch b = { .e = e, .o = o, .tty = isatty(1) && !getenv("NO_COLOR"), .started = now_seconds() };
 	int status = 0;
 	ssize_t n = readlink("/proc/self/exe", b.self, sizeof(b.self) - 1);
 	if (n <= 0)

@@ -26,3 +26,13 @@ TEST_SCRIPTS += tests/instructor/walk.sh tests/instructor/dist.sh
 ## test-instructor-gpu: on a GPU machine: cudalings batch with a lane per GPU, timings in the results
 test-instructor-gpu: $(B)/cudalings
 	@bash tests/instructor/gpu.sh
+
+# unit tests of batch.c and scaffold.c, with the grader's objects
+INSTRUCTOR_TEST_OBJS := $(B)/tests/instructor/unit.o
+
+$(B)/tests/instructor-unit: $(INSTRUCTOR_TEST_OBJS) $(CUDALINGS_OBJS) $(HARNESS_HOST_OBJS)
+	$(call msg,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CUDALINGS_LIBS) -lcriterion
+
+TEST_PROGRAMS += $(B)/tests/instructor-unit

@@ -1,7 +1,7 @@
 /* actions: what the keys start: edit, grade, watch, hints, solution, reset, next/previous. */
-#include <curses.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>

@@ -1,8 +1,8 @@
 // expect: performance
-// Correct, but x picks the row: the 32 threads of a warp take 32 rows of one
-// column, so each load of A touches 32 rows (32 sectors) and each store of C
-// is 32 rows apart, where x picking the column reads B and writes C in
-// neighbours and reads one element of A for the whole warp.
+// Correct, but x picks the row: in a 16 x 16 block a warp holds 16 rows and
+// 2 columns of C, so each load of A touches 16 rows (16 sectors) and each
+// store of C lands in 16 rows, where x picking the column reads A as two
+// broadcast addresses and B and C as 16 neighbours.
 #include "cudalings/matmul_naive.h"
 
 __global__ void matmul_naive_swapped(const float *a, const float *b, float *c, int m, int k, int n)

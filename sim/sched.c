@@ -208,9 +208,11 @@ stuck(void)
 	where_thread(w0, sizeof(w0), waiting);
 	describe_wait(&b->th[waiting], d0, sizeof(d0));
 	if (b->th[waiting].state == T_WARP) {
-		struct sim_warp_group *g = &b->wg[waiting / SIM_WARP];
+		struct sim_warp_group *g = b->wg[waiting / SIM_WARP];
 		int base = waiting / SIM_WARP * SIM_WARP;
 
+		while (!(g->arrived >> (waiting % SIM_WARP) & 1))
+			g++;		/* the group the thread waits in */
 		for (int l = 0; l < SIM_WARP; l++)
 			if ((g->mask >> l & 1) && b->th[base + l].state == T_DONE) {
 				where_thread(w1, sizeof(w1), base + l);
@@ -414,7 +416,7 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 {
 	struct sim_block *b = &sim_blk;
 	struct sim_thread *th;
-	struct sim_warp_group *g;
+	struct sim_warp_group *g, *free_g = NULL;
 	int t = b->cur, w, lane;
 	unsigned m;
 
@@ -449,17 +451,37 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 				  sim_where(), warp_op_name(op), file, line, mask, l, w1);
 			fail();
 		}
-	g = &b->wg[w];
-	if (g->arrived && (g->mask != m || g->op != op || g->line != line)) {
-		sim_error(cudaErrorLaunchFailure,
-			  "warp divergence: %s calls %s at %s:%d (mask 0x%08x) while other "
-			  "lanes of its warp wait in %s at %s:%d (mask 0x%08x); the lanes of "
-			  "a mask must call the same warp function together",
-			  sim_where(), warp_op_name(op), file, line, m,
-			  warp_op_name(g->op), g->file, g->line, g->mask);
-		fail();
+	/* Lanes with disjoint masks (the two sides of an if) wait in groups of their own. */
+	g = NULL;
+	for (int k = 0; k < SIM_WARP_GROUPS; k++) {
+		struct sim_warp_group *c = &b->wg[w][k];
+
+		if (!c->arrived) {
+			free_g = free_g ? free_g : c;
+			continue;
+		}
+		if (!(c->mask & m))
+			continue;
+		if (c->mask != m || c->op != op || c->line != line) {
+			sim_error(cudaErrorLaunchFailure,
+				  "warp divergence: %s calls %s at %s:%d (mask 0x%08x) while "
+				  "other lanes of its warp wait in %s at %s:%d (mask 0x%08x); "
+				  "the lanes of a mask must call the same warp function together",
+				  sim_where(), warp_op_name(op), file, line, m,
+				  warp_op_name(c->op), c->file, c->line, c->mask);
+			fail();
+		}
+		g = c;
 	}
-	if (!g->arrived) {
+	if (!g) {
+		if (!free_g) {
+			sim_error(cudaErrorLaunchFailure,
+				  "warp divergence: %s calls %s at %s:%d while %d other groups of "
+				  "lanes of its warp wait in other warp functions",
+				  sim_where(), warp_op_name(op), file, line, SIM_WARP_GROUPS);
+			fail();
+		}
+		g = free_g;
 		g->mask = m;
 		g->op = op;
 		g->file = file;
@@ -570,7 +592,8 @@ sim_block_run(uint3 bid, bool forward)
 		b->th[t].idx.z = (unsigned)(t / (bx * by));
 	}
 	for (int w = 0; w < (b->n + SIM_WARP - 1) / SIM_WARP; w++)
-		b->wg[w].arrived = 0;
+		for (int k = 0; k < SIM_WARP_GROUPS; k++)
+			b->wg[w][k].arrived = 0;
 	blockIdx = bid;
 	cudasim_block_epoch++;
 	for (int i = 0; i < nglobals; i++)

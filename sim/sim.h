@@ -14,6 +14,7 @@
 #define SIM_MAX_THREADS 1024
 #define SIM_SMEM_DEFAULT 49152		/* per block without the opt-in attribute */
 #define SIM_WARP 32
+#define SIM_WARP_GROUPS 4		/* warp functions with disjoint masks waiting at once */
 #define SIM_DYN_ARENA (233472 + 4096)	/* the opt-in limit rounded to pages, and a guard page */
 
 /* ---------------------------------------------------------------- error.c */
@@ -132,7 +133,7 @@ struct sim_block {
 	int bar_result, bar_and, bar_or;
 	size_t static_smem;		/* of the __shared__ variables met so far */
 	struct sim_thread th[SIM_MAX_THREADS];
-	struct sim_warp_group wg[SIM_MAX_THREADS / SIM_WARP];
+	struct sim_warp_group wg[SIM_MAX_THREADS / SIM_WARP][SIM_WARP_GROUPS];
 	void *sched_sp;			/* the scheduler, while a thread runs */
 	struct sim_stack *sched_stack;
 	void *launcher_sp;		/* the launch, while the block runs */

@@ -207,6 +207,20 @@ Test(warps, shuffles_and_votes, .timeout = 10)
 	}
 }
 
+Test(warps, disjoint_masks_in_two_branches, .timeout = 10)
+{
+	int out[64];
+
+	cr_assert_eq(sim_halves(out), cudaSuccess, "%s", detail());
+	for (int t = 0; t < 64; t++) {
+		int lane = t % 32;
+		int want = lane < 16 ? lane + (lane + 1 < 16 ? lane + 1 : lane)
+				     : lane + (lane - 1 >= 16 ? lane - 1 : lane);
+
+		cr_assert_eq(out[t], want, "thread %d", t);
+	}
+}
+
 Test(warps, block_sum_with_shuffles_and_float_atomics, .timeout = 10)
 {
 	enum { N = 10000 };

@@ -449,3 +449,28 @@ sim_fill(unsigned long bytes, unsigned *last)
 	cudaFree(d);
 	return cudaGetLastError();
 }
+
+// The two halves of each warp take different branches, each with its own
+// mask: two groups of the same warp wait in warp functions at once.
+__global__ void halves_kernel(int *out)
+{
+	int lane = threadIdx.x % 32, v = lane;
+
+	if (lane < 16)
+		v += __shfl_down_sync(0x0000ffffu, v, 1, 16);
+	else
+		v += __shfl_up_sync(0xffff0000u, v, 1, 16);
+	out[threadIdx.x] = v;
+}
+
+extern "C" int
+sim_halves(int *out)
+{
+	int *d;
+
+	cudaMalloc(&d, 64 * sizeof(int));
+	halves_kernel<<<1, 64>>>(d);
+	cudaMemcpy(out, d, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+	cudaFree(d);
+	return cudaGetLastError();
+}

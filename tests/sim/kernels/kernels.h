@@ -28,6 +28,7 @@ int sim_hello(void);
 int sim_intrinsics(float *f, int *i);
 int sim_barrier_loop(int blocks, int threads, int rounds, double *seconds);
 int sim_fill(unsigned long bytes, unsigned *last);
+int sim_halves(int *out);
 
 /* errors.cu */
 int sim_divergent_sites(void);

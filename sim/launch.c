@@ -349,6 +349,7 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		sim_cur.active = false;
 		cudasim_tracking = 0;
 		sim_watchdog_disarm();
+		sim_watch_end();
 		sim_dyn_smem_unfence();
 		if (tracked) {
 			sim_track_end();

@@ -353,8 +353,10 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		sim_dyn_smem_unfence();
 		if (tracked) {
 			sim_track_end();
-			if (sim_cur.run == 1)
+			if (sim_cur.run == 1) {
 				sim_track_restore_a();
+				sim_devvars_restore(1);
+			}
 		}
 		sim_stack_put_all();
 		sim_blk.cur = -1;

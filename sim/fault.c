@@ -368,8 +368,11 @@ sim_fault_report(void)
 		sim_error(err, "%s was still running after %g s%s: an endless loop, or "
 			  "threads that wait for each other (a spin lock, or a block that "
 			  "waits for another block, never ends on the simulator, which runs "
-			  "one block at a time); CUDASIM_TIMEOUT=seconds changes the limit",
-			  who, timeout_seconds(), src);
+			  "one block at a time), or a launch too big for a CPU (%llu blocks of "
+			  "%u threads); CUDASIM_TIMEOUT=seconds changes the limit",
+			  who, timeout_seconds(), src,
+			  (unsigned long long)gridDim.x * gridDim.y * gridDim.z,
+			  blockDim.x * blockDim.y * blockDim.z);
 		return err;
 	}
 	switch (fault.sig) {

@@ -114,8 +114,10 @@ find_in_folder(struct submission *s, const char *folder, const char *exercise)
 static int
 find_submissions(struct batch *b)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], out[PATH_MAX];
 	DIR *d = realpath(b->o->dir, dir) ? opendir(dir) : NULL;
+	if (!realpath(b->o->out, out))
+		out[0] = 0;
 	if (!d)
 		return error("cannot read the folder of submissions '%s': %s", b->o->dir, strerror(errno));
 	int cap = 0;
@@ -125,7 +127,8 @@ find_submissions(struct batch *b)
 		/* absolute: the gradings run in the workbook's folder */
 		char *path = xasprintf("%s/%s", dir, entry->d_name);
 		bool folder = is_directory(path);
-		if (!folder && !ends_with_cu(entry->d_name)) {
+		/* results kept beside the submissions are not a student's folder */
+		if ((!folder && !ends_with_cu(entry->d_name)) || !strcmp(path, out)) {
 			free(path);
 			continue;
 		}

@@ -161,10 +161,52 @@ watch_fault(siginfo_t *si, ucontext_t *uc)
 	return true;
 }
 
+/* Access tracing (measure.c): every load and store to the traced pages. */
+static struct {
+	bool active, stepping;
+	char *page;			/* the page a stepped access unprotected */
+	bool (*traced)(const void *addr);
+	bool (*report)(int thread, uintptr_t pc, const void *addr, bool write);
+	struct sigaction old_trap;
+} trace;
+
+static bool
+trace_fault(siginfo_t *si, ucontext_t *uc)
+{
+#if defined(__x86_64__)
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!trace.active || !trace.traced(si->si_addr))
+		return false;
+	trace.page = (char *)((uintptr_t)si->si_addr & ~(uintptr_t)(page - 1));
+	mprotect(trace.page, page, PROT_READ | PROT_WRITE);
+	/* bit 1 of the page fault's error code: a write */
+	if (!trace.report(sim_blk.cur, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], si->si_addr,
+			  uc->uc_mcontext.gregs[REG_ERR] & 2)) {
+		trace.active = false;	/* enough: the caller unprotects the rest */
+		return true;
+	}
+	uc->uc_mcontext.gregs[REG_EFL] |= 0x100;
+	trace.stepping = true;
+	return true;
+#else
+	(void)si, (void)uc;
+	return false;
+#endif
+}
+
 static void
 on_trap(int sig, siginfo_t *si, void *ctx)
 {
 	(void)sig, (void)si;
+	if (trace.stepping) {
+#if defined(__x86_64__)
+		((ucontext_t *)ctx)->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+#endif
+		trace.stepping = false;
+		mprotect(trace.page, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE);
+		return;
+	}
 	if (!watch.stepping) {
 		sigaction(SIGTRAP, &watch.old_trap, NULL);
 		return;
@@ -189,6 +231,8 @@ handler(int sig, siginfo_t *si, void *ctx)
 	if (sig == SIGSEGV && sim_track_fault(si->si_addr))
 		return;
 	if (sig == SIGSEGV && watch_fault(si, ctx))
+		return;
+	if (sig == SIGSEGV && trace_fault(si, ctx))
 		return;
 	if (!sim_cur.active) {
 		/* Not kernel code: let the fault do what it would have done. */
@@ -442,6 +486,38 @@ sim_watch_describe(char *out, size_t n)
 		 watch.last.tid.y, watch.last.tid.z, watch.last.bid.x, watch.last.bid.y,
 		 watch.last.bid.z, src);
 	return true;
+}
+
+bool
+sim_trace_begin(bool (*traced)(const void *addr),
+		bool (*report)(int thread, uintptr_t pc, const void *addr, bool write))
+{
+#if defined(__x86_64__)
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_trap;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigaction(SIGTRAP, &sa, &trace.old_trap);
+	trace.traced = traced;
+	trace.report = report;
+	trace.stepping = false;
+	trace.active = true;
+	return true;
+#else
+	(void)traced, (void)report;
+	return false;	/* stepping over one access needs the trap flag */
+#endif
+}
+
+void
+sim_trace_end(void)
+{
+	if (!trace.traced)
+		return;
+	trace.active = false;
+	trace.traced = NULL;
+	sigaction(SIGTRAP, &trace.old_trap, NULL);
 }
 
 /* A device-side assert() is cudaErrorAssert for the launch, as on a GPU. */

@@ -350,6 +350,7 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		cudasim_tracking = 0;
 		sim_watchdog_disarm();
 		sim_watch_end();
+		sim_measure_abandon();
 		sim_dyn_smem_unfence();
 		if (tracked) {
 			sim_track_end();
@@ -379,6 +380,10 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	} else {
 		run_grid(true);
 		err = sim_sticky();
+	}
+	if (!err) {
+		sim_cur.quiet = true;
+		sim_measure_launch();
 	}
 	sim_watchdog_disarm();
 	sim_dyn_smem_unfence();

@@ -160,6 +160,55 @@ sim_alloc_near(const void *p)
 }
 
 
+void
+sim_allocs_protect(int prot)
+{
+	for (int i = 0; i < nallocs; i++)
+		mprotect(allocs[i]->page_lo, allocs[i]->npages * page, prot);
+}
+
+/* Async-signal-safe: only reads the table. */
+bool
+sim_in_alloc_pages(const void *p)
+{
+	const char *c = p;
+
+	for (int i = 0; i < nallocs; i++)
+		if (c >= allocs[i]->page_lo && c < allocs[i]->page_lo + allocs[i]->npages * page)
+			return true;
+	return false;
+}
+
+char *
+sim_allocs_snapshot(void)
+{
+	size_t total = 0;
+	char *copy, *at;
+
+	for (int i = 0; i < nallocs; i++)
+		total += allocs[i]->size;
+	copy = malloc(total ? total : 1);
+	if (!copy)
+		return NULL;
+	at = copy;
+	for (int i = 0; i < nallocs; i++) {
+		memcpy(at, allocs[i]->ptr, allocs[i]->size);
+		at += allocs[i]->size;
+	}
+	return copy;
+}
+
+void
+sim_allocs_restore(char *copy)
+{
+	char *at = copy;
+
+	for (int i = 0; i < nallocs; i++) {
+		memcpy(allocs[i]->ptr, at, allocs[i]->size);
+		at += allocs[i]->size;
+	}
+}
+
 /* ---------------------------------------------------------------- tracking */
 
 static bool

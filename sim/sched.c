@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 struct sim_block sim_blk;
+void (*sim_block_started)(void);
 uint3 threadIdx, blockIdx;
 dim3 blockDim, gridDim;
 unsigned cudasim_block_epoch = 1;
@@ -599,6 +600,8 @@ sim_block_run(uint3 bid, bool forward)
 	for (int i = 0; i < nglobals; i++)
 		memset(globals[i].p, 0xff, globals[i].n);
 	memset(cudasim_dyn_smem, 0xff, sim_cur.smem);
+	if (sim_block_started)
+		sim_block_started();
 
 	b->sched_stack = sim_stack_get();
 	sp = sim_ctx_make(b->sched_stack, sched_entry);

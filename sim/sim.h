@@ -67,6 +67,12 @@ struct sim_alloc *sim_alloc_near(const void *p);
 /* The allocation that starts highest at or below p, or NULL. */
 struct sim_alloc *sim_alloc_below(const void *p);
 void sim_free_all(void);
+/* Every allocation's pages, for measure.c: protect them all; is p among them;
+ * copy them all aside and back (the caller owns what snapshot returns). */
+void sim_allocs_protect(int prot);
+bool sim_in_alloc_pages(const void *p);
+char *sim_allocs_snapshot(void);
+void sim_allocs_restore(char *copy);
 /* The first pointer argument of the coming launch that is not device memory (-1: none); clears it. */
 int sim_bad_pointer_arg(const void **p);
 
@@ -143,6 +149,8 @@ struct sim_block {
 };
 extern struct sim_block sim_blk;
 
+/* Called after a block's shared memory is poisoned, before its threads run. */
+extern void (*sim_block_started)(void);
 /* Make the dynamic shared memory past what a launch asked for fault, and undo it. */
 void sim_dyn_smem_fence(size_t bytes);
 void sim_dyn_smem_unfence(void);
@@ -179,6 +187,11 @@ extern volatile int sim_in_runtime;
 /* Record the threads that write one word of device memory (the last one wins). */
 void sim_watch_begin(void *word);
 void sim_watch_end(void);
+/* Report every access to the pages that traced() accepts, which the caller
+ * protects (PROT_NONE); false where single-stepping is not supported. */
+bool sim_trace_begin(bool (*traced)(const void *addr),
+		     bool (*report)(int thread, uintptr_t pc, const void *addr, bool write));
+void sim_trace_end(void);
 /* "thread (x,y,z) of block (x,y,z) at file:line (in f)" of the last writer; false if none wrote. */
 bool sim_watch_describe(char *out, size_t n);
 
@@ -192,6 +205,12 @@ bool sim_stream_valid(cudaStream_t s);
 bool sim_source_line(void *const *pcs, int n, char *out, size_t len);
 /* The name of the global variable that holds p, and p's byte offset in it. */
 bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
+
+/* ---------------------------------------------------------------- measure.c */
+/* Measure block (0,0,0) of the launch just run, when asked to. */
+void sim_measure_launch(void);
+/* The launch was abandoned: if a measurement ran, undo it. */
+void sim_measure_abandon(void);
 
 /* ---------------------------------------------------------------- printf.c */
 void sim_printf_flush(void);

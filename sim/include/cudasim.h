@@ -439,6 +439,24 @@ CUDASIM_EXTERN_C cudaError_t cudaDriverGetVersion(int *version);
  */
 CUDASIM_EXTERN_C const char *cudasimLastErrorDetail(void);
 
+/*
+ * How block (0,0,0) of the last launch touched memory, measured when
+ * cudasimMeasure(1) was called (or CUDASIM_MEASURE=1 is set, which also
+ * prints a line to stderr per launch): a request is one warp at one
+ * instruction; a sector is 32 bytes; a wavefront is one pass over the 32
+ * shared memory banks (more than one per request: a bank conflict). Only
+ * dynamic (extern) shared memory is measured. cudasimLastLaunchStats
+ * returns 0, or -1 when nothing was measured (x86-64 only).
+ */
+struct cudasimStats {
+	int measured;
+	unsigned long long global_load_requests, global_load_sectors;
+	unsigned long long global_store_requests, global_store_sectors;
+	unsigned long long shared_requests, shared_wavefronts;
+};
+CUDASIM_EXTERN_C void cudasimMeasure(int on);
+CUDASIM_EXTERN_C int cudasimLastLaunchStats(struct cudasimStats *stats);
+
 /* ------------------------------------------------------------ simulator internals */
 struct cudasim_site {
 	const char *kernel;	/* the launch's kernel expression, e.g. "transpose<32>" */

@@ -615,3 +615,45 @@ Test(runtime, pitch_and_occupancy, .timeout = 10)
 	cr_assert_eq(size % 32, 0);
 	cr_assert_gt(grid, 0);
 }
+
+/* ---------------------------------------------------------------- measuring memory accesses */
+
+Test(measure, sectors_per_request, .timeout = 10)
+{
+	struct cudasimStats st;
+
+	cr_assert_eq(sim_measured(0, 1, &st), cudaSuccess, "%s", detail());
+	cr_assert(st.measured);
+	cr_assert_eq(st.global_load_requests, 1, "one warp, one load");
+	cr_assert_eq(st.global_load_sectors, 4, "32 neighbouring floats: 4 sectors");
+	cr_assert_eq(st.global_store_sectors, 4);
+	cr_assert_eq(sim_measured(0, 8, &st), cudaSuccess, "%s", detail());
+	cr_assert_eq(st.global_load_sectors, 32, "floats 32 bytes apart: a sector each");
+	cr_assert_eq(st.global_store_sectors, 4);
+}
+
+Test(measure, bank_conflicts, .timeout = 10)
+{
+	struct cudasimStats st;
+	static const int strides[] = { 1, 2, 32, 33 }, ways[] = { 1, 2, 32, 1 };
+
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(sim_measured(1, strides[i], &st), cudaSuccess, "%s", detail());
+		cr_assert(st.measured);
+		cr_assert_eq(st.shared_requests, 2, "a store and a load");
+		cr_assert_eq(st.shared_wavefronts, 2u * ways[i], "stride %d: %d-way", strides[i], ways[i]);
+	}
+}
+
+Test(measure, measuring_changes_nothing, .timeout = 10)
+{
+	struct atomic_results r;
+	float fsum, big;
+	double dsum;
+	int counter;
+
+	cudasimMeasure(1);
+	cr_assert_eq(sim_atomics(&r, &fsum, &dsum, &big, &counter, 4, 64), cudaSuccess, "%s", detail());
+	cr_assert_eq(r.add, 256, "the measured re-run of block 0 must be undone");
+	cr_assert_eq(counter, 256);
+}

@@ -474,3 +474,44 @@ sim_halves(int *out)
 	cudaFree(d);
 	return cudaGetLastError();
 }
+
+// ---------------------------------------------------------------- memory access measurement
+
+__global__ void strided_copy_kernel(const float *in, float *out, int stride)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	out[i] = in[i * stride];
+}
+
+__global__ void bank_kernel(float *out, int stride)
+{
+	extern __shared__ float banked[];
+
+	banked[threadIdx.x * stride] = (float)threadIdx.x;
+	__syncthreads();
+	out[threadIdx.x] = banked[threadIdx.x * stride];
+}
+
+// kind 0: a copy reading with a stride; kind 1: shared memory with a stride
+extern "C" int
+sim_measured(int kind, int stride, struct cudasimStats *stats)
+{
+	float *in, *out;
+	cudaError_t err;
+
+	cudaMalloc(&in, 64 * 33 * sizeof(float));
+	cudaMalloc(&out, 64 * sizeof(float));
+	cudaMemset(in, 0, 64 * 33 * sizeof(float));
+	cudasimMeasure(1);
+	if (kind == 0)
+		strided_copy_kernel<<<2, 32>>>(in, out, stride);
+	else
+		bank_kernel<<<1, 32, 32 * 33 * sizeof(float)>>>(out, stride);
+	err = cudaGetLastError();
+	cudasimMeasure(0);
+	cudasimLastLaunchStats(stats);
+	cudaFree(in);
+	cudaFree(out);
+	return err;
+}

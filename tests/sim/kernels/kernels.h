@@ -29,6 +29,8 @@ int sim_intrinsics(float *f, int *i);
 int sim_barrier_loop(int blocks, int threads, int rounds, double *seconds);
 int sim_fill(unsigned long bytes, unsigned *last);
 int sim_halves(int *out);
+struct cudasimStats;
+int sim_measured(int kind, int stride, struct cudasimStats *stats);
 
 /* errors.cu */
 int sim_divergent_sites(void);

@@ -1,0 +1,253 @@
+/*
+ * measure.c — how a kernel's warps touch memory, without a GPU: sectors per
+ * request for global loads and stores (coalescing) and wavefronts per
+ * request for dynamic shared memory (bank conflicts), the figures Nsight
+ * Compute gives (l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum over
+ * requests, and so on).
+ *
+ * When asked (cudasimMeasure(1) or CUDASIM_MEASURE=1), block (0,0,0) of each
+ * launch runs once more after the launch, forward, with device memory and
+ * the dynamic shared memory protected: every access traps and is stepped
+ * over (fault.c), and its thread, instruction and address are kept. The
+ * accesses of one warp at one instruction, the k-th time each lane got
+ * there, make one request. Memory is put back afterwards, so the extra run
+ * changes nothing the program sees. x86-64 only (single-stepping); static
+ * __shared__ arrays share pages with other globals and are not measured.
+ */
+#include "sim.h"
+
+#include <sys/mman.h>
+
+struct access {
+	int thread;
+	unsigned seq;		/* the k-th time this thread ran this instruction */
+	uintptr_t pc, addr;
+	bool write;
+};
+
+static struct access *acc;
+static size_t nacc, cap = 1 << 18;
+static bool dropped;
+static int measure = -1;	/* -1: not decided yet */
+static struct cudasimStats last;
+
+void
+cudasimMeasure(int on)
+{
+	measure = on != 0;
+}
+
+int
+cudasimLastLaunchStats(struct cudasimStats *stats)
+{
+	if (!stats)
+		return -1;
+	*stats = last;
+	return last.measured ? 0 : -1;
+}
+
+static bool
+measuring(void)
+{
+	if (measure < 0) {
+		const char *e = getenv("CUDASIM_MEASURE");
+
+		measure = e && *e && strcmp(e, "0");
+	}
+	return measure;
+}
+
+static bool
+in_dyn_smem(const void *p)
+{
+	const char *c = p;
+
+	return c >= cudasim_dyn_smem && c < cudasim_dyn_smem + (sim_cur.smem + 4095) / 4096 * 4096;
+}
+
+static bool
+traced(const void *p)
+{
+	return in_dyn_smem(p) || sim_in_alloc_pages(p);
+}
+
+static void
+unprotect_all(void)
+{
+	sim_allocs_protect(PROT_READ | PROT_WRITE);
+	mprotect(cudasim_dyn_smem, (sim_cur.smem + 4095) / 4096 * 4096, PROT_READ | PROT_WRITE);
+}
+
+/* In the signal handler: only appends to the array made beforehand. */
+static bool
+report(int thread, uintptr_t pc, const void *addr, bool write)
+{
+	if (nacc == cap) {
+		/* enough for an average: let the block finish at full speed */
+		dropped = true;
+		unprotect_all();
+		return false;
+	}
+	acc[nacc++] = (struct access){ thread, 0, pc, (uintptr_t)addr, write };
+	return true;
+}
+
+static void
+protect_block_memory(void)
+{
+	sim_allocs_protect(PROT_NONE);
+	if (sim_cur.smem)
+		mprotect(cudasim_dyn_smem, (sim_cur.smem + 4095) / 4096 * 4096, PROT_NONE);
+}
+
+static int
+by_thread_pc(const void *a, const void *b)
+{
+	const struct access *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	return 0;
+}
+
+static int
+by_request(const void *a, const void *b)
+{
+	const struct access *x = a, *y = b;
+	int wx = x->thread / SIM_WARP, wy = y->thread / SIM_WARP;
+
+	if (wx != wy)
+		return wx < wy ? -1 : 1;
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->write - y->write;
+}
+
+static bool
+same_request(const struct access *x, const struct access *y)
+{
+	return x->thread / SIM_WARP == y->thread / SIM_WARP && x->pc == y->pc &&
+	       x->seq == y->seq && x->write == y->write;
+}
+
+/* One warp's accesses at one instruction: [a, a + n). */
+static void
+count_request(const struct access *a, size_t n)
+{
+	if (in_dyn_smem((const void *)a->addr)) {
+		unsigned words_in_bank[SIM_WARP] = { 0 }, most = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+
+			/* lanes reading one word share it (a broadcast) */
+			for (size_t j = 0; j < i; j++)
+				seen |= a[j].addr / 4 == a[i].addr / 4;
+			if (!seen && ++words_in_bank[a[i].addr / 4 % SIM_WARP] > most)
+				most = words_in_bank[a[i].addr / 4 % SIM_WARP];
+		}
+		last.shared_requests++;
+		last.shared_wavefronts += most;
+		return;
+	}
+	unsigned sectors = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= a[j].addr / 32 == a[i].addr / 32;
+		sectors += !seen;
+	}
+	if (a->write) {
+		last.global_store_requests++;
+		last.global_store_sectors += sectors;
+	} else {
+		last.global_load_requests++;
+		last.global_load_sectors += sectors;
+	}
+}
+
+static void
+analyse(void)
+{
+	qsort(acc, nacc, sizeof(*acc), by_thread_pc);
+	for (size_t i = 0; i < nacc; i++)
+		acc[i].seq = i && !by_thread_pc(&acc[i - 1], &acc[i]) ? acc[i - 1].seq + 1 : 0;
+	qsort(acc, nacc, sizeof(*acc), by_request);
+	for (size_t i = 0, j; i < nacc; i = j) {
+		for (j = i + 1; j < nacc && same_request(&acc[i], &acc[j]); j++)
+			;
+		count_request(&acc[i], j - i);
+	}
+}
+
+static void
+print_stats(void)
+{
+	fprintf(stderr, "cudasim: kernel '%s' block (0,0,0): ", sim_cur.site->kernel);
+	if (last.global_load_requests)
+		fprintf(stderr, "global loads %.1f sectors/request, ",
+			(double)last.global_load_sectors / (double)last.global_load_requests);
+	if (last.global_store_requests)
+		fprintf(stderr, "global stores %.1f sectors/request, ",
+			(double)last.global_store_sectors / (double)last.global_store_requests);
+	if (last.shared_requests)
+		fprintf(stderr, "dynamic shared %.1f wavefronts/request, ",
+			(double)last.shared_wavefronts / (double)last.shared_requests);
+	fprintf(stderr, "%zu accesses%s\n", nacc, dropped ? " (more were not kept)" : "");
+}
+
+static char *copy;	/* the memory before the measured run */
+
+static void
+finish(void)
+{
+	sim_block_started = NULL;
+	sim_trace_end();
+	unprotect_all();
+	sim_allocs_restore(copy);
+	sim_devvars_restore(2);
+	free(copy);
+	copy = NULL;
+}
+
+void
+sim_measure_abandon(void)
+{
+	if (copy)
+		finish();
+}
+
+void
+sim_measure_launch(void)
+{
+	memset(&last, 0, sizeof(last));
+	if (!measuring())
+		return;
+	if (!acc && !(acc = malloc(cap * sizeof(*acc))))
+		return;
+	copy = sim_allocs_snapshot();
+	if (!copy)
+		return;
+	sim_devvars_snapshot(2);
+	nacc = 0;
+	dropped = false;
+	if (sim_trace_begin(traced, report)) {
+		uint3 first = { 0, 0, 0 };
+
+		sim_block_started = protect_block_memory;
+		sim_block_run(first, true);
+		finish();
+		analyse();
+		last.measured = 1;
+		if (getenv("CUDASIM_MEASURE"))
+			print_stats();
+	} else {
+		finish();
+	}
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -594,12 +595,13 @@ set_up_lanes(struct batch *b)
 	b->nlanes = want < 1 ? 1 : want > MAX_LANES ? MAX_LANES : want;
 }
 
-/* Every process under `pid`, from /proc, so a stopped grading leaves no runner behind. */
+/* The children of `pid`, from /proc; how many. */
 static int
-descendants(pid_t pid, pid_t *out, int max, int n)
+children(pid_t pid, pid_t *out, int max)
 {
 	char *path = xasprintf("/proc/%d/task/%d/children", (int)pid, (int)pid);
 	char *text = read_file(path, NULL);
+	int n = 0;
 	free(path);
 	for (char *p = text; p && *p && n < max;) {
 		char *end;
@@ -607,10 +609,22 @@ descendants(pid_t pid, pid_t *out, int max, int n)
 		if (end == p)
 			break;
 		out[n++] = (pid_t)child;
-		n = descendants((pid_t)child, out, max, n);
 		p = end;
 	}
 	free(text);
+	return n;
+}
+
+/* Every process under `pid`, so a stopped grading leaves no runner behind. */
+static int
+descendants(pid_t pid, pid_t *out, int max, int n)
+{
+	pid_t kids[256];
+	int count = children(pid, kids, 256);
+	for (int i = 0; i < count && n < max; i++) {
+		out[n++] = kids[i];
+		n = descendants(kids[i], out, max, n);
+	}
 	return n;
 }
 
@@ -625,6 +639,26 @@ stop_grading(pid_t pid)
 		kill(-below[i], SIGKILL), kill(below[i], SIGKILL);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
+}
+
+/*
+ * A grader that died leaves its runner behind, adopted by the batch (a
+ * child subreaper): stop every child that is not a lane's grading.
+ */
+static void
+stop_strays(const struct batch *b)
+{
+	pid_t kids[256];
+	int n = children(getpid(), kids, 256);
+	for (int i = 0; i < n; i++) {
+		bool lane = false;
+		for (int l = 0; l < b->nlanes; l++)
+			lane |= b->lanes[l].pid == kids[i];
+		if (!lane) {
+			kill(-kids[i], SIGKILL);
+			kill(kids[i], SIGKILL);
+		}
+	}
 }
 
 static char *
@@ -725,18 +759,26 @@ finish_grading(struct batch *b, struct lane *lane, int wait_status, bool timed_o
 		cJSON_Delete(grade);
 		grade = made_up_result(b, s, "submission", why);
 		free(why);
-	} else {
-		/* an environment error comes as a verdict-less JSON on stdout, or a line on stderr */
+	} else if (code == 3) {
+		/* the environment: every grading after it would fail the same way, and a later run retries */
 		const char *said = json_string(grade, "message", NULL);
 		char *why = said && *said ? xstrdup(said) : grader_complaint(err);
-		if (code == 3)
-			error("stopped: grading %s: %s", s->student, why);
-		else
-			error("stopped: the grader %s on %s: %s", code >= 0 ? "gave no verdict" : "crashed",
-			      s->student, why);
+		error("stopped: grading %s: %s", s->student, why);
 		cJSON_Delete(grade);
 		grade = NULL;
 		status = 3;
+		free(why);
+	} else {
+		/* the grader itself failed on this file: a row that says so, and the batch goes on */
+		stop_strays(b);
+		char *complaint = grader_complaint(err);
+		char *why = WIFSIGNALED(wait_status)
+			? xasprintf("the grader was killed by signal %d grading this file; please report it",
+				    WTERMSIG(wait_status))
+			: xasprintf("the grader gave no verdict (exit status %d): %s", code, complaint);
+		cJSON_Delete(grade);
+		grade = made_up_result(b, s, "error", why);
+		free(complaint);
 		free(why);
 	}
 	if (grade) {
@@ -892,6 +934,8 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	printf("grading %d submission%s of %s on the %s backend, %d at a time%s\n", b.count - b.resumed,
 	       b.count - b.resumed == 1 ? "" : "s", e->name, backend_name(o->backend), b.nlanes,
 	       b.resumed ? " (the others were graded by an earlier run)" : "");
+	/* orphans of a grader that dies come to us, to be stopped (stop_strays) and reaped */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);

@@ -4,7 +4,9 @@
  * child `cudalings grade … --json`, one at a time per lane: one lane per GPU
  * (each child sees only its GPU), or --jobs lanes on the simulator. Results
  * are written as they come, each file atomically, so an interrupted batch
- * goes on where it stopped when run again:
+ * goes on where it stopped when run again. A submission the grader gives no
+ * verdict on (nothing to grade, past --timeout, a grader that died) is a row
+ * with its reason, never the end of the batch:
  *
  *   OUT/STUDENT.json                    the grade JSON, as the CLI prints it
  *   OUT/gradebook.csv                   one row per student

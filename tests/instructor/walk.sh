@@ -162,7 +162,7 @@ check_results
 runners_left() {
 	local cmd
 	for cmd in /proc/[0-9]*/cmdline; do
-		[[ $(tr '\0' ' ' <"$cmd" 2>/dev/null) == *"$book/build/sim/sub/"* ]] && return 0
+		[[ $(tr '\0' ' ' 2>/dev/null <"$cmd") == *"$book/build/sim/sub/"* ]] && return 0
 	done
 	return 1
 }
@@ -199,6 +199,28 @@ if [ "$status" = 130 ] && grep -q "interrupted" "$tmp/int.log" && ! [ -e "$tmp/i
 	ok
 else
 	bad "an interrupted batch: status $status, $(cat "$tmp/int.log")"
+fi
+
+# a grader that dies: its row says so, the batch goes on, its runner does not outlive it
+"$g" batch scale "$tmp/slow" --out "$tmp/kill-out" --jobs 1 >"$tmp/kill.log" 2>&1 &
+batch=$!
+grader=
+for _ in $(seq 50); do
+	for cmd in /proc/[0-9]*/cmdline; do
+		[[ $(tr '\0' ' ' 2>/dev/null <"$cmd") == *"grade scale --file $tmp/slow/h15_oli.cu"* ]] &&
+			grader=${cmd#/proc/} grader=${grader%/cmdline}
+	done
+	[ -n "$grader" ] && runners_left && break
+	sleep 0.2
+done
+[ -n "$grader" ] && kill -KILL "$grader"
+wait "$batch"
+status=$?
+if [ "$status" = 0 ] && grep -q "killed by signal 9" "$tmp/kill-out/h15_oli.json" &&
+	grep -q '"verdict":	"pass"' "$tmp/kill-out/r01_ada.json" && ! runners_left; then
+	ok
+else
+	bad "a batch whose grader was killed: status $status, $(cat "$tmp/kill.log")"
 fi
 
 # results kept inside the folder of submissions are not taken for a student

@@ -53,9 +53,18 @@ check() {
 # golden NAME: compare the screen with tests/tui/golden/NAME.txt
 # (UPDATE_GOLDEN=1 writes it instead).  Elapsed seconds are masked.
 golden() {
-	local file=$golden_dir/$1.txt
-	sleep 0.2	# let the last redraw land
-	screen | sed -e "s|$work|WORK|g" -e 's/\(grading\|running\) \([a-z_]*\) [0-9]*s ./\1 \2 Ns */' > "$work/screen.txt"
+	local file=$golden_dir/$1.txt i
+	# the screen once it has settled: the same twice, 0.2 s apart
+	normal() {
+		screen | sed -e "s|$work|WORK|g" -e 's/\(grading\|running\) \([a-z_]*\) [0-9]*s ./\1 \2 Ns */'
+	}
+	normal > "$work/screen.txt"
+	for i in $(seq 25); do
+		sleep 0.2
+		normal > "$work/again.txt"
+		cmp -s "$work/screen.txt" "$work/again.txt" && break
+		mv "$work/again.txt" "$work/screen.txt"
+	done
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
 		mkdir -p "$golden_dir"
 		cp "$work/screen.txt" "$file"

@@ -717,12 +717,39 @@ rewrite_dynamic_shared(int first, int sh, int end, bool ns)
 	return end + 1;
 }
 
+/* The source of tokens [from, to), one space between tokens, leaving out
+ * storage classes, __shared__ and attributes (slots are aligned anyway). */
+static void
+add_tokens(struct buf *b, int from, int to)
+{
+	for (int j = from; j < to; j++) {
+		int k = skip_attribute(j);
+
+		if (k != j) {
+			j = k - 1;
+			continue;
+		}
+		if (ident_is(j, "__shared__") || ident_is(j, "static") || ident_is(j, "extern"))
+			continue;
+		if (b->len && b->s[b->len - 1] != ' ')
+			buf_str(b, " ");
+		buf_src(b, toks[j].start, toks[j].end);
+	}
+}
+
+/*
+ * __shared__ T x[N], *p; becomes, for each declarator, a reference bound to
+ * the declaration's slot in the static shared arena:
+ *   T (&x)[N] = *reinterpret_cast<T (*)[N]>(cudasim_shared_at(sizeof(T [N]), ...));
+ * so x keeps its type (sizeof, decay, &x) and lives at a fixed address that
+ * the first thread of each block poisons.
+ */
 static int
 rewrite_shared(int sh)
 {
-	int first = sh, end = decl_end(sh), names[64], n;
-	bool ext = false, has_static = false, ns = at_namespace_scope();
-	struct buf b = { 0 };
+	int first = sh, end = decl_end(sh), names[64], n, type_end, part = -1;
+	bool ext = false, ns = at_namespace_scope();
+	struct buf b = { 0 }, type = { 0 };
 
 	if (toks[sh].seg)
 		return sh + 1;		/* in a macro: the header's fallback (static) applies */
@@ -730,35 +757,72 @@ rewrite_shared(int sh)
 		first--;
 	if (end < 0)
 		fail(toks[sh].line, "__shared__ declaration without its ';'");
-	for (int j = first; j < end; j++) {
+	for (int j = first; j < end; j++)
 		ext |= ident_is(j, "extern");
-		has_static |= ident_is(j, "static");
-	}
 	if (ext)
 		return rewrite_dynamic_shared(first, sh, end, ns);
 
-	n = declarator_names(sh + 1, end, names, 64);
+	n = declarator_names(first, end, names, 64);
 	if (!n)
 		fail(toks[sh].line, "__shared__: cannot find the variable's name");
-	for (int i = 0; i < n; i++)
-		buf_fmt(&b, "static unsigned cudasim_ep%d_%d_; ", counter, i);
-	buf_src(&b, toks[first].start, toks[sh].start);
-	buf_str(&b, has_static ? "" : "static");
-	buf_src(&b, toks[sh].end, toks[end].end);
+	/* the type ends where the first declarator starts: at a '*' or '&', or its name */
+	type_end = names[0];
+	for (int j = first; j < names[0]; j++)
+		if (tok_is(j, "*") || tok_is(j, "&")) {
+			type_end = j;
+			break;
+		}
+	add_tokens(&type, first, type_end);
+	if (!type.len)
+		fail(toks[sh].line, "__shared__: the variable has no type");
 	for (int i = 0; i < n; i++) {
-		struct buf nm = { 0 };
+		struct buf pre = { 0 }, post = { 0 }, nm = { 0 };
+		int from = i == 0 ? type_end : part + 1, to;
+		int depth = 0;
 
-		buf_src(&nm, toks[names[i]].start, toks[names[i]].end);
-		if (ns)
-			buf_fmt(&b, " static int cudasim_reg%d_%d_ = (cudasim_shared_global(&%s, sizeof(%s)), 0);",
-				counter, i, nm.s, nm.s);
+		/* this declarator: [from, to), up to the next top-level ',' or the ';' */
+		for (to = names[i]; to < end; to++) {
+			if (tok_is(to, "(") || tok_is(to, "[") || tok_is(to, "{") || tok_is(to, "<"))
+				depth++;
+			else if (tok_is(to, ")") || tok_is(to, "]") || tok_is(to, "}") || tok_is(to, ">"))
+				depth--;
+			else if (depth == 0 && tok_is(to, ","))
+				break;
+		}
+		part = to;
+		add_tokens(&pre, from, names[i]);
+		add_tokens(&post, names[i] + 1, to);
+		/* (&x)[N] binds to an array; a plain &x needs no parentheses */
+		if (post.s)
+			buf_fmt(&nm, "(&%.*s)", (int)(toks[names[i]].end - toks[names[i]].start),
+				src + toks[names[i]].start);
 		else
-			buf_fmt(&b, " cudasim_shared_use(&%s, sizeof(%s), &cudasim_ep%d_%d_);",
-				nm.s, nm.s, counter, i);
+			buf_fmt(&nm, "&%.*s", (int)(toks[names[i]].end - toks[names[i]].start),
+				src + toks[names[i]].start);
+		if (ns)
+			buf_fmt(&b, "static %s %s%s%s = *reinterpret_cast<%s %s(*)%s>("
+				"cudasim_shared_global_at(sizeof(%s %s%s)));",
+				type.s, pre.s ? pre.s : "", nm.s, post.s ? post.s : "",
+				type.s, pre.s ? pre.s : "", post.s ? post.s : "",
+				type.s, pre.s ? pre.s : "", post.s ? post.s : "");
+		else
+			buf_fmt(&b, "static unsigned cudasim_slot%d_%d_, cudasim_ep%d_%d_; "
+				"%s %s%s%s = *reinterpret_cast<%s %s(*)%s>(cudasim_shared_at("
+				"sizeof(%s %s%s), &cudasim_slot%d_%d_, &cudasim_ep%d_%d_));",
+				counter, i, counter, i,
+				type.s, pre.s ? pre.s : "", nm.s, post.s ? post.s : "",
+				type.s, pre.s ? pre.s : "", post.s ? post.s : "",
+				type.s, pre.s ? pre.s : "", post.s ? post.s : "",
+				counter, i, counter, i);
+		if (i + 1 < n)
+			buf_str(&b, " ");
+		free(pre.s);
+		free(post.s);
 		free(nm.s);
 	}
 	counter++;
-	add_edit(toks[first].start, toks[end].end, b.s);
+	free(type.s);
+	add_edit(toks[first].start, toks[end].end, keep_lines(&b, toks[first].start, toks[end].end));
 	return end + 1;
 }
 

@@ -520,20 +520,75 @@ cudasim_activemask(void)
 	return m;
 }
 
-/* Static __shared__ variables declared at namespace scope, poisoned at every block. */
+/*
+ * The arena of static __shared__ variables: each declaration takes a slot
+ * the first time it runs and keeps it, so its address is fixed; pages of
+ * their own let measure.c watch them. Slots are never given back: their
+ * number is that of the declarations in the program.
+ */
+#define STATIC_ARENA (64ul << 20)
+#define SLOT_ALIGN 128
+
+char *cudasim_static_smem;
+static size_t arena_used;
+
+/* Namespace-scope __shared__ variables, poisoned at every block. */
 static struct { void *p; size_t n; } globals[256];
 static int nglobals;
 
-void
-cudasim_shared_global(void *p, size_t size)
+static size_t
+take_slot(size_t size)
 {
-	if (nglobals < (int)(sizeof(globals) / sizeof(globals[0])))
-		globals[nglobals++].p = p, globals[nglobals - 1].n = size;
+	size_t at = arena_used;
+
+	if (!cudasim_static_smem) {
+		void *m = mmap(NULL, STATIC_ARENA, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (m == MAP_FAILED) {
+			fprintf(stderr, "cudasim: no memory for __shared__ variables\n");
+			abort();
+		}
+		cudasim_static_smem = m;
+	}
+	if (size > STATIC_ARENA - at) {
+		fprintf(stderr, "cudasim: more than %lu MiB of __shared__ declarations\n",
+			STATIC_ARENA >> 20);
+		abort();
+	}
+	arena_used += (size + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN;
+	return at;
 }
 
-void
-cudasim_shared_first(void *p, size_t size, unsigned *epoch, const char *file, int line)
+size_t
+sim_static_smem_used(void)
 {
+	return arena_used;
+}
+
+void *
+cudasim_shared_global_at(size_t size)
+{
+	size_t at = take_slot(size);	/* first: it may make the arena */
+	void *p = cudasim_static_smem + at;
+
+	if (nglobals < (int)(sizeof(globals) / sizeof(globals[0]))) {
+		globals[nglobals].p = p;
+		globals[nglobals++].n = size;
+	}
+	return p;
+}
+
+void *
+cudasim_shared_slot(size_t size, unsigned *slot, unsigned *epoch, const char *file, int line)
+{
+	char *p;
+
+	if (!*slot)
+		*slot = (unsigned)take_slot(size) + 1;
+	p = cudasim_static_smem + *slot - 1;
+	if (!sim_cur.active || sim_blk.cur < 0)
+		return p;	/* host code calling a device function */
 	*epoch = cudasim_block_epoch;
 	memset(p, 0xff, size);
 	sim_blk.static_smem += size;
@@ -548,6 +603,7 @@ cudasim_shared_first(void *p, size_t size, unsigned *epoch, const char *file, in
 			  "bytes) raises the limit to 232448)" : "");
 		sim_abandon(cudaErrorInvalidValue);
 	}
+	return p;
 }
 
 /*

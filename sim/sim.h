@@ -149,6 +149,8 @@ struct sim_block {
 };
 extern struct sim_block sim_blk;
 
+/* The bytes of the static __shared__ arena that slots took so far. */
+size_t sim_static_smem_used(void);
 /* Called after a block's shared memory is poisoned, before its threads run. */
 extern void (*sim_block_started)(void);
 /* Make the dynamic shared memory past what a launch asked for fault, and undo it. */

@@ -473,8 +473,8 @@ CUDASIM_EXTERN_C void cudasim_pointer_arg(int index, const void *p);
 CUDASIM_EXTERN_C void cudasim_syncthreads(const char *file, int line);
 CUDASIM_EXTERN_C int cudasim_syncthreads_op(int op, int pred, const char *file, int line);
 CUDASIM_EXTERN_C unsigned long long cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char *file, int line);
-CUDASIM_EXTERN_C void cudasim_shared_first(void *p, size_t size, unsigned *epoch, const char *file, int line);
-CUDASIM_EXTERN_C void cudasim_shared_global(void *p, size_t size);
+CUDASIM_EXTERN_C void *cudasim_shared_slot(size_t size, unsigned *slot, unsigned *epoch, const char *file, int line);
+CUDASIM_EXTERN_C void *cudasim_shared_global_at(size_t size);
 CUDASIM_EXTERN_C void cudasim_atomic_note(void *p, int kind);
 CUDASIM_EXTERN_C int cudasim_printf(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
 CUDASIM_EXTERN_C unsigned cudasim_activemask(void);
@@ -483,6 +483,8 @@ CUDASIM_EXTERN_C long long cudasim_clock(void);
 /* The dynamic shared memory arena: one fixed address, since blocks run one at a time. */
 #define CUDASIM_SMEM_OPTIN 232448
 CUDASIM_EXTERN_C char cudasim_dyn_smem[];
+/* Static __shared__ variables live in slots of an arena of their own pages. */
+CUDASIM_EXTERN_C char *cudasim_static_smem;
 CUDASIM_EXTERN_C unsigned cudasim_block_epoch;
 CUDASIM_EXTERN_C int cudasim_tracking;
 /* Real variables, not macros, so host code may still name a local blockDim.
@@ -685,10 +687,15 @@ static inline int __reduce_max_sync(unsigned mask, int v,
 	const char *file = __builtin_FILE(), int line = __builtin_LINE())
 { return (int)cudasim_warp(CUDASIM_REDUCE_MAX, mask, (unsigned long long)(long long)v, 0, 32, file, line); }
 
-/* What the rewriter puts after each static __shared__ declaration in a function. */
-static inline void cudasim_shared_use(void *p, size_t size, unsigned *epoch,
+/* Where a static __shared__ declaration in a function lives: its slot, which
+ * the first thread of each block to get there poisons (the slow path). */
+static inline void *cudasim_shared_at(size_t size, unsigned *slot, unsigned *epoch,
 	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ if (*epoch != cudasim_block_epoch) cudasim_shared_first(p, size, epoch, file, line); }
+{
+	if (*epoch == cudasim_block_epoch)
+		return cudasim_static_smem + *slot - 1;
+	return cudasim_shared_slot(size, slot, epoch, file, line);
+}
 
 static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -84,7 +84,7 @@ struct proto_timing {
 	double ratio;         /* median of per-round student/reference ratios */
 	double ratio_lo;      /* 95% confidence interval of that median */
 	double ratio_hi;
-	double wall_us;       /* host wall time per student launch, for spotting work off the clock */
+	double wall_us;       /* host time of a student launch beyond the GPU's span: work off the clock */
 	int32_t rounds;
 	int32_t measurements; /* 1, or up to 3 when close to the threshold */
 };

@@ -274,7 +274,7 @@ struct timing_state {
 	size_t flush_bytes;
 	void *copy_src, *copy_dst;
 	size_t copy_bytes;
-	cudaEvent_t start, stop;
+	cudaEvent_t span, start, stop;
 	void *pristine[2][PROTO_MAX_BUFFERS]; /* the two sets of inputs, copied in before each round */
 	float *first[2][PROTO_MAX_BUFFERS];   /* the student's first output for each set */
 	float *scratch[PROTO_MAX_BUFFERS];
@@ -283,21 +283,28 @@ struct timing_state {
 
 enum variant { VARIANT_REFERENCE, VARIANT_STUDENT, VARIANT_COPY };
 
-/* Time one launch of `v` from a cold L2 and poisoned outputs; returns µs, or -1 on an error. */
+/*
+ * Time one launch of `v` from a cold L2 and poisoned outputs; returns µs, or
+ * -1 on an error. Every variant is timed alike: the device idle first, then
+ * the flush and the poison, so the GPU is still busy with them while the
+ * launch is queued and no launch latency lands between the events. *off_clock
+ * gets the host time the launch took beyond the GPU's whole span (flush to
+ * stop): work left running outside the timed launch shows up there.
+ */
 static double
-time_once(struct timing_state *t, enum variant v, unsigned round, double *wall)
+time_once(struct timing_state *t, enum variant v, unsigned round, double *off_clock)
 {
 	int index = t->index;
+	if (harness_call(index, "cudaDeviceSynchronize", cudaDeviceSynchronize()))
+		return -1;
+	double w0 = now_us();
+	cudaEventRecord(t->span);
 	if (harness_call(index, "flushing the L2 cache", cudaMemsetAsync(t->flush, (int)(round & 0xff), t->flush_bytes)))
 		return -1;
 	if (v != VARIANT_COPY &&
 	    harness_call(index, "poisoning the outputs",
 			 poison_outputs(t->b, v == VARIANT_STUDENT ? t->b->dev : t->ref_dev)))
 		return -1;
-	/* the flush and the poison finish first, so the wall clock sees only the launch */
-	if (wall && harness_call(index, "cudaDeviceSynchronize", cudaDeviceSynchronize()))
-		return -1;
-	double w0 = now_us();
 	cudaEventRecord(t->start);
 	if (v == VARIANT_COPY)
 		cudaMemcpyAsync(t->copy_dst, t->copy_src, t->copy_bytes, cudaMemcpyDeviceToDevice);
@@ -308,18 +315,19 @@ time_once(struct timing_state *t, enum variant v, unsigned round, double *wall)
 	cudaError_t e = cudaGetLastError();
 	if (e == cudaSuccess)
 		e = cudaEventSynchronize(t->stop);
-	/* work the launcher left running elsewhere shows up here, not in the events */
-	if (e == cudaSuccess && wall)
+	if (e == cudaSuccess)
 		e = cudaDeviceSynchronize();
-	if (wall)
-		*wall = now_us() - w0;
+	double wall = now_us() - w0;
 	if (e != cudaSuccess) {
 		report_cuda_error(index, STAGE_TIMING,
 				  v == VARIANT_STUDENT ? "timing the kernel" : "timing the reference solution", e);
 		return -1;
 	}
-	float ms = 0;
+	float ms = 0, span_ms = 0;
 	cudaEventElapsedTime(&ms, t->start, t->stop);
+	cudaEventElapsedTime(&span_ms, t->span, t->stop);
+	if (off_clock)
+		*off_clock = wall - span_ms * 1000.0;
 	return ms * 1000.0;
 }
 
@@ -446,6 +454,7 @@ alloc_timing(struct timing_state *t)
 				 cudaMemcpy(t->pristine[1][k], other.data(), bytes, cudaMemcpyHostToDevice)))
 			return -1;
 	}
+	cudaEventCreate(&t->span);
 	cudaEventCreate(&t->start);
 	cudaEventCreate(&t->stop);
 	return 0;

@@ -1,6 +1,6 @@
 // exercise: col_sums
 // expect: run
-// message: illegal memory address
+// message: launching the kernel
 // Ignores a failed allocation and writes through the null pointer it left.
 #include <cuda_runtime.h>
 #include "cudalings/col_sums.h"

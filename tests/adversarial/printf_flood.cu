@@ -1,7 +1,9 @@
 // exercise: col_sums
 // expect: pass
-// message: all 7 cases correct
-// Correct, but every thread prints, over and over: the grader keeps what fits and goes on.
+// message: cases correct
+// Correct, but every thread of the small cases prints, over and over: the
+// grader keeps what fits and goes on (the timed case stays quiet, or printf's
+// cost would fail it at performance on a GPU).
 #include <cstdio>
 #include "cudalings/col_sums.h"
 __global__ void col_sums_chatty(const float *a, float *sums, int rows, int cols)
@@ -12,7 +14,7 @@ __global__ void col_sums_chatty(const float *a, float *sums, int rows, int cols)
     float sum = 0.0f;
     for (int r = 0; r < rows; r++) {
         sum += a[(size_t)r * cols + col];
-        if (r < 8)
+        if (r < 8 && (size_t)rows * cols < 1000000)
             printf("column %d row %d partial %f\n", col, r, sum);
     }
     sums[col] = sum;

@@ -1,6 +1,6 @@
 // expect: run
-// A loop whose counter never reaches its bound: the grader must stop it and
-// say which case hung, not hang itself.
+// A kernel that waits for something that never happens: the grader must stop
+// it and say which case hung, not hang itself.
 #include "cudalings/col_sums.h"
 
 __global__ void col_sums_forever(const float *a, float *sums, int rows, int cols)
@@ -8,10 +8,10 @@ __global__ void col_sums_forever(const float *a, float *sums, int rows, int cols
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     if (col >= cols)
         return;
-    float sum = 0.0f;
-    for (int r = 0; r < rows; r += (rows > 1)) // steps by 0 when there is one row
-        sum += a[(size_t)r * cols + col];
-    sums[col] = sum;
+    // waits for a value nobody writes; volatile, so the compiler cannot drop the loop
+    volatile float *flag = sums;
+    while (flag[col] != 12345.0f) {
+    }
 }
 
 void col_sums_launch(const float *a, float *sums, int rows, int cols)

@@ -7,12 +7,11 @@
  *
  * When asked (cudasimMeasure(1) or CUDASIM_MEASURE=1), block (0,0,0) of each
  * launch runs once more after the launch, forward, with device memory and
- * the dynamic shared memory protected: every access traps and is stepped
+ * shared memory (both arenas) protected: every access traps and is stepped
  * over (fault.c), and its thread, instruction and address are kept. The
  * accesses of one warp at one instruction, the k-th time each lane got
  * there, make one request. Memory is put back afterwards, so the extra run
- * changes nothing the program sees. x86-64 only (single-stepping); static
- * __shared__ arrays share pages with other globals and are not measured.
+ * changes nothing the program sees. x86-64 only (single-stepping).
  */
 #include "sim.h"
 
@@ -30,6 +29,7 @@ static size_t nacc, cap = 1 << 18;
 static bool dropped;
 static int measure = -1;	/* -1: not decided yet */
 static struct cudasimStats last;
+bool sim_measuring;
 
 void
 cudasimMeasure(int on)
@@ -57,25 +57,43 @@ measuring(void)
 	return measure;
 }
 
+static size_t
+pages_of(size_t bytes)
+{
+	return (bytes + 4095) / 4096 * 4096;
+}
+
+/* Dynamic shared memory, or the slots of static __shared__ variables. */
 static bool
-in_dyn_smem(const void *p)
+in_shared(const void *p)
 {
 	const char *c = p;
 
-	return c >= cudasim_dyn_smem && c < cudasim_dyn_smem + (sim_cur.smem + 4095) / 4096 * 4096;
+	return (c >= cudasim_dyn_smem && c < cudasim_dyn_smem + pages_of(sim_cur.smem)) ||
+	       (cudasim_static_smem && c >= cudasim_static_smem &&
+		c < cudasim_static_smem + pages_of(sim_static_smem_used()));
 }
 
 static bool
 traced(const void *p)
 {
-	return in_dyn_smem(p) || sim_in_alloc_pages(p);
+	return in_shared(p) || sim_in_alloc_pages(p);
+}
+
+static void
+protect_shared(int prot)
+{
+	if (sim_cur.smem)
+		mprotect(cudasim_dyn_smem, pages_of(sim_cur.smem), prot);
+	if (cudasim_static_smem && sim_static_smem_used())
+		mprotect(cudasim_static_smem, pages_of(sim_static_smem_used()), prot);
 }
 
 static void
 unprotect_all(void)
 {
 	sim_allocs_protect(PROT_READ | PROT_WRITE);
-	mprotect(cudasim_dyn_smem, (sim_cur.smem + 4095) / 4096 * 4096, PROT_READ | PROT_WRITE);
+	protect_shared(PROT_READ | PROT_WRITE);
 }
 
 /* In the signal handler: only appends to the array made beforehand. */
@@ -96,8 +114,7 @@ static void
 protect_block_memory(void)
 {
 	sim_allocs_protect(PROT_NONE);
-	if (sim_cur.smem)
-		mprotect(cudasim_dyn_smem, (sim_cur.smem + 4095) / 4096 * 4096, PROT_NONE);
+	protect_shared(PROT_NONE);
 }
 
 static int
@@ -138,7 +155,7 @@ same_request(const struct access *x, const struct access *y)
 static void
 count_request(const struct access *a, size_t n)
 {
-	if (in_dyn_smem((const void *)a->addr)) {
+	if (in_shared((const void *)a->addr)) {
 		unsigned words_in_bank[SIM_WARP] = { 0 }, most = 0;
 
 		for (size_t i = 0; i < n; i++) {
@@ -197,7 +214,7 @@ print_stats(void)
 		fprintf(stderr, "global stores %.1f sectors/request, ",
 			(double)last.global_store_sectors / (double)last.global_store_requests);
 	if (last.shared_requests)
-		fprintf(stderr, "dynamic shared %.1f wavefronts/request, ",
+		fprintf(stderr, "shared %.1f wavefronts/request, ",
 			(double)last.shared_wavefronts / (double)last.shared_requests);
 	fprintf(stderr, "%zu accesses%s\n", nacc, dropped ? " (more were not kept)" : "");
 }
@@ -207,6 +224,7 @@ static char *copy;	/* the memory before the measured run */
 static void
 finish(void)
 {
+	sim_measuring = false;
 	sim_block_started = NULL;
 	sim_trace_end();
 	unprotect_all();
@@ -241,7 +259,9 @@ sim_measure_launch(void)
 		uint3 first = { 0, 0, 0 };
 
 		sim_block_started = protect_block_memory;
+		sim_measuring = true;
 		sim_block_run(first, true);
+		sim_measuring = false;
 		finish();
 		analyse();
 		last.measured = 1;

@@ -590,7 +590,17 @@ cudasim_shared_slot(size_t size, unsigned *slot, unsigned *epoch, const char *fi
 	if (!sim_cur.active || sim_blk.cur < 0)
 		return p;	/* host code calling a device function */
 	*epoch = cudasim_block_epoch;
-	memset(p, 0xff, size);
+	if (sim_measuring) {
+		/* the poison is the runtime's write, not the kernel's access */
+		char *lo = (char *)((uintptr_t)p & ~(uintptr_t)4095);
+		size_t len = (size_t)(p + size - lo + 4095) / 4096 * 4096;
+
+		mprotect(lo, len, PROT_READ | PROT_WRITE);
+		memset(p, 0xff, size);
+		mprotect(lo, len, PROT_NONE);
+	} else {
+		memset(p, 0xff, size);
+	}
 	sim_blk.static_smem += size;
 	if (sim_blk.static_smem + sim_cur.smem > sim_cur.smem_limit) {
 		sim_error(cudaErrorInvalidValue,

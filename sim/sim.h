@@ -209,6 +209,8 @@ bool sim_source_line(void *const *pcs, int n, char *out, size_t len);
 bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
 
 /* ---------------------------------------------------------------- measure.c */
+/* A block runs with shared memory protected: the runtime's own writes there unprotect first. */
+extern bool sim_measuring;
 /* Measure block (0,0,0) of the launch just run, when asked to. */
 void sim_measure_launch(void);
 /* The launch was abandoned: if a measurement ran, undo it. */

@@ -444,9 +444,9 @@ CUDASIM_EXTERN_C const char *cudasimLastErrorDetail(void);
  * cudasimMeasure(1) was called (or CUDASIM_MEASURE=1 is set, which also
  * prints a line to stderr per launch): a request is one warp at one
  * instruction; a sector is 32 bytes; a wavefront is one pass over the 32
- * shared memory banks (more than one per request: a bank conflict). Only
- * dynamic (extern) shared memory is measured. cudasimLastLaunchStats
- * returns 0, or -1 when nothing was measured (x86-64 only).
+ * shared memory banks (more than one per request: a bank conflict).
+ * cudasimLastLaunchStats returns 0, or -1 when nothing was measured
+ * (x86-64 only).
  */
 struct cudasimStats {
 	int measured;

@@ -645,6 +645,20 @@ Test(measure, bank_conflicts, .timeout = 10)
 	}
 }
 
+Test(measure, static_tile_bank_conflicts, .timeout = 10)
+{
+	struct cudasimStats st;
+
+	/* 32 warps, each one store to the tile and one load from it */
+	cr_assert_eq(sim_tile_measured(0, &st), cudaSuccess, "%s", detail());
+	cr_assert_eq(st.shared_requests, 64);
+	cr_assert_eq(st.shared_wavefronts, 32 * 1 + 32 * 32, "32x32: the column reads are 32-way");
+	cr_assert_eq(sim_tile_measured(1, &st), cudaSuccess, "%s", detail());
+	cr_assert_eq(st.shared_wavefronts, 64, "32x33: no conflicts");
+	cr_assert_eq(st.global_load_sectors, 32 * 4);
+	cr_assert_eq(st.global_store_sectors, 32 * 4);
+}
+
 Test(measure, measuring_changes_nothing, .timeout = 10)
 {
 	struct atomic_results r;

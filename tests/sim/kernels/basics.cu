@@ -515,3 +515,37 @@ sim_measured(int kind, int stride, struct cudasimStats *stats)
 	cudaFree(out);
 	return err;
 }
+
+// The lesson's tile transpose with a 32x32 tile (reads down a column: 32-way
+// bank conflicts) or a 32x33 one (conflict-free).
+template <int PAD>
+__global__ void tile_kernel(const float *in, float *out)
+{
+	__shared__ float tile[32][32 + PAD];
+
+	tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+	__syncthreads();
+	out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+
+extern "C" int
+sim_tile_measured(int pad, struct cudasimStats *stats)
+{
+	float *in, *out;
+	cudaError_t err;
+
+	cudaMalloc(&in, 32 * 32 * sizeof(float));
+	cudaMalloc(&out, 32 * 32 * sizeof(float));
+	cudaMemset(in, 0, 32 * 32 * sizeof(float));
+	cudasimMeasure(1);
+	if (pad)
+		tile_kernel<1><<<1, dim3(32, 32)>>>(in, out);
+	else
+		tile_kernel<0><<<1, dim3(32, 32)>>>(in, out);
+	err = cudaGetLastError();
+	cudasimMeasure(0);
+	cudasimLastLaunchStats(stats);
+	cudaFree(in);
+	cudaFree(out);
+	return err;
+}

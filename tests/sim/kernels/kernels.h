@@ -31,6 +31,7 @@ int sim_fill(unsigned long bytes, unsigned *last);
 int sim_halves(int *out);
 struct cudasimStats;
 int sim_measured(int kind, int stride, struct cudasimStats *stats);
+int sim_tile_measured(int pad, struct cudasimStats *stats);
 
 /* errors.cu */
 int sim_divergent_sites(void);

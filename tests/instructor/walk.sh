@@ -59,6 +59,17 @@ sed -i -e 's/    out\[i\] = in\[i\];/    out[i] = 2.0f * in[i];/' -e '/TODO(inst
 expect 0 "the workbook is consistent" -- "$g" check scale
 expect 0 "ok +solutions/scale.cu +expected pass +got pass" -- "$g" check scale
 
+# cases that all sit on a block edge would let a missing bounds check pass: check warns
+cp "$book/workbook.json" "$tmp/workbook.written.json"
+python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))
+w["items"][-1]["cases"] = [[64], [128]]
+json.dump(w, open(sys.argv[1], "w"), indent=2, ensure_ascii=False)' "$book/workbook.json"
+expect 0 "warn +no case has a 'n' below 32 or one past a multiple of 32" -- "$g" check scale
+cp "$tmp/workbook.written.json" "$book/workbook.json"
+if "$g" check scale | grep -q "warn"; then bad "check warns about cases 1, 31, 33, 1000, 4097"; else ok; fi
+
 # ------------------------------------------------------------ a class of 20
 class=$tmp/class
 mkdir -p "$class"

@@ -12,7 +12,8 @@
  *   k<<<g, b, s, st>>>(args)   ::cudasim::launch([&](auto &&...a) { k(a...); },
  *                               "k", __FILE__, __LINE__)(g, b, s, st)(args)
  *   extern __shared__ T x[];   T *const x = (T *)cudasim_dyn_smem;
- *   __shared__ T x[N];         static T x[N]; + a call that poisons it once per block
+ *   __shared__ T x[N];         T (&x)[N] = a slot of the static shared arena, which
+ *                              the first thread of each block poisons
  *   __device__ T v;            (namespace scope) kept in the section that the
  *                              order check snapshots
  *   #include "h"               the path made absolute when h sits beside IN.cu,

@@ -10,8 +10,8 @@
  *
  * The rewriter (sim/rewrite.c) turns `k<<<g, b, s, st>>>(args)` into
  *   ::cudasim::launch(LAMBDA, "k", __FILE__, __LINE__)(g, b, s, st)(args)
- * and `__shared__` declarations into statics that the runtime poisons at the
- * start of every block; see sim/README.md.
+ * and `__shared__` declarations into references to slots of an arena that
+ * the runtime poisons in every block; see sim/README.md.
  */
 #ifndef CUDASIM_H
 #define CUDASIM_H

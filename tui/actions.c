@@ -196,6 +196,7 @@ action_grade_pump(void)
 	int i = app.grading_item, before = app.grading.nsteps;
 	const struct item *it;
 	struct grade_result *r;
+	char *json;
 
 	if (i < 0)
 		return;
@@ -211,6 +212,7 @@ action_grade_pump(void)
 	}
 	r = xcalloc(1, sizeof(*r));
 	grade_result(&app.grading, r);
+	json = sb_detach(&app.grading.job.out_text);
 	grade_free(&app.grading);
 	app.grading_item = -1;
 	if (app.results[i]) {
@@ -221,7 +223,7 @@ action_grade_pump(void)
 	/* a grader that could not grade (exit 2 or 3) says nothing about the student's code */
 	if (r->exit_status == 0 || r->exit_status == 1) {
 		state_set_status(&app.state, it->name, status_of(r));
-		if (state_save(&app.state) < 0)
+		if (state_save(&app.state) < 0 || state_save_report(&app.state, it->name, json) < 0)
 			app_message(S_FAIL, "%s", last_error());
 		else if (r->pass)
 			app_message(S_PASS, "%s: %s. n goes to the next one", it->name, app_status_label(i));
@@ -231,6 +233,7 @@ action_grade_pump(void)
 	} else {
 		app_message(S_FAIL, "the grader could not grade %s (exit %d)", it->name, r->exit_status);
 	}
+	free(json);
 	app_refresh(i);
 }
 
@@ -279,7 +282,7 @@ action_hint(void)
 
 	if (!it)
 		return;
-	n = report_hints(it, app.results[app.cur], &hints);
+	n = report_hints(it, app_result(app.cur), &hints);
 	free(hints);
 	shown = state_hints(&app.state, it->name);
 	if (!n) {
@@ -356,6 +359,8 @@ action_reset(void)
 			free(app.results[app.cur]);
 			app.results[app.cur] = NULL;
 		}
+		state_forget_report(&app.state, it->name);
+		app.looked[app.cur] = true;
 		if (state_save(&app.state) < 0)
 			app_message(S_FAIL, "%s", last_error());
 	}

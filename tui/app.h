@@ -21,7 +21,8 @@ struct app {
 	struct state state;
 	char *grader;		/* the cudalings program */
 	int cur;		/* the item the student is on */
-	struct grade_result **results;	/* per item, the last verdict this session, or NULL */
+	struct grade_result **results;	/* per item, the last verdict, or NULL: use app_result() */
+	bool *looked;		/* per item, whether a kept report was looked for */
 	struct demo_run {
 		char *output;	/* what it printed; NULL when not run this session */
 		int status;
@@ -49,6 +50,8 @@ void app_close(void);
 void app_refresh(int item);
 void app_message(unsigned style, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct item *app_item(int i);
+/* The last verdict on item i: this session's, or one kept from an earlier one; or NULL. */
+struct grade_result *app_result(int i);
 /* The status of item i as the list shows it. */
 const char *app_status_label(int i);
 char *app_path(const char *rel);

@@ -265,6 +265,10 @@ render_headline(struct doc *d, const struct item *it, const struct grade_result 
 		doc_newline(d);
 		doc_printf(d, S_DIM, "  backend %s%s%s", r->backend, *r->device ? ", " : "", r->device);
 	}
+	if (r->earlier) {
+		doc_newline(d);
+		doc_puts(d, S_DIM, "  graded in an earlier session: c grades it again");
+	}
 }
 
 void

@@ -39,6 +39,7 @@ struct grade_result {
 	/* filled by grade.c, not by the JSON */
 	int exit_status;	/* the grader's, or -1 when killed */
 	char *stderr_text;	/* its stderr lines that were not progress events */
+	bool earlier;		/* kept from an earlier session */
 };
 
 /* Parse the report; -1 with error() set when it is not the grader's JSON. */

@@ -30,8 +30,8 @@ results_open(struct view *v)
 	}
 	/* the student's file, so that compile errors can show their lines */
 	source = it->file ? app_read(it->file) : NULL;
-	if (app.results[v->item])
-		report_render(&v->doc, it, app.results[v->item], hints, source, COLS - 3);
+	if (app_result(v->item))
+		report_render(&v->doc, it, app_result(v->item), hints, source, COLS - 3);
 	else
 		report_ungraded(&v->doc, it, state_status(&app.state, it->name) == STATUS_NOT_STARTED ?
 				NULL : app_status_label(v->item), hints, COLS - 3);

@@ -128,16 +128,33 @@ fsync_dir(const char *dir)
 	return ret;
 }
 
-int
-state_save(struct state *st)
+/* Make dir, and its parent if need be. */
+static int
+make_dir(const char *dir)
 {
-	char *dir_copy = xstrdup(st->path), *dir = dirname(dir_copy);
-	char *tmp = xasprintf("%s.tmp.%ld", st->path, (long)getpid());
-	char *text = cJSON_Print(st->root);
+	char *copy;
+	int ret;
+
+	if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	copy = xstrdup(dir);
+	ret = mkdir(dirname(copy), 0777) < 0 && errno != EEXIST ? -1 : mkdir(dir, 0777);
+	free(copy);
+	return ret < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Write text to path atomically: a temp file, fsync, rename, fsync of the directory. */
+static int
+write_atomic(const char *path, const char *text)
+{
+	char *dir_copy = xstrdup(path), *dir = dirname(dir_copy);
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	size_t len = strlen(text), done = 0;
 	int fd = -1, ret = -1;
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+	if (make_dir(dir) < 0) {
 		error("cannot create '%s': %s", dir, strerror(errno));
 		goto out;
 	}
@@ -157,15 +174,15 @@ state_save(struct state *st)
 		}
 		done += (size_t)n;
 	}
-	/* the data must be on disk before the rename makes it the state */
-	if (write(fd, "\n", 1) != 1 || fsync(fd) < 0 || close(fd) < 0) {
+	/* the data must be on disk before the rename makes it the file */
+	if (fsync(fd) < 0 || close(fd) < 0) {
 		fd = -1;
 		error("cannot write '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
 	fd = -1;
-	if (rename(tmp, st->path) < 0) {
-		error("cannot rename '%s' to '%s': %s", tmp, st->path, strerror(errno));
+	if (rename(tmp, path) < 0) {
+		error("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
 		goto out;
 	}
 	fsync_dir(dir);
@@ -175,10 +192,60 @@ out:
 		close(fd);
 	if (ret)
 		unlink(tmp);
-	free(text);
 	free(tmp);
 	free(dir_copy);
 	return ret;
+}
+
+int
+state_save(struct state *st)
+{
+	char *text = cJSON_Print(st->root);
+	char *line = xasprintf("%s\n", text);
+	int ret = write_atomic(st->path, line);
+
+	free(line);
+	free(text);
+	return ret;
+}
+
+/* Where the last report of name is kept, or NULL for a name that is no file name. */
+static char *
+report_path(const struct state *st, const char *name)
+{
+	char *dir, *path;
+
+	if (!*name || strchr(name, '/') || name[0] == '.')
+		return NULL;
+	dir = xstrdup(st->path);
+	path = xasprintf("%s/reports/%s.json", dirname(dir), name);
+	free(dir);
+	return path;
+}
+
+int
+state_save_report(struct state *st, const char *name, const char *json)
+{
+	char *path = report_path(st, name);
+	int ret;
+
+	if (!path)
+		return error("cannot keep the report of '%s': not a file name", name);
+	ret = write_atomic(path, json);
+	free(path);
+	return ret;
+}
+
+char *
+state_load_report(const struct state *st, const char *name)
+{
+	char *path = report_path(st, name), *text;
+
+	if (!path)
+		return NULL;
+	text = read_file(path, NULL);
+	free(path);
+	return text;
 }
 
 static cJSON *
@@ -234,4 +301,14 @@ void
 state_set_hints(struct state *st, const char *name, int n)
 {
 	set(item(st, name, true), "hints", cJSON_CreateNumber(n));
+}
+
+void
+state_forget_report(struct state *st, const char *name)
+{
+	char *path = report_path(st, name);
+
+	if (path)
+		unlink(path);
+	free(path);
 }

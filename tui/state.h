@@ -30,6 +30,16 @@ void state_load(struct state *st, const char *root);
 /* Write it: temp file, fsync, rename. -1 with error() set on failure. */
 int state_save(struct state *st);
 void state_free(struct state *st);
+/*
+ * Keep the grader's last report of name (its JSON) in
+ * .cudalings/reports/NAME.json, so a later session can show it again.
+ * -1 with error() set on failure.
+ */
+int state_save_report(struct state *st, const char *name, const char *json);
+/* The report kept for name, or NULL; you own it. */
+char *state_load_report(const struct state *st, const char *name);
+/* Drop the report kept for name (after a reset it tells of a file gone). */
+void state_forget_report(struct state *st, const char *name);
 
 enum status state_status(const struct state *st, const char *name);
 void state_set_status(struct state *st, const char *name, enum status s);

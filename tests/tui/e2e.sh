@@ -64,6 +64,11 @@ keys '?'
 wait_for "Keys"
 golden 11-help
 keys q
+keys k r
+wait_for "graded in an earlier session"
+golden 11b-earlier-report
+keys q j
+wait_for "▸ ○  3"
 
 echo "== a grading that hangs: Esc kills it"
 echo HANG >> "$wb/exercises/row_sums.cu"

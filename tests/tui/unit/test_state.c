@@ -140,3 +140,24 @@ Test(state, labels, .timeout = 10)
 	cr_assert(status_done(STATUS_SIM) && status_done(STATUS_READ));
 	cr_assert(!status_done(STATUS_FAILING) && !status_done(STATUS_NOT_STARTED));
 }
+
+Test(state, reports_are_kept_beside_the_state, .timeout = 10)
+{
+	char *root = temp_dir(), *json;
+	struct state st;
+
+	state_load(&st, root);
+	cr_assert_null(state_load_report(&st, "col_sums"));
+	/* .cudalings/ and reports/ are made as needed */
+	cr_assert_eq(state_save_report(&st, "col_sums", "{\"verdict\":\"fail\"}"), 0, "%s", last_error());
+	json = state_load_report(&st, "col_sums");
+	cr_assert_str_eq(json, "{\"verdict\":\"fail\"}");
+	free(json);
+	/* a name is never a path */
+	cr_assert_eq(state_save_report(&st, "../evil", "{}"), -1);
+	cr_assert_null(state_load_report(&st, "../evil"));
+	state_forget_report(&st, "col_sums");
+	cr_assert_null(state_load_report(&st, "col_sums"));
+	state_free(&st);
+	free(root);
+}

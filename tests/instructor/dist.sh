@@ -7,13 +7,7 @@
 # writes the results.json of a submission. Needs no GPU; with nvcc the GPU
 # reference objects are checked too (one architecture, to be quick).
 set -u
-cd "$(dirname "$0")/../.."
-repo=$PWD
-passed=0 failed=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-. tests/instructor/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 export DIST_GPU_ARCHS=90
 exercises=$(build/cudalings list --json | python3 -c '

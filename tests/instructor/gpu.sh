@@ -5,13 +5,7 @@
 # leaderboard, the slow variant failing at performance. With OUT set, the
 # gradebook and two results.json are copied there.
 set -u
-cd "$(dirname "$0")/../.."
-repo=$PWD
-passed=0 failed=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-. tests/instructor/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # the GPU machine may lack Debian's cJSON: tests/gpu/run.sh's carried copy, when there is one
 if [ -d .gpu/root/usr/include/cjson ]; then

@@ -1,5 +1,11 @@
-# Helpers the instructor tests share: count checks, say what failed.
-# Source it after setting `passed=0 failed=0`.
+# What the instructor tests share: they run from the repo's root ($repo),
+# in a temporary folder ($tmp) removed at exit, and count their checks.
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+repo=$PWD
+passed=0 failed=0
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
 
 ok() { passed=$((passed + 1)); }
 bad() {

@@ -6,14 +6,8 @@
 # not there) and check every result file; then resume, interrupt and time
 # out a batch. Needs no GPU. About 30 s, 20 of them one hanging kernel.
 set -u
-cd "$(dirname "$0")/../.."
-repo=$PWD
+. "$(dirname "$0")/lib.sh"
 g=$repo/build/cudalings
-passed=0 failed=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-. tests/instructor/lib.sh
 
 # ------------------------------------------------------------ a copy of the workbook
 book=$tmp/book

@@ -284,7 +284,7 @@ action_hint(void)
 		return;
 	n = report_hints(it, app_result(app.cur), &hints);
 	free(hints);
-	shown = state_hints(&app.state, it->name);
+	shown = state_hints(&app.state, it->name, report_hint_stage(app_result(app.cur)));
 	if (!n) {
 		app_message(S_WARN, "%s has no hints", it->title);
 		return;
@@ -292,7 +292,7 @@ action_hint(void)
 	if (shown >= n) {
 		app_message(S_WARN, "that was the last hint for %s", it->title);
 	} else {
-		state_set_hints(&app.state, it->name, shown + 1);
+		state_set_hints(&app.state, it->name, report_hint_stage(app_result(app.cur)), shown + 1);
 		if (state_save(&app.state) < 0)
 			app_message(S_FAIL, "%s", last_error());
 	}

@@ -34,6 +34,12 @@ report_hints(const struct item *it, const struct grade_result *r, const struct h
 	return n;
 }
 
+const char *
+report_hint_stage(const struct grade_result *r)
+{
+	return r && !r->pass && *r->stage ? r->stage : "any";
+}
+
 static void
 heading(struct doc *d, const char *title)
 {

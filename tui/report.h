@@ -25,6 +25,8 @@ struct grade_step {
  * the array, not the hints).
  */
 int report_hints(const struct item *it, const struct grade_result *r, const struct hint ***out);
+/* The stage the hints of r are counted for: where it failed, or "any". */
+const char *report_hint_stage(const struct grade_result *r);
 
 /*
  * Append the report of r (not NULL) for item it to d at width columns: the first

@@ -14,7 +14,7 @@ results_open(struct view *v)
 {
 	const struct item *it = app_item(v->item);
 	char *source;
-	int hints = state_hints(&app.state, it->name);
+	int hints = state_hints(&app.state, it->name, report_hint_stage(app_result(v->item)));
 
 	doc_free(&v->doc);
 	doc_init(&v->doc, screen_ascii);

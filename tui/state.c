@@ -290,17 +290,25 @@ state_set_status(struct state *st, const char *name, enum status s)
 }
 
 int
-state_hints(const struct state *st, const char *name)
+state_hints(const struct state *st, const char *name, const char *stage)
 {
-	cJSON *n = cJSON_GetObjectItemCaseSensitive(item(st, name, false), "hints");
+	cJSON *hints = cJSON_GetObjectItemCaseSensitive(item(st, name, false), "hints");
+	cJSON *n = cJSON_GetObjectItemCaseSensitive(hints, stage);
 
 	return cJSON_IsNumber(n) && n->valueint > 0 ? n->valueint : 0;
 }
 
 void
-state_set_hints(struct state *st, const char *name, int n)
+state_set_hints(struct state *st, const char *name, const char *stage, int n)
 {
-	set(item(st, name, true), "hints", cJSON_CreateNumber(n));
+	cJSON *it = item(st, name, true);
+	cJSON *hints = cJSON_GetObjectItemCaseSensitive(it, "hints");
+
+	if (!cJSON_IsObject(hints)) {
+		hints = cJSON_CreateObject();
+		set(it, "hints", hints);
+	}
+	set(hints, stage, cJSON_CreateNumber(n));
 }
 
 void

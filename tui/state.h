@@ -4,7 +4,7 @@
  * renamed aside and reported in state->note, never fatal.  Pure.
  *
  * The file is one object; keys this version does not know are kept:
- *	{"version": 1, "items": {"col_sums": {"status": "failing", "hints": 1}}}
+ *	{"version": 1, "items": {"col_sums": {"status": "failing", "hints": {"correctness": 1}}}}
  */
 #ifndef TUI_STATE_H
 #define TUI_STATE_H
@@ -43,9 +43,13 @@ void state_forget_report(struct state *st, const char *name);
 
 enum status state_status(const struct state *st, const char *name);
 void state_set_status(struct state *st, const char *name, enum status s);
-/* How many hints of the item the student has seen. */
-int state_hints(const struct state *st, const char *name);
-void state_set_hints(struct state *st, const char *name, int n);
+/*
+ * How many hints of the item the student has seen for a failure at stage
+ * ("compile", "correctness", …; "any" with no failure): a hint for one
+ * stage is not spent on another.
+ */
+int state_hints(const struct state *st, const char *name, const char *stage);
+void state_set_hints(struct state *st, const char *name, const char *stage, int n);
 
 /* "not started", "failing", … as the list shows it. */
 const char *status_label(enum status s);

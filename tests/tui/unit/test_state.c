@@ -17,7 +17,7 @@ Test(state, a_missing_file_is_a_fresh_start, .timeout = 10)
 	state_load(&st, root);
 	cr_assert_null(st.note);
 	cr_assert_eq(state_status(&st, "col_sums"), STATUS_NOT_STARTED);
-	cr_assert_eq(state_hints(&st, "col_sums"), 0);
+	cr_assert_eq(state_hints(&st, "col_sums", "any"), 0);
 	state_free(&st);
 	free(root);
 }
@@ -30,7 +30,8 @@ Test(state, progress_survives_a_reopen, .timeout = 10)
 	state_load(&st, root);
 	state_set_status(&st, "col_sums", STATUS_SIM);
 	state_set_status(&st, "intro", STATUS_READ);
-	state_set_hints(&st, "col_sums", 2);
+	state_set_hints(&st, "col_sums", "correctness", 2);
+	state_set_hints(&st, "col_sums", "compile", 1);
 	state_set_status(&st, "col_sums", STATUS_GPU);
 	cr_assert_eq(state_save(&st), 0, "%s", last_error());
 	state_free(&st);
@@ -39,7 +40,10 @@ Test(state, progress_survives_a_reopen, .timeout = 10)
 	cr_assert_null(st.note);
 	cr_assert_eq(state_status(&st, "col_sums"), STATUS_GPU);
 	cr_assert_eq(state_status(&st, "intro"), STATUS_READ);
-	cr_assert_eq(state_hints(&st, "col_sums"), 2);
+	cr_assert_eq(state_hints(&st, "col_sums", "correctness"), 2);
+	/* a hint for one stage is not spent on another */
+	cr_assert_eq(state_hints(&st, "col_sums", "compile"), 1);
+	cr_assert_eq(state_hints(&st, "col_sums", "performance"), 0);
 	cr_assert_eq(state_status(&st, "other"), STATUS_NOT_STARTED);
 	/* no temp file is left behind */
 	tmp = xasprintf("%s.tmp.%ld", st.path, (long)getpid());
@@ -92,7 +96,9 @@ Test(state, damaged_entries_read_as_not_started, .timeout = 10)
 	cr_assert_null(st.note);
 	cr_assert_eq(state_status(&st, "a"), STATUS_NOT_STARTED);
 	cr_assert_eq(state_status(&st, "b"), STATUS_NOT_STARTED);
-	cr_assert_eq(state_hints(&st, "b"), 0);
+	cr_assert_eq(state_hints(&st, "b", "correctness"), 0);
+	state_set_hints(&st, "b", "correctness", 1);
+	cr_assert_eq(state_hints(&st, "b", "correctness"), 1);
 	state_set_status(&st, "a", STATUS_FAILING);
 	cr_assert_eq(state_status(&st, "a"), STATUS_FAILING);
 	cr_assert_eq(state_save(&st), 0);

@@ -628,7 +628,7 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	memset(r, 0, sizeof(*r));
 	r->e = e;
 	r->backend = o->backend;
-	r->file = xstrdup(o->file ? o->file : e->file);
+	r->file = xstrdup(o->display ? o->display : o->file ? o->file : e->file);
 	r->device = xstrdup(o->backend == BACKEND_SIM ? "cudalings CPU simulator" : "");
 	s->e = e;
 	s->o = o;
@@ -654,7 +654,7 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	snprintf(atol, sizeof(atol), "%.17g", e->atol);
 
 	progress(s, "{\"event\":\"stage\",\"stage\":\"compile\",\"message\":\"compiling %s\"}", r->file);
-	int prepared = build_prepare(&b, e, o->backend, r->file, &log);
+	int prepared = build_prepare(&b, e, o->backend, o->file ? o->file : e->file, &log);
 	if (prepared < 0) {
 		status = environment_error(r, xasprintf("cannot build the grader's side of '%s':\n%s", e->name,
 							log.data ? log.data : ""));

@@ -13,6 +13,7 @@
 
 struct grade_options {
 	const char *file;       /* the student's file; NULL for exercises/NAME.cu */
+	const char *display;    /* how the student named it, for messages; NULL: as file */
 	enum backend backend;
 	bool backend_given;     /* else: the GPU when there is one, the simulator otherwise */
 	uint64_t seed;          /* 0: a fresh one */

@@ -45,11 +45,14 @@ static const char usage_text[] =
 
 static struct manifest manifest;
 
+/* Load the manifest and work from the workbook's folder: every path the build uses is relative to it. */
 static void
 load_manifest(void)
 {
 	if (manifest_load(&manifest))
 		exit(EXIT_USAGE);
+	if (chdir(workbook_root()))
+		die(EXIT_ENVIRONMENT, "cannot enter the workbook '%s': %s", workbook_root(), strerror(errno));
 }
 
 static int
@@ -234,6 +237,15 @@ cmd_grade(int argc, char **argv)
 	}
 	if (!name)
 		return usage_error("%s", "grade: say which exercise, e.g. 'cudalings grade col_sums'");
+	/* a file named relative to where the student stands, before we move to the workbook */
+	char *absolute = NULL;
+	if (o.file) {
+		if (check_submission(o.file))
+			return EXIT_USAGE;
+		absolute = realpath(o.file, NULL);
+		o.display = o.file;
+		o.file = absolute;
+	}
 	load_manifest();
 	struct exercise *e = find_exercise(name, true);
 	if (!e)

@@ -1,6 +1,7 @@
 #include "screen.h"
 
 #include <curses.h>
+#include <term.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -66,14 +67,21 @@ void
 screen_init(void)
 {
 	const char *nc = getenv("NO_COLOR");
+	const char *term = getenv("TERM") ? getenv("TERM") : "";
 
 	setlocale(LC_ALL, "");
 	screen_ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if (!isatty(0) || !isatty(1))
 		die("cudalings-tui needs a terminal (stdin and stdout); 'cudalings list' and 'cudalings grade' work without one");
-	if (!initscr())
-		die("cannot start curses on this terminal (TERM=%s)", getenv("TERM") ? getenv("TERM") : "");
+	/* newterm() returns where initscr() would exit with ncurses' own message */
+	if (!newterm(NULL, stdout, stdin))
+		die("cannot use the terminal type '%s' (is TERM right? try TERM=xterm-256color)", term);
 	active = true;
+	if (!cursor_address || cursor_address == (char *)-1) {
+		screen_exit();
+		die("the terminal type '%s' cannot move the cursor: a full-screen view needs one that can "
+		    "(try TERM=xterm-256color, or 'cudalings list' and 'cudalings grade NAME')", term);
+	}
 	die_hook = screen_exit;
 	atexit(screen_exit);
 	set_signals();

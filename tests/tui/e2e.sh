@@ -167,5 +167,8 @@ echo "== a fatal error leaves curses first"
 start "$work" "$env CUDALINGS_ROOT=/nonexistent"
 wait_for "[exited 128]"
 check "it says why" "screen | grep -q 'cudalings-tui: fatal: CUDALINGS_ROOT is .*/nonexistent'"
+start "$wb" "$env TERM=dumb"
+wait_for "[exited 128]"
+check "a terminal that cannot move the cursor is refused" "screen | grep -q \"fatal: the terminal type 'dumb' cannot move the cursor\""
 
 finish

@@ -16,7 +16,7 @@
 #define NVCC_FLAGS "-std=c++17", "-O3", "-lineinfo", "-Ibuild/gen", "-Iharness"
 #define SIM_CXXFLAGS "-std=gnu++17", "-O1", "-g", "-fno-omit-frame-pointer", "-Isim/include", \
 	"-include", "cudasim.h", "-Iharness", "-Ibuild/gen"
-#define SIM_LIBS "build/sim/libcudasim.a", "-lpthread", "-ldl", "-fopenmp"
+#define SIM_LIBS "-lpthread", "-ldl", "-fopenmp"
 
 static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c" };
 
@@ -601,6 +601,8 @@ build_link(struct student_build *s, struct buf *log)
 	for (char *tok = strtok(objects, " "); tok; tok = strtok(NULL, " "))
 		args_add(&cmd, tok);
 	args_add(&cmd, s->object);
+	if (s->backend == BACKEND_SIM)
+		args_add(&cmd, "build/sim/libcudasim.a"); /* a new simulator means a new runner */
 	int nobjects = cmd.n - first_object;
 	if (s->backend == BACKEND_GPU)
 		ARGS_ADD(&cmd, "-Xcompiler", "-fopenmp");

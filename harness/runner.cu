@@ -84,7 +84,7 @@ report_cuda_error(int index, uint32_t stage, const char *what, cudaError_t e)
 {
 	const char *detail = error_detail();
 	/* a race gives a wrong result, however the simulator noticed it */
-	if (strstr(detail, "depends on the order in which threads run"))
+	if (strstr(detail, "depends on the order in which"))
 		stage = STAGE_RACE;
 	proto_sendf(channel, MSG_ERROR, (uint32_t)index, stage, "%s: %s (%s)%s%s", what,
 		    plain_words(e), cudaGetErrorName(e), *detail ? "\n" : "", detail);

@@ -75,9 +75,8 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 
 echo "== adversarial submissions on the GPU"
-if ! BACKEND=gpu bash tests/adversarial/run.sh | tee /tmp/adversarial.log; then
-	failures=$((failures + 1))
-fi
+BACKEND=gpu bash tests/adversarial/run.sh | tee /tmp/adversarial.log
+[ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
 
 {
 	echo "## make test-gpu on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d)"

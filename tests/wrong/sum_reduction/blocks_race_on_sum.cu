@@ -1,4 +1,4 @@
-// expect: run
+// expect: correctness
 // sim-only
 // *sum is zeroed, but each block adds its partial with a plain `*sum += …`:
 // a read, an add and a write that other blocks can slip between, so sums get

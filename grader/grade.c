@@ -306,9 +306,13 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 			fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
 			if (h->aux == STAGE_RACE && !s->r->cases[index].wrong) {
 				s->r->cases[index].wrong = true;
-				add_diagnostic(s->r, "race", xasprintf("in case %s the result depends on the order in which "
-								       "the threads of a block run: a missing "
-								       "__syncthreads()?", s->r->cases[index].name));
+				bool blocks = memmem(payload, h->length, "blocks run", 10) != NULL;
+				add_diagnostic(s->r, "race",
+					       xasprintf("in case %s the result depends on the order in which %s",
+							 s->r->cases[index].name,
+							 blocks ? "blocks run: blocks cannot wait for each other "
+								  "within a launch (an atomic, or a second launch?)"
+								: "the threads of a block run: a missing __syncthreads()?"));
 			}
 		}
 		break;

@@ -84,10 +84,13 @@ report_cuda_error(int index, uint32_t stage, const char *what, cudaError_t e)
 {
 	const char *detail = error_detail();
 	/* a race gives a wrong result, however the simulator noticed it */
-	if (strstr(detail, "depends on the order in which"))
-		stage = STAGE_RACE;
-	proto_sendf(channel, MSG_ERROR, (uint32_t)index, stage, "%s: %s (%s)%s%s", what,
-		    plain_words(e), cudaGetErrorName(e), *detail ? "\n" : "", detail);
+	if (strstr(detail, "depends on the order in which")) {
+		/* the launch "failed" only because the simulator compared two orders: say the race first */
+		proto_sendf(channel, MSG_ERROR, (uint32_t)index, STAGE_RACE, "%s", detail);
+	} else {
+		proto_sendf(channel, MSG_ERROR, (uint32_t)index, stage, "%s: %s (%s)%s%s", what,
+			    plain_words(e), cudaGetErrorName(e), *detail ? "\n" : "", detail);
+	}
 	cudaGetLastError();
 	if (cudaDeviceSynchronize() != cudaSuccess) {
 		proto_send(channel, MSG_DONE, (uint32_t)index, 0, NULL, 0);

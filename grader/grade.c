@@ -23,6 +23,8 @@
 #define CASE_LIMIT_SIM_S 25
 #define TIMED_LIMIT_S 90
 #define SIM_MEMORY_LIMIT (16ul << 30)
+/* a template bomb or a huge constant array stops here, not in the machine's swap */
+#define COMPILE_MEMORY_LIMIT (8ul << 30)
 
 /* What the judge said about one case. */
 struct expected_case {
@@ -685,7 +687,8 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 		goto out;
 	}
 	if (b.compile_argv) {
-		struct spawn_options compile_options = { .cwd = workbook_root(), .timeout_s = COMPILE_LIMIT_S };
+		struct spawn_options compile_options = { .cwd = workbook_root(), .timeout_s = COMPILE_LIMIT_S,
+							  .memory_limit = COMPILE_MEMORY_LIMIT };
 		if (child_spawn(&compile, b.compile_argv, &compile_options)) {
 			child_release(&judge);
 			status = environment_error(r, xasprintf("cannot start the compiler '%s'", b.compile_argv[0]));

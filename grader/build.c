@@ -16,6 +16,9 @@
 #define NVCC_FLAGS "-std=c++17", "-O3", "-lineinfo", "-Ibuild/gen", "-Iharness"
 #define SIM_CXXFLAGS "-std=gnu++17", "-O1", "-g", "-fno-omit-frame-pointer", "-Isim/include", \
 	"-include", "cudasim.h", "-Iharness", "-Ibuild/gen"
+/* The student's file only: every load and store calls the simulator's checks (sim/check.c) */
+#define SIM_CHECK_FLAGS "-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0", \
+	"--param", "asan-stack=0", "--param", "asan-globals=0"
 #define SIM_LIBS "-lpthread", "-ldl", "-fopenmp"
 
 static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c" };
@@ -525,8 +528,8 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 			}
 			buf_free(&rwlog);
 			args_free(&rw);
-			ARGS_ADD(&cmd, "g++", SIM_CXXFLAGS, "-MMD", "-MF", depfile, "-c", s->compile_source, "-o",
-				 s->object);
+			ARGS_ADD(&cmd, "g++", SIM_CXXFLAGS, SIM_CHECK_FLAGS, "-MMD", "-MF", depfile, "-c",
+				 s->compile_source, "-o", s->object);
 		}
 		if (status == 0 && stale(s->object, &cmd, (const char *const *)&rel, 1, depfile)) {
 			s->compile_argv = cmd.v;

@@ -112,6 +112,8 @@ run_grid(bool forward)
 
 		if (!sim_block_run(bid, forward))
 			return false;
+		if (sim_cur.run == 0)
+			sim_check_block_done();
 	}
 	return true;
 }
@@ -372,6 +374,7 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		(void)err;
 		return;
 	}
+	sim_check_launch_begin();
 	sim_cur.active = true;
 	sim_dyn_smem_fence(smem);
 	sim_watchdog_arm();

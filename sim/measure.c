@@ -17,14 +17,7 @@
 
 #include <sys/mman.h>
 
-struct access {
-	int thread;
-	unsigned seq;		/* the k-th time this thread ran this instruction */
-	uintptr_t pc, addr;
-	bool write;
-};
-
-static struct access *acc;
+static struct sim_access *acc;
 static size_t nacc, cap = 1 << 18;
 static bool dropped;
 static int measure = -1;	/* -1: not decided yet */
@@ -106,7 +99,7 @@ report(int thread, uintptr_t pc, const void *addr, bool write)
 		unprotect_all();
 		return false;
 	}
-	acc[nacc++] = (struct access){ thread, 0, pc, (uintptr_t)addr, write };
+	acc[nacc++] = (struct sim_access){ thread, 0, pc, (uintptr_t)addr, write, in_shared(addr) };
 	return true;
 }
 
@@ -120,7 +113,7 @@ protect_block_memory(void)
 static int
 by_thread_pc(const void *a, const void *b)
 {
-	const struct access *x = a, *y = b;
+	const struct sim_access *x = a, *y = b;
 
 	if (x->thread != y->thread)
 		return x->thread < y->thread ? -1 : 1;
@@ -132,7 +125,7 @@ by_thread_pc(const void *a, const void *b)
 static int
 by_request(const void *a, const void *b)
 {
-	const struct access *x = a, *y = b;
+	const struct sim_access *x = a, *y = b;
 	int wx = x->thread / SIM_WARP, wy = y->thread / SIM_WARP;
 
 	if (wx != wy)
@@ -145,7 +138,7 @@ by_request(const void *a, const void *b)
 }
 
 static bool
-same_request(const struct access *x, const struct access *y)
+same_request(const struct sim_access *x, const struct sim_access *y)
 {
 	return x->thread / SIM_WARP == y->thread / SIM_WARP && x->pc == y->pc &&
 	       x->seq == y->seq && x->write == y->write;
@@ -153,9 +146,9 @@ same_request(const struct access *x, const struct access *y)
 
 /* One warp's accesses at one instruction: [a, a + n). */
 static void
-count_request(const struct access *a, size_t n)
+count_request(const struct sim_access *a, size_t n, struct cudasimStats *into)
 {
-	if (in_shared((const void *)a->addr)) {
+	if (a->shared) {
 		unsigned words_in_bank[SIM_WARP] = { 0 }, most = 0;
 
 		for (size_t i = 0; i < n; i++) {
@@ -167,8 +160,8 @@ count_request(const struct access *a, size_t n)
 			if (!seen && ++words_in_bank[a[i].addr / 4 % SIM_WARP] > most)
 				most = words_in_bank[a[i].addr / 4 % SIM_WARP];
 		}
-		last.shared_requests++;
-		last.shared_wavefronts += most;
+		into->shared_requests++;
+		into->shared_wavefronts += most;
 		return;
 	}
 	unsigned sectors = 0;
@@ -181,26 +174,27 @@ count_request(const struct access *a, size_t n)
 		sectors += !seen;
 	}
 	if (a->write) {
-		last.global_store_requests++;
-		last.global_store_sectors += sectors;
+		into->global_store_requests++;
+		into->global_store_sectors += sectors;
 	} else {
-		last.global_load_requests++;
-		last.global_load_sectors += sectors;
+		into->global_load_requests++;
+		into->global_load_sectors += sectors;
 	}
 }
 
-static void
-analyse(void)
+void
+sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into)
 {
-	qsort(acc, nacc, sizeof(*acc), by_thread_pc);
-	for (size_t i = 0; i < nacc; i++)
-		acc[i].seq = i && !by_thread_pc(&acc[i - 1], &acc[i]) ? acc[i - 1].seq + 1 : 0;
-	qsort(acc, nacc, sizeof(*acc), by_request);
-	for (size_t i = 0, j; i < nacc; i = j) {
-		for (j = i + 1; j < nacc && same_request(&acc[i], &acc[j]); j++)
+	qsort(a, n, sizeof(*a), by_thread_pc);
+	for (size_t i = 0; i < n; i++)
+		a[i].seq = i && !by_thread_pc(&a[i - 1], &a[i]) ? a[i - 1].seq + 1 : 0;
+	qsort(a, n, sizeof(*a), by_request);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && same_request(&a[i], &a[j]); j++)
 			;
-		count_request(&acc[i], j - i);
+		count_request(&a[i], j - i, into);
 	}
+	into->measured = 1;
 }
 
 static void
@@ -263,8 +257,7 @@ sim_measure_launch(void)
 		sim_block_run(first, true);
 		sim_measuring = false;
 		finish();
-		analyse();
-		last.measured = 1;
+		sim_requests_count(acc, nacc, &last);
 		if (getenv("CUDASIM_MEASURE"))
 			print_stats();
 	} else {

@@ -169,6 +169,7 @@ release_barrier(void)
 	for (int t = 0; t < b->n; t++)
 		b->th[t].state = T_READY;
 	b->nbar = 0;
+	b->gen++;
 }
 
 static const char *
@@ -648,6 +649,7 @@ sim_block_run(uint3 bid, bool forward)
 	b->ran = false;
 	b->ndone = 0;
 	b->nbar = 0;
+	b->gen = 0;
 	b->cur = -1;
 	b->failed = false;
 	b->static_smem = 0;

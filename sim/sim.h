@@ -135,6 +135,7 @@ struct sim_block {
 	int k;				/* position in the current sweep */
 	bool ran;
 	int ndone, nbar;
+	unsigned gen;			/* barriers the block has passed */
 	int cur;			/* the running thread, or -1 */
 	int bar_result, bar_and, bar_or;
 	size_t static_smem;		/* of the __shared__ variables met so far */
@@ -209,12 +210,27 @@ bool sim_source_line(void *const *pcs, int n, char *out, size_t len);
 bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
 
 /* ---------------------------------------------------------------- measure.c */
+/* One access of one thread of a block, as measure.c and check.c see it. */
+struct sim_access {
+	int thread;			/* in the block */
+	unsigned seq;			/* the k-th time this thread ran this instruction */
+	uintptr_t pc, addr;
+	bool write, shared;
+};
+/* Add the requests of one block's accesses [a, a + n) to *into: a warp at one
+ * instruction, the k-th time each lane got there, makes one (reorders a). */
+void sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into);
 /* A block runs with shared memory protected: the runtime's own writes there unprotect first. */
 extern bool sim_measuring;
 /* Measure block (0,0,0) of the launch just run, when asked to. */
 void sim_measure_launch(void);
 /* The launch was abandoned: if a measurement ran, undo it. */
 void sim_measure_abandon(void);
+
+/* ---------------------------------------------------------------- check.c */
+/* A launch begins (run 0) and ends; a block of its first run has finished. */
+void sim_check_launch_begin(void);
+void sim_check_block_done(void);
 
 /* ---------------------------------------------------------------- printf.c */
 void sim_printf_flush(void);

@@ -3,7 +3,7 @@
 
 SIM_SRCS := sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c \
 	    sim/fault.c sim/printf.c sim/runtime.c sim/symbols.c \
-	    sim/measure.c
+	    sim/measure.c sim/check.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o
 
 # GCC's libbacktrace (libgcc-12-dev, a dependency of g++) turns addresses into

@@ -457,6 +457,44 @@ struct cudasimStats {
 CUDASIM_EXTERN_C void cudasimMeasure(int on);
 CUDASIM_EXTERN_C int cudasimLastLaunchStats(struct cudasimStats *stats);
 
+/*
+ * The checks of code compiled with the instrumentation (check.c): g++
+ * -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0
+ * --param asan-stack=0 --param asan-globals=0 makes every load and store of
+ * such code call the simulator first. What it saw, over every launch since
+ * the last call: accesses outside every allocation, shared memory races and
+ * reads of shared memory no thread of the block wrote (the first of each
+ * kind), how often each thread read and wrote global memory, and the
+ * requests of the first blocks of each launch, as in cudasimStats.
+ */
+enum cudasim_finding_kind {
+	CUDASIM_OUT_OF_BOUNDS = 1,	/* outside every allocation, or past the dynamic shared memory asked for */
+	CUDASIM_RACE,			/* two threads of a block, one word of shared memory, no barrier between */
+	CUDASIM_UNINITIALIZED,		/* a read of shared memory that no thread of the block wrote */
+	CUDASIM_FINDING_KINDS
+};
+struct cudasimFinding {
+	int kind;
+	int write, other_write;		/* this access wrote; (race) the other one wrote */
+	unsigned size;			/* bytes accessed */
+	const void *addr;
+	int shared;			/* addr is in shared memory; offset is in its arena */
+	long long offset;
+	unsigned long long count;	/* accesses of this kind seen */
+	uint3 thread, block, other_thread;
+	char where[256], other_where[256];	/* "file:line" */
+};
+struct cudasimChecks {
+	struct cudasimStats stats;	/* measured: requests were counted */
+	unsigned long long threads;	/* threads launched */
+	unsigned long long global_loads, global_stores;
+	int nfindings;
+	struct cudasimFinding findings[CUDASIM_FINDING_KINDS - 1];
+};
+/* Fill *out with what was seen since the last call and start afresh; returns
+ * 0, or -1 when no instrumented code ran. */
+CUDASIM_EXTERN_C int cudasimTakeChecks(struct cudasimChecks *out);
+
 /* ------------------------------------------------------------ simulator internals */
 struct cudasim_site {
 	const char *kernel;	/* the launch's kernel expression, e.g. "transpose<32>" */
@@ -710,8 +748,9 @@ static inline long long clock64(void) { return cudasim_clock(); }
 /* Blocks run one at a time on one host thread, so a plain read-modify-write
  * is atomic; the note lets the order check tell atomic words apart. */
 #define CUDASIM_NOTE(p, k) do { if (cudasim_tracking) cudasim_atomic_note((void *)(p), (k)); } while (0)
+/* Not instrumented (check.c): an atomic is no race, and no plain read or write. */
 #define CUDASIM_ATOMIC(name, T, kind, expr) \
-	static inline T name(T *p, T v) { CUDASIM_NOTE(p, kind); T old = *p; *p = (expr); return old; }
+	__attribute__((no_sanitize_address)) static inline T name(T *p, T v) { CUDASIM_NOTE(p, kind); T old = *p; *p = (expr); return old; }
 #define CUDASIM_ATOMIC_ALL(name, kind, expr) \
 	CUDASIM_ATOMIC(name, int, kind, expr) \
 	CUDASIM_ATOMIC(name, unsigned int, kind, expr) \
@@ -735,7 +774,7 @@ CUDASIM_ATOMIC(atomicInc, unsigned int, CUDASIM_ATOMIC_ORDER, old >= v ? 0 : old
 CUDASIM_ATOMIC(atomicDec, unsigned int, CUDASIM_ATOMIC_ORDER, (old == 0 || old > v) ? v : old - 1)
 
 #define CUDASIM_CAS(T) \
-	static inline T atomicCAS(T *p, T compare, T v) \
+	__attribute__((no_sanitize_address)) static inline T atomicCAS(T *p, T compare, T v) \
 	{ CUDASIM_NOTE(p, CUDASIM_ATOMIC_ORDER); T old = *p; if (old == compare) *p = v; return old; }
 CUDASIM_CAS(int)
 CUDASIM_CAS(unsigned int)

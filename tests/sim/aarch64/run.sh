@@ -16,7 +16,7 @@ done
 out=build/aarch64/sim
 mkdir -p "$out"
 for src in sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c sim/fault.c \
-	   sim/printf.c sim/runtime.c sim/symbols.c sim/measure.c; do
+	   sim/printf.c sim/runtime.c sim/symbols.c sim/measure.c sim/check.c; do
 	aarch64-linux-gnu-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 		-DCUDASIM_BACKTRACE -c "$src" -o "$out/$(basename "$src" .c).o"
 done
@@ -30,7 +30,7 @@ for cu in tests/sim/kernels/basics.cu tests/sim/kernels/errors.cu; do
 	aarch64-linux-gnu-g++ -std=gnu++17 -O1 -g -fno-omit-frame-pointer -Isim/include \
 		-include cudasim.h -c "$out/$name.cpp" -o "$out/k_$name.o"
 done
-aarch64-linux-gnu-gcc -Isim/include -c tests/sim/aarch64/check.c -o "$out/check.o"
-aarch64-linux-gnu-g++ -static -o "$out/check" "$out/check.o" "$out/k_basics.o" \
+aarch64-linux-gnu-gcc -Isim/include -c tests/sim/aarch64/check.c -o "$out/test_check.o"
+aarch64-linux-gnu-g++ -static -o "$out/check" "$out/test_check.o" "$out/k_basics.o" \
 	"$out/k_errors.o" "$out/libcudasim.a" -lpthread -ldl 2>/dev/null
 qemu-aarch64 "$out/check"

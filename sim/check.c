@@ -1,0 +1,291 @@
+/*
+ * check.c — memcheck, racecheck and access counts for code compiled with the
+ * instrumentation: g++ -fsanitize=kernel-address with a call threshold of 0
+ * turns every load and store of the student's file into a call of one of
+ * the __asan_* functions below, with the address, before the access. Only
+ * the first run of a launch is looked at (not the order check's second run,
+ * nor measure.c's), and only kernel code: the host code of the same file
+ * calls the same functions and is let through at once.
+ *
+ * - An access to an allocation's mapping outside the bytes it asked for is
+ *   out of bounds (one past the end of a 1023-float array lies in the
+ *   allocation's rounding to 256 bytes and does not fault); so is one past
+ *   the dynamic shared memory the launch asked for.
+ * - Shared memory has a shadow word per 4 bytes: the last writer and the
+ *   last readers, with the block (cudasim_block_epoch) and the barrier
+ *   interval (sim_blk.gen) they were in. Two threads in one interval, one
+ *   writing, is a race; a read of a word no thread of the block wrote is
+ *   uninitialized. Atomics are not instrumented (cudasim.h), so they are
+ *   neither.
+ * - Global loads and stores are counted per launch; the accesses of the
+ *   first DETAIL_BLOCKS blocks of each launch go to measure.c's request
+ *   count (sectors per request, wavefronts per request), a block at a time.
+ */
+#include "sim.h"
+
+#define DETAIL_BLOCKS 32
+#define DETAIL_CAP (1u << 21)	/* accesses kept of one block */
+#define NOBODY (-1)
+
+struct word {
+	unsigned wepoch, repoch;	/* the block of the last write, of the last reads */
+	unsigned wgen, rgen;		/* and their barrier intervals */
+	int writer, reader, reader2;	/* reader2: another reader in the same interval */
+	uintptr_t wpc, rpc;
+};
+
+static struct word dyn_words[SIM_DYN_ARENA / 4];
+static struct word *static_words;
+static size_t nstatic_words;
+
+static bool any;			/* instrumented kernel code ran */
+static struct cudasimChecks seen;
+static struct cudasimFinding first[CUDASIM_FINDING_KINDS];
+static struct sim_access *acc;
+static size_t nacc;
+static unsigned long long blocks_done;	/* of this launch's first run */
+static struct sim_alloc *cached;	/* the allocation the last access was in */
+
+void
+sim_check_launch_begin(void)
+{
+	seen.threads += (unsigned long long)sim_cur.grid.x * sim_cur.grid.y * sim_cur.grid.z *
+			sim_cur.block.x * sim_cur.block.y * sim_cur.block.z;
+	blocks_done = 0;
+	nacc = 0;
+	cached = NULL;	/* allocations may have been freed since */
+}
+
+void
+sim_check_block_done(void)
+{
+	if (nacc)
+		sim_requests_count(acc, nacc, &seen.stats);
+	nacc = 0;
+	blocks_done++;
+}
+
+int
+cudasimTakeChecks(struct cudasimChecks *out)
+{
+	bool ran = any;
+
+	if (!out)
+		return -1;
+	*out = seen;
+	out->nfindings = 0;
+	for (int k = 1; k < CUDASIM_FINDING_KINDS; k++)
+		if (first[k].count)
+			out->findings[out->nfindings++] = first[k];
+	memset(&seen, 0, sizeof(seen));
+	memset(first, 0, sizeof(first));
+	any = false;
+	return ran ? 0 : -1;
+}
+
+static bool
+checking(void)
+{
+	return sim_cur.active && sim_cur.run == 0 && !sim_measuring && sim_blk.cur >= 0;
+}
+
+static void
+source_line(uintptr_t pc, char *out, size_t n)
+{
+	void *pcs[1] = { (void *)(pc - 1) };	/* pc is a return address: look up the call */
+	char *paren;
+
+	if (!sim_source_line(pcs, 1, out, n))
+		snprintf(out, n, "an unknown line");
+	else if ((paren = strstr(out, " (in ")))
+		*paren = '\0';	/* "file:line" only: the grader names the kernel */
+}
+
+/* Keep the first finding of each kind; count them all. */
+static struct cudasimFinding *
+finding(int kind, const void *addr, unsigned size, bool write, uintptr_t pc)
+{
+	struct cudasimFinding *f = &first[kind];
+
+	if (f->count++)
+		return NULL;
+	f->kind = kind;
+	f->addr = addr;
+	f->size = size;
+	f->write = write;
+	f->thread = sim_blk.th[sim_blk.cur].idx;
+	f->block = blockIdx;
+	source_line(pc, f->where, sizeof(f->where));
+	return f;
+}
+
+static void
+other_access(struct cudasimFinding *f, int thread, bool write, uintptr_t pc)
+{
+	if (!f)
+		return;
+	f->other_write = write;
+	f->other_thread = sim_blk.th[thread].idx;
+	source_line(pc, f->other_where, sizeof(f->other_where));
+}
+
+static void
+shared_word(struct word *w, const char *addr, long long offset, bool write, uintptr_t pc)
+{
+	unsigned epoch = cudasim_block_epoch, gen = sim_blk.gen;
+	int t = sim_blk.cur;
+	struct cudasimFinding *f = NULL;
+
+	if (write) {
+		bool read_now = w->repoch == epoch && w->rgen == gen;
+		int reader = !read_now ? NOBODY : w->reader != t ? w->reader : w->reader2;
+
+		if (w->wepoch == epoch && w->wgen == gen && w->writer != t) {
+			f = finding(CUDASIM_RACE, addr, 4, true, pc);
+			other_access(f, w->writer, true, w->wpc);
+		} else if (reader != NOBODY) {
+			f = finding(CUDASIM_RACE, addr, 4, true, pc);
+			other_access(f, reader, false, w->rpc);
+		}
+		w->wepoch = epoch;
+		w->wgen = gen;
+		w->writer = t;
+		w->wpc = pc;
+	} else {
+		if (w->wepoch != epoch) {
+			f = finding(CUDASIM_UNINITIALIZED, addr, 4, false, pc);
+		} else if (w->wgen == gen && w->writer != t) {
+			f = finding(CUDASIM_RACE, addr, 4, false, pc);
+			other_access(f, w->writer, true, w->wpc);
+		}
+		if (w->repoch != epoch || w->rgen != gen) {
+			w->repoch = epoch;
+			w->rgen = gen;
+			w->reader = t;
+			w->reader2 = NOBODY;
+			w->rpc = pc;
+		} else if (w->reader != t && w->reader2 == NOBODY) {
+			w->reader2 = t;
+		}
+	}
+	if (f) {
+		f->shared = 1;
+		f->offset = offset;
+	}
+}
+
+static struct word *
+static_word(size_t index)
+{
+	if (index >= nstatic_words) {
+		size_t n = sim_static_smem_used() / 4 + 1;
+		struct word *w = realloc(static_words, n * sizeof(*w));
+
+		if (!w)
+			return NULL;
+		memset(w + nstatic_words, 0, (n - nstatic_words) * sizeof(*w));
+		static_words = w;
+		nstatic_words = n;
+	}
+	return index < nstatic_words ? &static_words[index] : NULL;
+}
+
+static void
+keep(const char *p, bool write, bool shared, uintptr_t pc)
+{
+	if (blocks_done >= DETAIL_BLOCKS || nacc == DETAIL_CAP)
+		return;
+	if (!acc && !(acc = malloc(DETAIL_CAP * sizeof(*acc))))
+		return;
+	acc[nacc++] = (struct sim_access){ sim_blk.cur, 0, pc, (uintptr_t)p, write, shared };
+}
+
+static void
+shared_access(struct word *words, const char *base, const char *p, unsigned size, bool write, uintptr_t pc)
+{
+	size_t lo = (size_t)(p - base) / 4, hi = (size_t)(p - base + size - 1) / 4;
+
+	for (size_t i = lo; i <= hi; i++) {
+		struct word *w = words ? &words[i] : static_word(i);
+
+		if (w)
+			shared_word(w, p, (long long)(p - base), write, pc);
+	}
+	keep(p, write, true, pc);
+}
+
+static void
+access(const char *p, unsigned size, bool write, uintptr_t pc)
+{
+	struct sim_alloc *a;
+
+	if (!checking())
+		return;
+	any = true;
+	if (p >= cudasim_dyn_smem && p < cudasim_dyn_smem + SIM_DYN_ARENA) {
+		if ((size_t)(p - cudasim_dyn_smem) + size > sim_cur.smem) {
+			struct cudasimFinding *f = finding(CUDASIM_OUT_OF_BOUNDS, p, size, write, pc);
+
+			if (f) {
+				f->shared = 1;
+				f->offset = p - cudasim_dyn_smem;
+			}
+			return;
+		}
+		shared_access(dyn_words, cudasim_dyn_smem, p, size, write, pc);
+		return;
+	}
+	if (cudasim_static_smem && p >= cudasim_static_smem &&
+	    p < cudasim_static_smem + sim_static_smem_used()) {
+		shared_access(NULL, cudasim_static_smem, p, size, write, pc);
+		return;
+	}
+	a = cached && p >= cached->map && p < cached->map + cached->map_len ? cached : sim_alloc_near(p);
+	if (!a)
+		return;		/* the stack, host globals, __device__ variables */
+	cached = a;
+	if (p < a->ptr || p + size > a->ptr + a->size)
+		finding(CUDASIM_OUT_OF_BOUNDS, p, size, write, pc);
+	if (write)
+		seen.global_stores++;
+	else
+		seen.global_loads++;
+	keep(p, write, false, pc);
+}
+
+#define HOOKS(n) \
+	void __asan_load##n##_noabort(uintptr_t p) \
+	{ access((const char *)p, n, false, (uintptr_t)__builtin_return_address(0)); } \
+	void __asan_store##n##_noabort(uintptr_t p) \
+	{ access((const char *)p, n, true, (uintptr_t)__builtin_return_address(0)); }
+
+void __asan_load1_noabort(uintptr_t p);
+void __asan_store1_noabort(uintptr_t p);
+void __asan_load2_noabort(uintptr_t p);
+void __asan_store2_noabort(uintptr_t p);
+void __asan_load4_noabort(uintptr_t p);
+void __asan_store4_noabort(uintptr_t p);
+void __asan_load8_noabort(uintptr_t p);
+void __asan_store8_noabort(uintptr_t p);
+void __asan_load16_noabort(uintptr_t p);
+void __asan_store16_noabort(uintptr_t p);
+void __asan_loadN_noabort(uintptr_t p, size_t n);
+void __asan_storeN_noabort(uintptr_t p, size_t n);
+
+HOOKS(1)
+HOOKS(2)
+HOOKS(4)
+HOOKS(8)
+HOOKS(16)
+
+void
+__asan_loadN_noabort(uintptr_t p, size_t n)
+{
+	access((const char *)p, (unsigned)n, false, (uintptr_t)__builtin_return_address(0));
+}
+
+void
+__asan_storeN_noabort(uintptr_t p, size_t n)
+{
+	access((const char *)p, (unsigned)n, true, (uintptr_t)__builtin_return_address(0));
+}

@@ -457,7 +457,11 @@ cmd_run(int argc, char **argv)
 	int count = demo_variants(e, &variants);
 	printf("%s: %s, on the %s\n\n", e->name, e->title,
 	       o.backend == BACKEND_GPU ? "GPU" : "CPU simulator (correctness only; timing needs a GPU)");
-	printf("  %-34s %-8s %10s %9s %8s  %s\n", "variant", "result", "µs", "GB/s", "× ref", "what it shows");
+	int width = (int)strlen(e->solution);
+	for (int i = 0; i < count; i++)
+		if ((int)strlen(variants[i]) > width)
+			width = (int)strlen(variants[i]);
+	printf("  %-*s %-8s %10s %9s %8s  %s\n", width, "variant", "result", "µs", "GB/s", "× ref", "what it shows");
 	for (int i = -1; i < count && status != EXIT_ENVIRONMENT; i++) {
 		const char *file = i < 0 ? e->solution : variants[i];
 		char *description = i < 0 ? xstrdup("the reference") : variant_description(file);
@@ -466,10 +470,10 @@ cmd_run(int argc, char **argv)
 		int one = grade_run(e, &o, &r);
 		bool correct = one == 0 || (r.stage && !strcmp(r.stage, "performance"));
 		if (r.timing.measured)
-			printf("  %-34s %-8s %10.1f %9.0f %8.2f  %s\n", file, correct ? "correct" : "WRONG",
+			printf("  %-*s %-8s %10.1f %9.0f %8.2f  %s\n", width, file, correct ? "correct" : "WRONG",
 			       r.timing.median_us, r.timing.gbps, r.timing.ratio, description);
 		else
-			printf("  %-34s %-8s %10s %9s %8s  %s\n", file, correct ? "correct" : "WRONG", "-", "-", "-",
+			printf("  %-*s %-8s %10s %9s %8s  %s\n", width, file, correct ? "correct" : "WRONG", "-", "-", "-",
 			       description);
 		if (!correct)
 			printf("    %s\n", r.message ? r.message : "");

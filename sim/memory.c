@@ -331,6 +331,17 @@ close_float(uint32_t x, uint32_t y, double rel)
 	return fabs((double)a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-30;
 }
 
+/* A float atomic's sum may cancel to near zero: compare its rounding with the partial sums' size. */
+static bool
+close_to_scale(uint32_t xa, uint32_t xb, double rel, float scale)
+{
+	float a, b;
+
+	memcpy(&a, &xa, 4);
+	memcpy(&b, &xb, 4);
+	return isfinite(a) && isfinite(b) && fabs((double)a - b) <= rel * scale;
+}
+
 static bool
 close_double(const char *pa, const char *pb, double rel)
 {
@@ -348,23 +359,24 @@ static bool
 tolerated(const char *mem, const char *exp, bool *atomic_word)
 {
 	int kind;
+	float scale;
 	uint32_t x, y;
 	size_t mis = (uintptr_t)mem % 8;
 
 	memcpy(&x, mem, 4);
 	memcpy(&y, exp, 4);
 	*atomic_word = false;
-	if (sim_atomic_was(mem, &kind)) {
+	if (sim_atomic_was(mem, &kind, &scale)) {
 		*atomic_word = true;
 		if (kind == CUDASIM_ATOMIC_ORDER)
 			return true;
 		if (kind == CUDASIM_ATOMIC_FLOAT)
-			return close_float(x, y, 1e-4);
+			return close_float(x, y, 1e-4) || close_to_scale(x, y, 1e-4, scale);
 		if (kind == CUDASIM_ATOMIC_DOUBLE)
 			return close_double(mem, exp, 1e-9);
 		return false;
 	}
-	if (mis == 4 && sim_atomic_was(mem - 4, &kind) && kind == CUDASIM_ATOMIC_DOUBLE) {
+	if (mis == 4 && sim_atomic_was(mem - 4, &kind, &scale) && kind == CUDASIM_ATOMIC_DOUBLE) {
 		*atomic_word = true;
 		return close_double(mem - 4, exp - 4, 1e-9);
 	}
@@ -442,7 +454,9 @@ sim_track_restore_orig(void)
 /* ---------------------------------------------------------------- atomics */
 
 #define ATOMIC_SLOTS 4096
-static struct { const void *p; int kind; } atomic_set[ATOMIC_SLOTS];
+/* scale: the largest |value| a float atomic saw there, so a sum that cancels to
+   near zero is still compared against the size of its partial sums */
+static struct { const void *p; int kind; float scale; } atomic_set[ATOMIC_SLOTS];
 static int atomic_count;
 static bool atomic_overflow;
 
@@ -470,9 +484,13 @@ cudasim_atomic_note(void *p, int kind)
 	sim_atomics_used = true;
 	if (!sim_alloc_find(p) && !((char *)p >= __start_cudasim_device && (char *)p < __stop_cudasim_device))
 		return;		/* shared memory: not compared */
+	float magnitude = kind == CUDASIM_ATOMIC_FLOAT ? fabsf(*(const float *)p) : 0;
 	for (int i = 0; i < ATOMIC_SLOTS; i++, h = (h + 1) % ATOMIC_SLOTS) {
-		if (atomic_set[h].p == p)
+		if (atomic_set[h].p == p) {
+			if (magnitude > atomic_set[h].scale)
+				atomic_set[h].scale = magnitude;
 			return;
+		}
 		if (!atomic_set[h].p) {
 			if (atomic_count >= ATOMIC_SLOTS / 2) {
 				atomic_overflow = true;
@@ -480,6 +498,7 @@ cudasim_atomic_note(void *p, int kind)
 			}
 			atomic_set[h].p = p;
 			atomic_set[h].kind = kind;
+			atomic_set[h].scale = isfinite(magnitude) ? magnitude : 0;
 			atomic_count++;
 			return;
 		}
@@ -487,13 +506,15 @@ cudasim_atomic_note(void *p, int kind)
 }
 
 bool
-sim_atomic_was(const void *p, int *kind)
+sim_atomic_was(const void *p, int *kind, float *scale)
 {
 	size_t h = slot_of(p);
 
+	*scale = 0;
 	for (int i = 0; i < ATOMIC_SLOTS; i++, h = (h + 1) % ATOMIC_SLOTS) {
 		if (atomic_set[h].p == p) {
 			*kind = atomic_set[h].kind;
+			*scale = atomic_set[h].scale;
 			return true;
 		}
 		if (!atomic_set[h].p)

@@ -93,7 +93,7 @@ void sim_track_restore_a(void);
 void sim_track_restore_orig(void);
 /* Atomic targets seen while tracking. */
 void sim_atomic_reset(void);
-bool sim_atomic_was(const void *p, int *kind);
+bool sim_atomic_was(const void *p, int *kind, float *scale);
 extern bool sim_atomics_used;
 
 /* __device__ variables: the cudasim_device section, copied whole into slots

@@ -237,6 +237,22 @@ Test(warps, block_sum_with_shuffles_and_float_atomics, .timeout = 10)
 	cr_assert_float_eq(got, want, 1e-3);
 }
 
+Test(warps, float_atomics_that_cancel_to_zero_are_no_race, .timeout = 10)
+{
+	enum { N = 20000 };
+	static float in[N];
+	float got;
+
+	/* the first half's block sums are large and positive, the second half's cancel them:
+	   another order rounds differently, by far more than 1e-4 of the near-zero total */
+	for (int i = 0; i < N / 2; i++) {
+		in[i] = 1000.0f + 1.0f / (float)(i + 3);
+		in[N / 2 + i] = -in[i];
+	}
+	cr_assert_eq(sim_block_sum(in, N, &got), cudaSuccess, "%s", detail());
+	cr_assert_float_eq(got, 0.0f, 5.0f);
+}
+
 /* ---------------------------------------------------------------- printf and intrinsics */
 
 Test(printf, device_printf_once_in_order, .init = cr_redirect_stdout, .timeout = 10)

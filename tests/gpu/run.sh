@@ -2,7 +2,8 @@
 # make test-gpu: on a machine with an NVIDIA GPU, grade every solution (must
 # pass), every starter (must fail), every file in tests/wrong/ (must fail at
 # the stage it declares, the slow variants at "performance"), and the
-# transpose solution ten times in a row (all must pass). Prints a table; with
+# transpose solution ten times in a row (all must pass), every demo's variants
+# (all must be correct), and the adversarial submissions. Prints a table; with
 # OUT set, also writes it to $OUT/gpu-results.md.
 set -u
 cd "$(dirname "$0")/../.."
@@ -74,6 +75,15 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	grade transpose build/test-gpu/transpose_edit.cu pass
 done
 
+echo "== the demos, each variant against the reference"
+demos=$($g list --json | python3 -c 'import json,sys; print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"]=="demo"))')
+: >/tmp/demos.log
+for d in $demos; do
+	$g run "$d" --backend gpu | tee -a /tmp/demos.log
+	[ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
+	echo >>/tmp/demos.log
+done
+
 echo "== adversarial submissions on the GPU"
 BACKEND=gpu bash tests/adversarial/run.sh | tee /tmp/adversarial.log
 [ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
@@ -87,6 +97,9 @@ BACKEND=gpu bash tests/adversarial/run.sh | tee /tmp/adversarial.log
 	echo "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|"
 	cat "$results"
 	echo
+	echo "demos (cudalings run NAME --backend gpu):"
+	echo
+	sed 's/^/    /' /tmp/demos.log
 	echo "adversarial submissions (tests/adversarial/run.sh, BACKEND=gpu):"
 	echo
 	sed 's/^/    /' /tmp/adversarial.log

@@ -459,9 +459,8 @@ CUDASIM_EXTERN_C int cudasimLastLaunchStats(struct cudasimStats *stats);
 
 /*
  * The checks of code compiled with the instrumentation (check.c): g++
- * -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0
- * --param asan-stack=0 --param asan-globals=0 makes every load and store of
- * such code call the simulator first. What it saw, over every launch since
+ * -fsanitize=thread --param tsan-instrument-func-entry-exit=0 makes every
+ * load and store of such code call the simulator first. What it saw, over every launch since
  * the last call: accesses outside every allocation, shared memory races and
  * reads of shared memory no thread of the block wrote (the first of each
  * kind), how often each thread read and wrote global memory, and the
@@ -735,9 +734,11 @@ static inline void *cudasim_shared_at(size_t size, unsigned *slot, unsigned *epo
 	return cudasim_shared_slot(size, slot, epoch, file, line);
 }
 
-static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+/* Not instrumented (check.c): g++ -fsanitize=thread warns at a fence it cannot follow. */
+#define CUDASIM_UNCHECKED __attribute__((no_sanitize("thread")))
+CUDASIM_UNCHECKED static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+CUDASIM_UNCHECKED static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+CUDASIM_UNCHECKED static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __nanosleep(unsigned ns) { (void)ns; }
 /* A GPU stops the kernel with an illegal instruction; so does the CPU. */
 static inline void __trap(void) { __builtin_trap(); }
@@ -748,9 +749,9 @@ static inline long long clock64(void) { return cudasim_clock(); }
 /* Blocks run one at a time on one host thread, so a plain read-modify-write
  * is atomic; the note lets the order check tell atomic words apart. */
 #define CUDASIM_NOTE(p, k) do { if (cudasim_tracking) cudasim_atomic_note((void *)(p), (k)); } while (0)
-/* Not instrumented (check.c): an atomic is no race, and no plain read or write. */
+/* Not instrumented (CUDASIM_UNCHECKED): an atomic is no race, and no plain read or write. */
 #define CUDASIM_ATOMIC(name, T, kind, expr) \
-	__attribute__((no_sanitize_address)) static inline T name(T *p, T v) { CUDASIM_NOTE(p, kind); T old = *p; *p = (expr); return old; }
+	CUDASIM_UNCHECKED static inline T name(T *p, T v) { CUDASIM_NOTE(p, kind); T old = *p; *p = (expr); return old; }
 #define CUDASIM_ATOMIC_ALL(name, kind, expr) \
 	CUDASIM_ATOMIC(name, int, kind, expr) \
 	CUDASIM_ATOMIC(name, unsigned int, kind, expr) \
@@ -774,7 +775,7 @@ CUDASIM_ATOMIC(atomicInc, unsigned int, CUDASIM_ATOMIC_ORDER, old >= v ? 0 : old
 CUDASIM_ATOMIC(atomicDec, unsigned int, CUDASIM_ATOMIC_ORDER, (old == 0 || old > v) ? v : old - 1)
 
 #define CUDASIM_CAS(T) \
-	__attribute__((no_sanitize_address)) static inline T atomicCAS(T *p, T compare, T v) \
+	CUDASIM_UNCHECKED static inline T atomicCAS(T *p, T compare, T v) \
 	{ CUDASIM_NOTE(p, CUDASIM_ATOMIC_ORDER); T old = *p; if (old == compare) *p = v; return old; }
 CUDASIM_CAS(int)
 CUDASIM_CAS(unsigned int)

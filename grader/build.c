@@ -17,8 +17,7 @@
 #define SIM_CXXFLAGS "-std=gnu++17", "-O1", "-g", "-fno-omit-frame-pointer", "-Isim/include", \
 	"-include", "cudasim.h", "-Iharness", "-Ibuild/gen"
 /* The student's file only: every load and store calls the simulator's checks (sim/check.c) */
-#define SIM_CHECK_FLAGS "-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0", \
-	"--param", "asan-stack=0", "--param", "asan-globals=0"
+#define SIM_CHECK_FLAGS "-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0"
 #define SIM_LIBS "-lpthread", "-ldl", "-fopenmp"
 
 static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c" };
@@ -54,6 +53,18 @@ build_nvcc(void)
 	if (!nvcc && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
 		nvcc = "/usr/local/cuda/bin/nvcc";
 	return nvcc;
+}
+
+char *
+build_cuda_tool(const char *name)
+{
+	const char *nvcc = build_nvcc();
+	const char *slash = nvcc ? strrchr(nvcc, '/') : NULL;
+	char *path = slash ? xasprintf("%.*s/%s", (int)(slash - nvcc), nvcc, name) : NULL;
+	if (path && access(path, X_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
 }
 
 const char *

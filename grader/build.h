@@ -15,6 +15,8 @@ enum backend { BACKEND_GPU, BACKEND_SIM };
 const char *backend_name(enum backend b);
 /* The nvcc to use, or NULL when there is none. */
 const char *build_nvcc(void);
+/* A program of the CUDA toolkit beside nvcc (compute-sanitizer, ncu), or NULL; you own it. */
+char *build_cuda_tool(const char *name);
 /* The -arch nvcc builds for: $CUDALINGS_ARCH, else "native". */
 const char *build_arch(void);
 /* Whether the simulator's tools are built. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "diagnose.h"
 #include "inspect.h"
 #include "proc.h"
 #include "util.h"
@@ -57,6 +58,13 @@ struct session {
 	bool have_device;
 	struct child *runner;
 	char *device_error;  /* the runner could not open the GPU */
+	uint64_t addrs[MANIFEST_MAX_CASES + 1][PROTO_MAX_BUFFERS]; /* where the runner put each case's arrays */
+	struct proto_finding uninitialized[MANIFEST_MAX_CASES + 1]; /* said only if the case fails */
+	bool have_uninitialized[MANIFEST_MAX_CASES + 1];
+	struct proto_counts counts; /* the simulator's, over every case */
+	bool have_counts;
+	const char *tool_stage; /* a failure compute-sanitizer found, and its message */
+	char *tool_message;
 };
 
 bool
@@ -90,17 +98,6 @@ progress(const struct session *s, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	fflush(stderr);
-}
-
-static void
-add_diagnostic(struct grade_result *r, const char *kind, char *message)
-{
-	if (r->ndiagnostics == (int)(sizeof(r->diagnostics) / sizeof(*r->diagnostics))) {
-		free(message);
-		return;
-	}
-	r->diagnostics[r->ndiagnostics].kind = xstrdup(kind);
-	r->diagnostics[r->ndiagnostics++].message = message;
 }
 
 /* Fail case `index` with `message` (owned) unless it already failed; the first reason stays. */
@@ -148,6 +145,12 @@ payload_limit(const struct session *s, const struct proto_header *h, bool from_j
 	case MSG_ERROR:
 	case MSG_STAGE:
 		return 4096;
+	case MSG_BUFFERS:
+		return from_judge ? 0 : sizeof(uint64_t) * PROTO_MAX_BUFFERS;
+	case MSG_FINDING:
+		return from_judge ? 0 : sizeof(struct proto_finding);
+	case MSG_COUNTS:
+		return from_judge ? 0 : sizeof(struct proto_counts);
 	case MSG_CASE_BEGIN:
 	case MSG_DONE:
 		return 0;
@@ -235,6 +238,12 @@ case_finished(struct session *s, int index)
 							      x->info.buffers[k].name));
 				break;
 			}
+	if (s->have_uninitialized[index] && !(c->ran && c->passed)) {
+		/* a read of an unwritten tile element explains a wrong result; alone, it may be harmless */
+		struct case_arrays arrays = { &x->info, s->addrs[index] };
+		free(diagnose_finding(s->r, &s->uninitialized[index], &arrays, 1));
+	}
+	s->have_uninitialized[index] = false;
 	progress(s, "{\"event\":\"case\",\"index\":%d,\"count\":%d,\"name\":\"%s\",\"passed\":%s}", index + 1,
 		 s->ncases, c->name, c->ran && c->passed ? "true" : "false");
 }
@@ -257,8 +266,29 @@ check_output(struct session *s, int index, int k, const float *actual)
 	s->outputs_seen[index][k] = true;
 	compare_output(actual, x->values[k], x->count[k], spec->cols, &cmp);
 	s->r->cases[index].mismatches += cmp.wrong;
+	if (cmp.wrong && spec->rows > 1 && !diagnose_has(s->r, "untransposed_tile"))
+		diagnose_layout(s->r, spec->name, actual, x->values[k], spec->rows, spec->cols);
 	if (cmp.wrong)
 		fail_case(s, index, compare_describe(&cmp, spec->name, spec->rows, spec->cols));
+}
+
+/* What the simulator's checks saw in case `index`: an access out of bounds or a race fails it. */
+static void
+finding_message(struct session *s, int index, const char *payload)
+{
+	struct proto_finding f;
+	memcpy(&f, payload, sizeof(f));
+	f.where[sizeof(f.where) - 1] = f.other_where[sizeof(f.other_where) - 1] = 0;
+	if (f.kind == FINDING_UNINITIALIZED) {
+		s->uninitialized[index] = f;
+		s->have_uninitialized[index] = true;
+		return;
+	}
+	struct case_arrays arrays = { &s->expected[index].info, s->addrs[index] };
+	char *message = diagnose_finding(s->r, &f, &arrays, 1);
+	fail_case(s, index, message);
+	if (f.kind == FINDING_RACE)
+		s->r->cases[index].wrong = true;
 }
 
 static void
@@ -267,6 +297,21 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 	int index = (int)h->case_index;
 	struct child *c = s->runner;
 	switch (h->type) {
+	case MSG_BUFFERS:
+		if (index < s->ncases)
+			memcpy(s->addrs[index], payload, sizeof(s->addrs[index]));
+		break;
+	case MSG_FINDING:
+		if (index < s->ncases)
+			finding_message(s, index, payload);
+		break;
+	case MSG_COUNTS: {
+		struct proto_counts n;
+		memcpy(&n, payload, sizeof(n));
+		diagnose_counts_add(&s->counts, &n);
+		s->have_counts = true;
+		break;
+	}
 	case MSG_HELLO:
 		memcpy(&s->device, payload, sizeof(s->device));
 		s->device.name[sizeof(s->device.name) - 1] = 0;
@@ -305,11 +350,12 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		if (h->aux == STAGE_DEVICE && !s->device_error)
 			s->device_error = xasprintf("%.*s", (int)h->length, payload);
 		else if (index < s->ncases) {
+			diagnose_error(s->r, payload, h->length);
 			fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
 			if (h->aux == STAGE_RACE && !s->r->cases[index].wrong) {
 				s->r->cases[index].wrong = true;
 				bool blocks = memmem(payload, h->length, "blocks run", 10) != NULL;
-				add_diagnostic(s->r, "race",
+				diagnose_add(s->r, "race",
 					       xasprintf("in case %s the result depends on the order in which %s",
 							 s->r->cases[index].name,
 							 blocks ? "blocks run: blocks cannot wait for each other "
@@ -522,13 +568,13 @@ judge_timing(struct session *s)
 		set_failure(r, "performance",
 			    xasprintf("the launch kept the host waiting %.1f µs longer than the GPU's events account "
 				      "for (%.1f µs): work ran outside the timed launch", m->wall_us, m->student_us));
-		add_diagnostic(r, "timing", xstrdup(r->message));
+		diagnose_add(r, "timing", xstrdup(r->message));
 	} else if (impossible) {
 		r->performance = "fail";
 		set_failure(r, "performance",
 			    xasprintf("%.1f µs is faster than copying the same bytes (%.1f µs): the work is not "
 				      "all inside the launch that was timed", m->student_us, m->copy_us));
-		add_diagnostic(r, "timing", xstrdup(r->message));
+		diagnose_add(r, "timing", xstrdup(r->message));
 	} else if (fast_enough) {
 		r->performance = "pass";
 	} else {
@@ -571,12 +617,25 @@ conclude(struct session *s)
 				    xasprintf("case %s: %s", c->name, c->message ? c->message : "failed"));
 			break;
 		}
+	if (!r->stage && s->tool_stage) {
+		set_failure(r, s->tool_stage, s->tool_message);
+		s->tool_message = NULL;
+	}
 	if (!r->stage && s->timed >= 0 && !r->performance)
 		r->performance = "not_measured";
 	if (!r->stage && s->timed >= 0 && s->have_timing)
 		judge_timing(s);
+	if (s->have_counts)
+		diagnose_figures(&s->counts, "simulator", &r->figures);
+	const char *over = r->stage ? NULL : diagnose_budgets(s->e, r);
+	if (over) {
+		/* a correct kernel that uses memory the way the lesson warns against */
+		r->performance = "fail";
+		set_failure(r, "performance", xstrdup(over));
+	}
 	if (!r->performance)
 		r->performance = "not_measured";
+	diagnose_order(r);
 	if (r->stage) {
 		r->pass = false;
 		/* the most specific hint there is: for the diagnosis, the stage, then any failure */
@@ -793,6 +852,7 @@ out:
 			free(s->expected[i].values[k]);
 	buf_free(&s->judge_in.pending);
 	buf_free(&s->runner_in.pending);
+	free(s->tool_message);
 	free(s);
 	build_release(&b);
 	buf_free(&log);
@@ -815,6 +875,8 @@ grade_release(struct grade_result *r)
 	for (int i = 0; i < r->ndiagnostics; i++) {
 		free(r->diagnostics[i].kind);
 		free(r->diagnostics[i].message);
+		free(r->diagnostics[i].file);
+		free(r->diagnostics[i].other_file);
 	}
 	memset(r, 0, sizeof(*r));
 }

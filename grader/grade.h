@@ -19,6 +19,8 @@ struct grade_options {
 	uint64_t seed;          /* 0: a fresh one */
 	bool progress;          /* JSON lines on stderr as it goes */
 	bool skip_timing;
+	bool sanitize;          /* gpu: also run the cases under compute-sanitizer */
+	bool profile;           /* gpu: also measure the timed case with Nsight Compute */
 };
 
 struct case_result {
@@ -29,9 +31,31 @@ struct case_result {
 	char *message;
 };
 
+#define DIAGNOSTIC_MAX_FIGURES 4
+
+/* What went wrong, in the lessons' terms (grader/diagnose.c makes them). */
 struct diagnostic {
-	char *kind;
+	char *kind;    /* out_of_bounds, race, uninitialized, barrier_divergence, bank_conflicts, uncoalesced, … */
 	char *message;
+	char *file;    /* where, or NULL */
+	int line;
+	char *other_file; /* a race's other access, or NULL */
+	int other_line;
+	int nfigures;
+	struct {
+		const char *name; /* a budget's name, e.g. "sectors_per_request" */
+		double value;
+	} figures[DIAGNOSTIC_MAX_FIGURES];
+};
+
+/* How the student's kernels used memory: from the simulator's checks or from Nsight Compute. */
+struct memory_figures {
+	bool measured;
+	const char *source;            /* "simulator" or "nsight compute" */
+	double load_sectors_per_request, store_sectors_per_request; /* < 0: no such request */
+	double bank_conflicts_per_request;                          /* < 0: no shared memory request */
+	double global_reads_per_thread;                             /* < 0: not known */
+	double dram_gbps;                                           /* < 0: not measured */
 };
 
 struct timing_result {
@@ -61,6 +85,7 @@ struct grade_result {
 	struct timing_result timing;
 	struct diagnostic diagnostics[16];
 	int ndiagnostics;
+	struct memory_figures figures;
 	const char *hint;
 };
 

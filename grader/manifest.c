@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnose.h"
 #include "util.h"
 
 static const char *
@@ -132,6 +133,16 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	cJSON_ArrayForEach(call, allow)
 		if (cJSON_IsString(call))
 			e->allow[e->nallow++] = xstrdup(call->valuestring);
+
+	const cJSON *budgets = cJSON_GetObjectItemCaseSensitive(o, "budgets"), *limit;
+	e->budgets = xcalloc((size_t)cJSON_GetArraySize(budgets) + 1, sizeof(*e->budgets));
+	cJSON_ArrayForEach(limit, budgets) {
+		if (!cJSON_IsNumber(limit) || limit->valuedouble < 0 || !diagnose_budget_known(limit->string))
+			return error("workbook.json: %s: \"budgets\" maps sectors_per_request, bank_conflicts_per_request "
+				     "or global_reads_per_thread to a number, not \"%s\"", name, limit->string);
+		e->budgets[e->nbudgets].name = xstrdup(limit->string);
+		e->budgets[e->nbudgets++].limit = limit->valuedouble;
+	}
 
 	const cJSON *absolute = cJSON_GetObjectItemCaseSensitive(o, "absolute_us"), *a;
 	e->absolute = xcalloc((size_t)cJSON_GetArraySize(absolute) + 1, sizeof(*e->absolute));

@@ -18,6 +18,12 @@ struct hint {
 	char *text;
 };
 
+/* A limit on a figure of how the kernels use memory (grader/diagnose.c knows the names). */
+struct budget {
+	char *name; /* sectors_per_request, bank_conflicts_per_request, global_reads_per_thread */
+	double limit;
+};
+
 struct gpu_threshold {
 	char *device; /* as cudaGetDeviceProperties names it */
 	double us;
@@ -44,6 +50,8 @@ struct exercise {
 	int nabsolute;
 	struct hint *hints;
 	int nhints;
+	struct budget *budgets;
+	int nbudgets;
 	char **allow; /* calls the inspection would refuse that this exercise permits */
 	int nallow;
 };

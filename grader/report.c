@@ -97,6 +97,32 @@ string_or_null(const char *s)
 	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
+/* A figure, or null where there was nothing to measure. */
+static void
+add_figure(cJSON *o, const char *name, double value)
+{
+	if (value < 0)
+		cJSON_AddNullToObject(o, name);
+	else
+		cJSON_AddNumberToObject(o, name, value);
+}
+
+static void
+add_figures(cJSON *o, const struct memory_figures *f)
+{
+	if (!f->measured) {
+		cJSON_AddNullToObject(o, "figures");
+		return;
+	}
+	cJSON *j = cJSON_AddObjectToObject(o, "figures");
+	cJSON_AddStringToObject(j, "source", f->source);
+	add_figure(j, "load_sectors_per_request", f->load_sectors_per_request);
+	add_figure(j, "store_sectors_per_request", f->store_sectors_per_request);
+	add_figure(j, "bank_conflicts_per_request", f->bank_conflicts_per_request);
+	add_figure(j, "global_reads_per_thread", f->global_reads_per_thread);
+	add_figure(j, "dram_gbps", f->dram_gbps);
+}
+
 cJSON *
 report_json(const struct grade_result *r)
 {
@@ -150,11 +176,23 @@ report_json(const struct grade_result *r)
 	}
 	cJSON *diags = cJSON_AddArrayToObject(o, "diagnostics");
 	for (int i = 0; i < r->ndiagnostics; i++) {
+		const struct diagnostic *d = &r->diagnostics[i];
 		cJSON *j = cJSON_CreateObject();
-		cJSON_AddStringToObject(j, "kind", r->diagnostics[i].kind);
-		cJSON_AddStringToObject(j, "message", r->diagnostics[i].message);
+		cJSON_AddStringToObject(j, "kind", d->kind);
+		cJSON_AddStringToObject(j, "message", d->message);
+		if (d->file) {
+			cJSON_AddStringToObject(j, "file", d->file);
+			cJSON_AddNumberToObject(j, "line", d->line);
+		}
+		if (d->other_file) {
+			cJSON_AddStringToObject(j, "other_file", d->other_file);
+			cJSON_AddNumberToObject(j, "other_line", d->other_line);
+		}
+		for (int k = 0; k < d->nfigures; k++)
+			cJSON_AddNumberToObject(j, d->figures[k].name, d->figures[k].value);
 		cJSON_AddItemToArray(diags, j);
 	}
+	add_figures(o, &r->figures);
 	cJSON_AddItemToObject(o, "hint", string_or_null(r->hint));
 	return o;
 }

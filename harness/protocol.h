@@ -26,6 +26,9 @@ enum proto_type {
 	MSG_DONE,          /* runner or judge: all cases handled */
 	MSG_EXPECTED,      /* judge: case, aux = buffer index, payload = struct proto_expect[] */
 	MSG_CASE_INFO,     /* judge: case, payload = struct proto_case_info */
+	MSG_BUFFERS,       /* runner: case, payload = uint64_t device address of each buffer */
+	MSG_FINDING,       /* runner (simulator): case, payload = struct proto_finding */
+	MSG_COUNTS,        /* runner (simulator): case, payload = struct proto_counts */
 };
 
 enum proto_stage {
@@ -75,6 +78,33 @@ struct proto_case_info {
 	int32_t nbuffers;
 	int32_t reserved;
 	struct proto_buffer buffers[PROTO_MAX_BUFFERS];
+};
+
+/* What the simulator's checks saw one thread do (sim/check.c). The grader
+ * names the buffer from MSG_BUFFERS and MSG_CASE_INFO. */
+enum proto_finding_kind {
+	FINDING_OUT_OF_BOUNDS = 1, /* outside every buffer, or past the dynamic shared memory asked for */
+	FINDING_RACE,              /* two threads, one shared word, one writes, no barrier between */
+	FINDING_UNINITIALIZED,     /* a read of shared memory no thread of the block wrote */
+	FINDING_BARRIER,           /* threads of a block at different barriers (the GPU's synccheck) */
+};
+
+struct proto_finding {
+	uint32_t kind;
+	uint32_t write, other_write; /* the access wrote; (race) the other one wrote */
+	uint32_t size;               /* bytes */
+	uint64_t addr;               /* device address; shared: the offset in shared memory */
+	uint64_t count;              /* accesses of this kind */
+	int32_t shared;
+	int32_t thread[3], block[3], other_thread[3];
+	char where[256], other_where[256]; /* "file:line", "" when unknown */
+};
+
+/* Memory traffic of the student's kernels (sums over the launches of a case). */
+struct proto_counts {
+	uint64_t threads, global_loads, global_stores;
+	uint64_t load_requests, load_sectors, store_requests, store_sectors;
+	uint64_t shared_requests, shared_wavefronts;
 };
 
 struct proto_timing {

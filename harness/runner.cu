@@ -75,6 +75,58 @@ error_detail(void)
 #endif
 }
 
+#ifdef __CUDASIM__
+static void
+copy_where(char *to, const char *from)
+{
+	snprintf(to, 256, "%s", from);
+}
+
+static void
+copy_dim(int32_t *to, uint3 from)
+{
+	to[0] = (int32_t)from.x;
+	to[1] = (int32_t)from.y;
+	to[2] = (int32_t)from.z;
+}
+#endif
+
+/* What the simulator's checks saw the student's launches do (nothing on a GPU). */
+static void
+send_checks(int index)
+{
+#ifdef __CUDASIM__
+	struct cudasimChecks c;
+	if (cudasimTakeChecks(&c))
+		return;
+	for (int i = 0; i < c.nfindings; i++) {
+		const struct cudasimFinding *f = &c.findings[i];
+		struct proto_finding p;
+		memset(&p, 0, sizeof(p));
+		p.kind = (uint32_t)f->kind; /* the simulator's numbering is the protocol's */
+		p.write = (uint32_t)f->write;
+		p.other_write = (uint32_t)f->other_write;
+		p.size = f->size;
+		p.addr = f->shared ? (uint64_t)f->offset : (uint64_t)(uintptr_t)f->addr;
+		p.count = f->count;
+		p.shared = f->shared;
+		copy_dim(p.thread, f->thread);
+		copy_dim(p.block, f->block);
+		copy_dim(p.other_thread, f->other_thread);
+		copy_where(p.where, f->where);
+		copy_where(p.other_where, f->other_where);
+		proto_send(channel, MSG_FINDING, (uint32_t)index, 0, &p, sizeof(p));
+	}
+	struct proto_counts n = { c.threads, c.global_loads, c.global_stores,
+				  c.stats.global_load_requests, c.stats.global_load_sectors,
+				  c.stats.global_store_requests, c.stats.global_store_sectors,
+				  c.stats.shared_requests, c.stats.shared_wavefronts };
+	proto_send(channel, MSG_COUNTS, (uint32_t)index, 0, &n, sizeof(n));
+#else
+	(void)index;
+#endif
+}
+
 /*
  * Report a CUDA failure in `what` during case `index` and decide whether the
  * process can go on: a sticky error poisons the context, so stop there.
@@ -165,6 +217,11 @@ setup_case(int index, struct case_buffers *b)
 				 cudaMemcpy(b->dev[k], b->host[k], b->bytes[k], cudaMemcpyHostToDevice)))
 			return -1;
 	}
+	/* so that an address a check or a sanitizer reports can be named after its buffer */
+	uint64_t addrs[PROTO_MAX_BUFFERS] = { 0 };
+	for (int k = 0; k < b->c.nbuffers; k++)
+		addrs[k] = (uint64_t)(uintptr_t)b->dev[k];
+	proto_send(channel, MSG_BUFFERS, (uint32_t)index, 0, addrs, sizeof(addrs));
 	return 0;
 }
 
@@ -196,6 +253,8 @@ launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *
 {
 	check_definition.launch(fn, &b->c, dev);
 	cudaError_t e = cudaGetLastError();
+	/* before the error: a fault may end the program, and the checks explain it */
+	send_checks(index);
 	if (e != cudaSuccess) {
 		report_cuda_error(index, stage, "launching the kernel", e);
 		return -1;

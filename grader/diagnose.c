@@ -355,18 +355,23 @@ diagnose_budgets(const struct exercise *e, struct grade_result *r)
 
 /* ------------------------------------------------------------------ compute-sanitizer */
 
-/* "… in FILE:LINE" at the end of a line (after any " [N hazards]"), into where. */
+/* The "FILE.cu:LINE" in a line ("at k(float *)+0x70 in x.cu:27", or "at 0x70 in x.cu:27:k(float*)"). */
 static void
 where_in(const char *line, char *where, size_t n)
 {
-	const char *in = strstr(line, " in ");
-	for (const char *p = in; p; p = strstr(p + 1, " in "))
-		in = p;
-	if (!in)
+	for (const char *p = strstr(line, ".cu"); p; p = strstr(p + 1, ".cu")) {
+		const char *colon = strchr(p, ':');
+		if (!colon || !isdigit((unsigned char)colon[1]) || memchr(p, ' ', (size_t)(colon - p)))
+			continue;
+		const char *start = p;
+		while (start > line && start[-1] != ' ' && start[-1] != '(')
+			start--;
+		const char *end = colon + 1;
+		while (isdigit((unsigned char)*end))
+			end++;
+		snprintf(where, n, "%.*s", (int)(end - start), start);
 		return;
-	in += 4;
-	size_t len = strcspn(in, " \n");
-	snprintf(where, n, "%.*s", (int)len, in);
+	}
 }
 
 static void
@@ -464,6 +469,12 @@ const char diagnose_ncu_metrics[] =
 	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
 	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
 	"launch__thread_count,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum";
+const char diagnose_ncu_core_metrics[] =
+	"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+	"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
+	"smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,"
+	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
+	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 
 /* The next field of a CSV line ("a","1,024",…) into out; NULL after the last. */
 static const char *

@@ -52,8 +52,10 @@ bool diagnose_budget_known(const char *name);
 
 /* compute-sanitizer's text report: up to max findings, the first of each kind. */
 int diagnose_parse_sanitizer(const char *text, struct proto_finding *out, int max);
-/* The metrics Nsight Compute is asked for, comma-separated. */
+/* The metrics Nsight Compute is asked for, comma-separated; the core ones
+ * (sectors and bank conflicts) again where a version lacks one of the rest. */
 extern const char diagnose_ncu_metrics[];
+extern const char diagnose_ncu_core_metrics[];
 /* Nsight Compute's --csv --print-units base report, summed over its kernels; -1 when none is in it. */
 int diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps);
 

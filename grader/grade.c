@@ -63,6 +63,7 @@ struct session {
 	bool have_uninitialized[MANIFEST_MAX_CASES + 1];
 	struct proto_counts counts; /* the simulator's, over every case */
 	bool have_counts;
+	struct reader tool_in; /* a run under compute-sanitizer */
 	const char *tool_stage; /* a failure compute-sanitizer found, and its message */
 	char *tool_message;
 };
@@ -627,8 +628,10 @@ conclude(struct session *s)
 		judge_timing(s);
 	if (s->have_counts)
 		diagnose_figures(&s->counts, "simulator", &r->figures);
-	const char *over = r->stage ? NULL : diagnose_budgets(s->e, r);
-	if (over) {
+	/* a correct kernel's figures are said even when the timing has already failed it */
+	bool all_correct = !r->stage || !strcmp(r->stage, "performance");
+	const char *over = all_correct ? diagnose_budgets(s->e, r) : NULL;
+	if (over && !r->stage) {
 		/* a correct kernel that uses memory the way the lesson warns against */
 		r->performance = "fail";
 		set_failure(r, "performance", xstrdup(over));
@@ -656,6 +659,140 @@ conclude(struct session *s)
 	else
 		r->message = xasprintf("all %d cases correct%s", correct,
 				       r->backend == BACKEND_SIM ? " on the simulator; timing needs a GPU" : "");
+}
+
+/* --------------------------------------------------------------- the GPU's tools */
+
+/* Under compute-sanitizer the arrays lie elsewhere than in the graded run: keep where. */
+static void
+tool_message(struct session *s, const struct proto_header *h, const char *payload)
+{
+	if (h->type == MSG_BUFFERS && h->case_index < (uint32_t)s->ncases)
+		memcpy(s->addrs[h->case_index], payload, sizeof(s->addrs[0]));
+}
+
+static void
+tool_channel(struct child *c, const char *data, size_t n)
+{
+	struct session *s = c->ctx;
+	read_messages(s, &s->tool_in, data, n, false, tool_message, c);
+}
+
+/* The profiled run's outputs are not judged: its one case is the timed size. */
+static void
+discard_channel(struct child *c, const char *data, size_t n)
+{
+	(void)c, (void)data, (void)n;
+}
+
+/* Run `tool` (argv, NULL-terminated) on the runner with runner_args; you own its output. */
+static char *
+run_tool(struct session *s, char **tool, char **runner_args, int channel_fd, channel_fn *on_channel)
+{
+	int n = 0, m = 0;
+	while (tool[n])
+		n++;
+	while (runner_args[m])
+		m++;
+	char **argv = xcalloc((size_t)(n + m + 1), sizeof(char *));
+	memcpy(argv, tool, sizeof(char *) * (size_t)n);
+	memcpy(argv + n, runner_args, sizeof(char *) * (size_t)m);
+	struct child c = { .label = tool[0], .on_channel = on_channel, .ctx = s };
+	/* the tools start the runner as their child: no seccomp filter against new processes here */
+	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = channel_fd,
+					 .timeout_s = 600, .output_cap = 4 << 20 };
+	char *output = NULL;
+	memset(&s->tool_in, 0, sizeof(s->tool_in));
+	if (child_spawn(&c, argv, &options) == 0) {
+		struct child *one = &c;
+		child_pump(&one, 1);
+		output = xstrdup(c.output.data ? c.output.data : "");
+		child_release(&c);
+	}
+	buf_free(&s->tool_in.pending);
+	free(argv);
+	return output;
+}
+
+/* compute-sanitizer's memcheck, racecheck and synccheck over the correctness cases, in the lessons' terms. */
+static void
+sanitize(struct session *s, const char *runner, const char *seed, const char *channel, int channel_fd)
+{
+	char *program = build_cuda_tool("compute-sanitizer");
+	if (!program) {
+		diagnose_add(s->r, "tools", xstrdup("--sanitize: compute-sanitizer is not beside nvcc"));
+		return;
+	}
+	/* the cases only: the sanitizer slows kernels down far too much to time them */
+	int timed = s->timed, ncases = s->ncases;
+	s->timed = -1;
+	s->ncases = s->e->ncases;
+	char **args = make_argv(s, runner, "--channel", channel, "--seed", seed, NULL);
+	static const char *const tools[] = { "memcheck", "racecheck", "synccheck" };
+	for (size_t t = 0; t < sizeof(tools) / sizeof(*tools); t++) {
+		char *log = xasprintf("%s.sanitizer.log", runner);
+		char *tool[] = { program, "--tool", (char *)tools[t], "--log-file", log, "--print-limit", "100", NULL };
+		free(run_tool(s, tool, args, channel_fd, tool_channel));
+		char *text = read_file(log, NULL);
+		struct proto_finding found[4];
+		int n = text ? diagnose_parse_sanitizer(text, found, 4) : 0;
+		struct case_arrays arrays[MANIFEST_MAX_CASES + 1];
+		for (int i = 0; i < s->ncases; i++)
+			arrays[i] = (struct case_arrays){ &s->expected[i].info, s->addrs[i] };
+		for (int i = 0; i < n; i++) {
+			char *message = diagnose_finding(s->r, &found[i], arrays, s->ncases);
+			if (s->tool_message) {
+				free(message);
+				continue;
+			}
+			s->tool_stage = found[i].kind == FINDING_RACE ? "correctness" : "run";
+			s->tool_message = xasprintf("compute-sanitizer --tool %s: %s", tools[t], message);
+			free(message);
+		}
+		free(text);
+		unlink(log);
+		free(log);
+	}
+	free_argv(args);
+	s->timed = timed;
+	s->ncases = ncases;
+	free(program);
+}
+
+/* Nsight Compute's figures for the student's kernels at the timed size. */
+static void
+profile(struct session *s, const char *runner, const char *seed, const char *channel, int channel_fd)
+{
+	char *program = build_cuda_tool("ncu");
+	if (!program) {
+		diagnose_add(s->r, "tools", xstrdup("--profile: Nsight Compute (ncu) is not beside nvcc"));
+		return;
+	}
+	struct buf dims = { 0 };
+	for (int d = 0; d < s->e->ndims; d++)
+		buf_addf(&dims, "%s%d", d ? "," : "", s->e->timed[d]);
+	char *args[] = { (char *)runner, "--channel", (char *)channel, "--seed", (char *)seed, "--case", dims.data, NULL };
+	/* clocks as they are: METHOD.md, and the timing, leave them alone */
+	char *tool[] = { program, "--csv", "--print-units", "base", "--clock-control", "none", "--metrics",
+			 (char *)diagnose_ncu_metrics, NULL };
+	char *output = run_tool(s, tool, args, channel_fd, discard_channel);
+	struct proto_counts counts;
+	double gbps;
+	if (output && diagnose_parse_ncu(output, &counts, &gbps) && strstr(output, "metric")) {
+		free(output);
+		tool[8] = (char *)diagnose_ncu_core_metrics;
+		output = run_tool(s, tool, args, channel_fd, discard_channel);
+	}
+	if (output && diagnose_parse_ncu(output, &counts, &gbps) == 0) {
+		diagnose_figures(&counts, "nsight compute", &s->r->figures);
+		s->r->figures.dram_gbps = gbps;
+	} else {
+		diagnose_add(s->r, "tools", xasprintf("--profile: Nsight Compute measured no kernel: %.300s",
+						      output ? output : "it did not start"));
+	}
+	free(output);
+	buf_free(&dims);
+	free(program);
 }
 
 static void
@@ -842,6 +979,14 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	}
 	if (s->stopped_early)
 		r->performance = "not_measured";
+	if (o->backend == BACKEND_GPU && (o->sanitize || o->profile)) {
+		char *path = root_path(b.runner);
+		if (o->sanitize)
+			sanitize(s, path, seed_text, channel_text, channel_fd);
+		if (o->profile && e->has_timed)
+			profile(s, path, seed_text, channel_text, channel_fd);
+		free(path);
+	}
 
 verdict:
 	conclude(s);

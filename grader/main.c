@@ -33,6 +33,7 @@ static const char usage_text[] =
 	"usage: cudalings                      open the workbook (the TUI)\n"
 	"       cudalings list [--json]        the lessons and exercises in order\n"
 	"       cudalings grade NAME [--file PATH] [--backend gpu|sim] [--json] [--progress] [--seed N]\n"
+	"                           [--case SIZES] [--sanitize] [--profile]  (gpu: compute-sanitizer, Nsight Compute)\n"
 	"       cudalings run NAME [--backend gpu|sim]  run a demo's variants side by side\n"
 	"       cudalings reset NAME           put the starter back (your file is kept as a backup)\n"
 	"       cudalings starter NAME         print the starter of an exercise\n"
@@ -198,11 +199,40 @@ choose_backend(struct grade_options *o, const char *requested)
 	return 0;
 }
 
+/* --case 4096x4096: grade, time and profile at this one size instead of the exercise's. */
+static int
+set_only_case(struct exercise *e, const char *text)
+{
+	int dims[PROTO_MAX_DIMS], n = 0;
+	for (const char *p = text; n < PROTO_MAX_DIMS; p++) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || v > 1L << 30 || (*end && *end != 'x' && *end != ',')) {
+			n = -1;
+			break;
+		}
+		dims[n++] = (int)v;
+		if (!*end)
+			break;
+		p = end;
+	}
+	if (n != e->ndims) {
+		char *message = xasprintf("--case takes %d sizes for %s, like 4096x4096, not '%s'", e->ndims, e->name, text);
+		usage_error("%s", message);
+		free(message);
+		return -1;
+	}
+	memcpy(e->cases[0], dims, sizeof(int) * (size_t)e->ndims);
+	memcpy(e->timed, dims, sizeof(int) * (size_t)e->ndims);
+	e->ncases = 1;
+	return 0;
+}
+
 static int
 cmd_grade(int argc, char **argv)
 {
 	struct grade_options o = { 0 };
-	const char *name = NULL, *backend = NULL;
+	const char *name = NULL, *backend = NULL, *only_case = NULL;
 	bool json = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -213,6 +243,12 @@ cmd_grade(int argc, char **argv)
 			o.progress = true;
 		else if (!strcmp(a, "--no-timing"))
 			o.skip_timing = true;
+		else if (!strcmp(a, "--sanitize"))
+			o.sanitize = true; /* on the simulator its checks always run */
+		else if (!strcmp(a, "--profile"))
+			o.profile = true;
+		else if (!strcmp(a, "--case") && has_value)
+			only_case = argv[++i];
 		else if (!strcmp(a, "--file") || !strcmp(a, "--backend") || !strcmp(a, "--seed")) {
 			if (!has_value)
 				return usage_error("'%s' needs a value", a);
@@ -249,6 +285,8 @@ cmd_grade(int argc, char **argv)
 	load_manifest();
 	struct exercise *e = find_exercise(name, true);
 	if (!e)
+		return EXIT_USAGE;
+	if (only_case && set_only_case(e, only_case))
 		return EXIT_USAGE;
 	if (!e->file && !o.file) {
 		error("'%s' is a demo: there is nothing to write, only variants to compare: "

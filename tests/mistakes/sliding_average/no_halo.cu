@@ -2,6 +2,7 @@
 // expect: uninitialized
 // message: no thread of its block wrote
 // stage: correctness
+// sim-only
 // The halo is never loaded: the 3 tile elements on each side are read unwritten.
 #include "cudalings/sliding_average.h"
 

@@ -68,10 +68,11 @@ for name in ("load_sectors_per_request", "store_sectors_per_request", "bank_conf
     if a is None or b is None:
         diff, bad = "missing", True
     else:
-        # within 10%, or within 0.1 of a figure near zero (a conflict-free tile)
+        # within 10%; near zero, within 0.25: Nsight's bank-conflict counter reads
+        # 0.13-0.23 per request on conflict-free tiles (bench/diagnostics.md)
         d = abs(a - b)
-        diff = "%+.1f%%" % (100 * (a - b) / b) if b else "%+.2f" % (a - b)
-        bad |= d > 0.1 * abs(b) and d > 0.1
+        diff = "%+.1f%%" % (100 * (a - b) / b) if b >= 1 else "%+.2f" % (a - b)
+        bad |= d > 0.1 * abs(b) and d > 0.25
     fmt = lambda v: "-" if v is None else "%.2f" % v
     print("| %s | %s | %s | %s | %s | %s | %s |" % (exercise, path, size, name, fmt(a), fmt(b), diff))
 sys.exit(1 if bad else 0)

@@ -1,6 +1,6 @@
 // exercise: sum_reduction
 // expect: barrier_divergence
-// message: every barrier
+// message: every thread of a block must reach
 // stage: run
 // The barrier of each step is inside the if: only the threads that add reach it.
 #include "cudalings/sum_reduction.h"

@@ -81,9 +81,16 @@ static char *
 out_of_bounds_text(const struct proto_finding *f, const char *who, const struct case_arrays *cases, int ncases)
 {
 	const char *verb = f->write ? "wrote" : "read";
+	if (f->shared == 2 && f->addr % 4 == 0 && f->extent % 4 == 0)
+		return xasprintf("%s %s element %" PRIu64 " of a __shared__ array of %" PRIu64 " floats, %s", who, verb,
+				 f->addr / 4, f->extent / 4,
+				 f->addr / 4 == f->extent / 4 ? "one past its end" : "past its end");
+	if (f->shared == 2)
+		return xasprintf("%s %s byte %" PRIu64 " of a __shared__ variable of %" PRIu64 " bytes, past its end", who,
+				 verb, f->addr, f->extent);
 	if (f->shared)
-		return xasprintf("%s %s byte %" PRIu64 " of the dynamic shared memory, past the bytes the launch asked "
-				 "for (the third <<<>>> argument)", who, verb, f->addr);
+		return xasprintf("%s %s byte %" PRIu64 " of the dynamic shared memory, past the %" PRIu64 " bytes the "
+				 "launch asked for (the third <<<>>> argument)", who, verb, f->addr, f->extent);
 	int64_t offset = 0;
 	const struct proto_buffer *b = buffer_of(f->addr, cases, ncases, &offset);
 	if (!b)

@@ -93,9 +93,10 @@ struct proto_finding {
 	uint32_t kind;
 	uint32_t write, other_write; /* the access wrote; (race) the other one wrote */
 	uint32_t size;               /* bytes */
-	uint64_t addr;               /* device address; shared: the offset in shared memory */
+	uint64_t addr;               /* device address; shared: the byte in the shared array */
+	uint64_t extent;             /* shared: the array's bytes */
 	uint64_t count;              /* accesses of this kind */
-	int32_t shared;
+	int32_t shared;              /* 1: dynamic shared memory, 2: a __shared__ variable */
 	int32_t thread[3], block[3], other_thread[3];
 	char where[256], other_where[256]; /* "file:line", "" when unknown */
 };

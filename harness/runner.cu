@@ -109,6 +109,7 @@ send_checks(int index)
 		p.size = f->size;
 		p.addr = f->shared ? (uint64_t)f->offset : (uint64_t)(uintptr_t)f->addr;
 		p.count = f->count;
+		p.extent = (uint64_t)f->extent;
 		p.shared = f->shared;
 		copy_dim(p.thread, f->thread);
 		copy_dim(p.block, f->block);

@@ -10,7 +10,8 @@
  * - An access to an allocation's mapping outside the bytes it asked for is
  *   out of bounds (one past the end of a 1023-float array lies in the
  *   allocation's rounding to 256 bytes and does not fault); so is one past
- *   the dynamic shared memory the launch asked for.
+ *   the dynamic shared memory the launch asked for, and one past a
+ *   __shared__ variable (sched.c leaves a gap after each).
  * - Shared memory has a shadow word per 4 bytes: the last writer and the
  *   last readers, with the block (cudasim_block_epoch) and the barrier
  *   interval (sim_blk.gen) they were in. Two threads in one interval, one
@@ -214,6 +215,19 @@ shared_access(struct word *words, const char *base, const char *p, unsigned size
 	keep(p, write, true, pc);
 }
 
+/* Past the dynamic shared memory asked for (kind 1), or past a __shared__ variable (2), into the gap after it. */
+static void
+shared_out_of_bounds(const char *p, unsigned size, bool write, uintptr_t pc, int kind, size_t offset, size_t extent)
+{
+	struct cudasimFinding *f = finding(CUDASIM_OUT_OF_BOUNDS, p, size, write, pc);
+
+	if (f) {
+		f->shared = kind;
+		f->offset = (long long)offset;
+		f->extent = (long long)extent;
+	}
+}
+
 static void
 access(const void *addr, unsigned size, bool write, uintptr_t pc)
 {
@@ -225,12 +239,7 @@ access(const void *addr, unsigned size, bool write, uintptr_t pc)
 	any = true;
 	if (p >= cudasim_dyn_smem && p < cudasim_dyn_smem + SIM_DYN_ARENA) {
 		if ((size_t)(p - cudasim_dyn_smem) + size > sim_cur.smem) {
-			struct cudasimFinding *f = finding(CUDASIM_OUT_OF_BOUNDS, p, size, write, pc);
-
-			if (f) {
-				f->shared = 1;
-				f->offset = p - cudasim_dyn_smem;
-			}
+			shared_out_of_bounds(p, size, write, pc, 1, p - cudasim_dyn_smem, sim_cur.smem);
 			return;
 		}
 		shared_access(dyn_words, cudasim_dyn_smem, p, size, write, pc);
@@ -238,6 +247,12 @@ access(const void *addr, unsigned size, bool write, uintptr_t pc)
 	}
 	if (cudasim_static_smem && p >= cudasim_static_smem &&
 	    p < cudasim_static_smem + sim_static_smem_used()) {
+		size_t at = (size_t)(p - cudasim_static_smem), start, bytes;
+
+		if (sim_static_slot(at, &start, &bytes) && at + size > start + bytes) {
+			shared_out_of_bounds(p, size, write, pc, 2, at - start, bytes);
+			return;
+		}
 		shared_access(NULL, cudasim_static_smem, p, size, write, pc);
 		return;
 	}

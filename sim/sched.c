@@ -537,6 +537,13 @@ static size_t arena_used;
 static struct { void *p; size_t n; } globals[256];
 static int nglobals;
 
+/* Where each slot lies, for check.c, in the order they were taken. */
+struct slot {
+	size_t at, size;
+};
+static struct slot *slots;
+static size_t nslots, slots_cap;
+
 static size_t
 take_slot(size_t size)
 {
@@ -557,8 +564,42 @@ take_slot(size_t size)
 			STATIC_ARENA >> 20);
 		abort();
 	}
-	arena_used += (size + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN;
+	/* a gap after each slot: an index just past an array's end lands in no array (check.c) */
+	arena_used += (size + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN + SLOT_ALIGN;
+	if (nslots == slots_cap) {
+		size_t cap = slots_cap ? 2 * slots_cap : 64;
+		struct slot *grown = realloc(slots, cap * sizeof(*slots));
+
+		if (!grown) {
+			fprintf(stderr, "cudasim: no memory for __shared__ variables\n");
+			abort();
+		}
+		slots = grown;
+		slots_cap = cap;
+	}
+	slots[nslots++] = (struct slot){ at, size };
 	return at;
+}
+
+bool
+sim_static_slot(size_t at, size_t *start, size_t *size)
+{
+	size_t lo = 0, hi = nslots;
+
+	/* the last slot that starts at or below `at` (slots only grow upwards) */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (slots[mid].at <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false;
+	*start = slots[lo - 1].at;
+	*size = slots[lo - 1].size;
+	return true;
 }
 
 size_t

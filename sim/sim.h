@@ -152,6 +152,8 @@ extern struct sim_block sim_blk;
 
 /* The bytes of the static __shared__ arena that slots took so far. */
 size_t sim_static_smem_used(void);
+/* The __shared__ variable's slot that starts highest at or below byte `at` of the arena. */
+bool sim_static_slot(size_t at, size_t *start, size_t *size);
 /* Called after a block's shared memory is poisoned, before its threads run. */
 extern void (*sim_block_started)(void);
 /* Make the dynamic shared memory past what a launch asked for fault, and undo it. */

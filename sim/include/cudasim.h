@@ -477,8 +477,9 @@ struct cudasimFinding {
 	int write, other_write;		/* this access wrote; (race) the other one wrote */
 	unsigned size;			/* bytes accessed */
 	const void *addr;
-	int shared;			/* addr is in shared memory; offset is in its arena */
-	long long offset;
+	int shared;			/* 1: dynamic shared memory, 2: a __shared__ variable */
+	long long offset;		/* shared: the byte in it */
+	long long extent;		/* shared: its bytes (the launch's, or the variable's) */
 	unsigned long long count;	/* accesses of this kind seen */
 	uint3 thread, block, other_thread;
 	char where[256], other_where[256];	/* "file:line" */

@@ -253,6 +253,15 @@ diagnose_counts_add(struct proto_counts *sum, const struct proto_counts *c)
 	sum->store_sectors += c->store_sectors;
 	sum->shared_requests += c->shared_requests;
 	sum->shared_wavefronts += c->shared_wavefronts;
+	if (c->global_excess > sum->global_excess) {
+		sum->global_excess = c->global_excess;
+		memcpy(sum->global_where, c->global_where, sizeof(sum->global_where));
+	}
+	if (c->shared_excess > sum->shared_excess) {
+		sum->shared_excess = c->shared_excess;
+		memcpy(sum->shared_where, c->shared_where, sizeof(sum->shared_where));
+	}
+	sum->global_where[sizeof(sum->global_where) - 1] = sum->shared_where[sizeof(sum->shared_where) - 1] = 0;
 }
 
 static double
@@ -272,6 +281,8 @@ diagnose_figures(const struct proto_counts *c, const char *source, struct memory
 		? ratio(c->shared_wavefronts - c->shared_requests, c->shared_requests) : -1;
 	out->global_reads_per_thread = ratio(c->global_loads, c->threads);
 	out->dram_gbps = -1;
+	memcpy(out->global_where, c->global_where, sizeof(out->global_where));
+	memcpy(out->shared_where, c->shared_where, sizeof(out->shared_where));
 }
 
 /* ------------------------------------------------------------------ budgets */
@@ -347,9 +358,20 @@ diagnose_budgets(const struct exercise *e, struct grade_result *r)
 			if (strcmp(k->name, e->budgets[i].name) || value < 0 ||
 			    value <= limit * BUDGET_SLACK + BUDGET_MARGIN)
 				continue;
-			struct diagnostic *d = diagnose_add(r, k->kind, over_budget(k, &r->figures, limit, &value));
+			/* the line that cost most, where the simulator saw it */
+			const char *where = !strcmp(k->name, "sectors_per_request") ? r->figures.global_where
+				: !strcmp(k->name, "bank_conflicts_per_request") ? r->figures.shared_where : "";
+			char *message = over_budget(k, &r->figures, limit, &value);
+			if (*where) {
+				char *longer = xasprintf("%s; the costliest line is %s", message, where);
+				free(message);
+				message = longer;
+			}
+			struct diagnostic *d = diagnose_add(r, k->kind, message);
 			if (!d)
 				continue;
+			if (*where && !split_where(where, &d->file, &d->line))
+				d->file = NULL;
 			d->figures[d->nfigures].name = k->name;
 			d->figures[d->nfigures++].value = value;
 			d->figures[d->nfigures].name = "budget";

@@ -56,6 +56,7 @@ struct memory_figures {
 	double bank_conflicts_per_request;                          /* < 0: no shared memory request */
 	double global_reads_per_thread;                             /* < 0: not known */
 	double dram_gbps;                                           /* < 0: not measured */
+	char global_where[256], shared_where[256];                  /* the costliest line, "" if unknown */
 };
 
 struct timing_result {

@@ -106,6 +106,9 @@ struct proto_counts {
 	uint64_t threads, global_loads, global_stores;
 	uint64_t load_requests, load_sectors, store_requests, store_sectors;
 	uint64_t shared_requests, shared_wavefronts;
+	/* the line that cost most beyond the ideal, and that cost ("" and 0: none known) */
+	uint64_t global_excess, shared_excess;
+	char global_where[256], shared_where[256];
 };
 
 struct proto_timing {

@@ -121,7 +121,10 @@ send_checks(int index)
 	struct proto_counts n = { c.threads, c.global_loads, c.global_stores,
 				  c.stats.global_load_requests, c.stats.global_load_sectors,
 				  c.stats.global_store_requests, c.stats.global_store_sectors,
-				  c.stats.shared_requests, c.stats.shared_wavefronts };
+				  c.stats.shared_requests, c.stats.shared_wavefronts,
+				  c.global_excess, c.shared_excess, "", "" };
+	copy_where(n.global_where, c.global_where);
+	copy_where(n.shared_where, c.shared_where);
 	proto_send(channel, MSG_COUNTS, (uint32_t)index, 0, &n, sizeof(n));
 #else
 	(void)index;

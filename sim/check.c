@@ -47,6 +47,8 @@ static size_t nacc;
 static unsigned long long blocks_done;	/* of this launch's first run */
 static struct sim_alloc *cached;	/* the allocation the last access was in */
 
+static void source_line(uintptr_t pc, char *out, size_t n);
+
 void
 sim_check_launch_begin(void)
 {
@@ -57,11 +59,37 @@ sim_check_launch_begin(void)
 	cached = NULL;	/* allocations may have been freed since */
 }
 
+/* What each instruction cost beyond the ideal, to name the worst. */
+#define COSTLY_MAX 64
+static struct costly {
+	uintptr_t pc;
+	bool shared;
+	unsigned long long excess;
+} costly[COSTLY_MAX];
+static int ncostly;
+
+static void
+request_cost(const struct sim_access *first, size_t lanes, unsigned units)
+{
+	unsigned ideal = first->shared ? 1 : (unsigned)(lanes + 7) / 8;
+	int i;
+
+	if (units <= ideal)
+		return;
+	for (i = 0; i < ncostly && costly[i].pc != first->pc; i++)
+		;
+	if (i == COSTLY_MAX)
+		return;
+	if (i == ncostly)
+		costly[ncostly++] = (struct costly){ first->pc, first->shared, 0 };
+	costly[i].excess += units - ideal;
+}
+
 void
 sim_check_block_done(void)
 {
 	if (nacc)
-		sim_requests_count(acc, nacc, &seen.stats);
+		sim_requests_count(acc, nacc, &seen.stats, request_cost);
 	nacc = 0;
 	blocks_done++;
 }
@@ -78,6 +106,16 @@ cudasimTakeChecks(struct cudasimChecks *out)
 	for (int k = 1; k < CUDASIM_FINDING_KINDS; k++)
 		if (first[k].count)
 			out->findings[out->nfindings++] = first[k];
+	for (int i = 0; i < ncostly; i++) {
+		struct costly *c = &costly[i];
+		unsigned long long *excess = c->shared ? &out->shared_excess : &out->global_excess;
+
+		if (c->excess > *excess) {
+			*excess = c->excess;
+			source_line(c->pc, c->shared ? out->shared_where : out->global_where, sizeof(out->global_where));
+		}
+	}
+	ncostly = 0;
 	memset(&seen, 0, sizeof(seen));
 	memset(first, 0, sizeof(first));
 	any = false;

@@ -144,8 +144,8 @@ same_request(const struct sim_access *x, const struct sim_access *y)
 	       x->seq == y->seq && x->write == y->write;
 }
 
-/* One warp's accesses at one instruction: [a, a + n). */
-static void
+/* One warp's accesses at one instruction: [a, a + n); returns its wavefronts or sectors. */
+static unsigned
 count_request(const struct sim_access *a, size_t n, struct cudasimStats *into)
 {
 	if (a->shared) {
@@ -162,7 +162,7 @@ count_request(const struct sim_access *a, size_t n, struct cudasimStats *into)
 		}
 		into->shared_requests++;
 		into->shared_wavefronts += most;
-		return;
+		return most;
 	}
 	unsigned sectors = 0;
 
@@ -180,10 +180,12 @@ count_request(const struct sim_access *a, size_t n, struct cudasimStats *into)
 		into->global_load_requests++;
 		into->global_load_sectors += sectors;
 	}
+	return sectors;
 }
 
 void
-sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into)
+sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into,
+		   void (*each)(const struct sim_access *first, size_t lanes, unsigned units))
 {
 	qsort(a, n, sizeof(*a), by_thread_pc);
 	for (size_t i = 0; i < n; i++)
@@ -192,7 +194,10 @@ sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into)
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && same_request(&a[i], &a[j]); j++)
 			;
-		count_request(&a[i], j - i, into);
+		unsigned units = count_request(&a[i], j - i, into);
+
+		if (each)
+			each(&a[i], j - i, units);
 	}
 	into->measured = 1;
 }
@@ -257,7 +262,7 @@ sim_measure_launch(void)
 		sim_block_run(first, true);
 		sim_measuring = false;
 		finish();
-		sim_requests_count(acc, nacc, &last);
+		sim_requests_count(acc, nacc, &last, NULL);
 		if (getenv("CUDASIM_MEASURE"))
 			print_stats();
 	} else {

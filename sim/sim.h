@@ -220,8 +220,11 @@ struct sim_access {
 	bool write, shared;
 };
 /* Add the requests of one block's accesses [a, a + n) to *into: a warp at one
- * instruction, the k-th time each lane got there, makes one (reorders a). */
-void sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into);
+ * instruction, the k-th time each lane got there, makes one (reorders a).
+ * each, unless NULL, sees every request: its first access, its lanes and its
+ * wavefronts (shared memory) or sectors (global). */
+void sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into,
+			void (*each)(const struct sim_access *first, size_t lanes, unsigned units));
 /* A block runs with shared memory protected: the runtime's own writes there unprotect first. */
 extern bool sim_measuring;
 /* Measure block (0,0,0) of the launch just run, when asked to. */

@@ -490,6 +490,10 @@ struct cudasimChecks {
 	unsigned long long global_loads, global_stores;
 	int nfindings;
 	struct cudasimFinding findings[CUDASIM_FINDING_KINDS - 1];
+	/* the instruction that cost most beyond the ideal (a sector per 8 lanes,
+	 * one wavefront per request), "file:line", and that cost */
+	char global_where[256], shared_where[256];
+	unsigned long long global_excess, shared_excess;
 };
 /* Fill *out with what was seen since the last call and start afresh; returns
  * 0, or -1 when no instrumented code ran. */

@@ -117,7 +117,10 @@ Test(diagnose, budgets_allow_a_little_and_no_more, .timeout = 5)
 	struct exercise e = { .name = "transpose", .budgets = budgets, .nbudgets = 2 };
 	struct grade_result r;
 	memset(&r, 0, sizeof(r));
-	r.figures = (struct memory_figures){ true, "simulator", 3.5, 4.5, 0.2, 1, -1 };
+	r.figures = (struct memory_figures){ .measured = true, .source = "simulator", .load_sectors_per_request = 3.5,
+					     .store_sectors_per_request = 4.5, .bank_conflicts_per_request = 0.2,
+					     .global_reads_per_thread = 1, .dram_gbps = -1 };
+	strcpy(r.figures.shared_where, "exercises/transpose.cu:23");
 	cr_assert_null(diagnose_budgets(&e, &r));
 	r.figures.bank_conflicts_per_request = 13.3;
 	r.figures.store_sectors_per_request = 24.4;
@@ -128,4 +131,8 @@ Test(diagnose, budgets_allow_a_little_and_no_more, .timeout = 5)
 	cr_assert_str_eq(r.diagnostics[1].kind, "uncoalesced");
 	cr_assert(strstr(r.diagnostics[1].message, "global stores touch 24.4 sectors"), "%s", r.diagnostics[1].message);
 	cr_assert_float_eq(r.diagnostics[0].figures[0].value, 13.3, 1e-9);
+	/* the simulator named the line that cost most; Nsight Compute names none */
+	cr_assert_str_eq(r.diagnostics[0].file, "exercises/transpose.cu");
+	cr_assert_eq(r.diagnostics[0].line, 23);
+	cr_assert_null(r.diagnostics[1].file);
 }

@@ -280,6 +280,8 @@ diagnose_figures(const struct proto_counts *c, const char *source, struct memory
 	out->bank_conflicts_per_request = c->shared_requests && c->shared_wavefronts >= c->shared_requests
 		? ratio(c->shared_wavefronts - c->shared_requests, c->shared_requests) : -1;
 	out->global_reads_per_thread = ratio(c->global_loads, c->threads);
+	/* Nsight Compute counts warp requests, not each thread's stores */
+	out->global_writes_per_thread = c->global_stores ? ratio(c->global_stores, c->threads) : -1;
 	out->dram_gbps = -1;
 	memcpy(out->global_where, c->global_where, sizeof(out->global_where));
 	memcpy(out->shared_where, c->shared_where, sizeof(out->shared_where));

@@ -119,7 +119,8 @@ Test(diagnose, budgets_allow_a_little_and_no_more, .timeout = 5)
 	memset(&r, 0, sizeof(r));
 	r.figures = (struct memory_figures){ .measured = true, .source = "simulator", .load_sectors_per_request = 3.5,
 					     .store_sectors_per_request = 4.5, .bank_conflicts_per_request = 0.2,
-					     .global_reads_per_thread = 1, .dram_gbps = -1 };
+					     .global_reads_per_thread = 1, .global_writes_per_thread = 1,
+					     .dram_gbps = -1 };
 	strcpy(r.figures.shared_where, "exercises/transpose.cu:23");
 	cr_assert_null(diagnose_budgets(&e, &r));
 	r.figures.bank_conflicts_per_request = 13.3;

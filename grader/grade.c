@@ -773,14 +773,15 @@ profile(struct session *s, const char *runner, const char *seed, const char *cha
 		buf_addf(&dims, "%s%d", d ? "," : "", s->e->timed[d]);
 	char *args[] = { (char *)runner, "--channel", (char *)channel, "--seed", (char *)seed, "--case", dims.data, NULL };
 	/* clocks as they are: METHOD.md, and the timing, leave them alone */
+	enum { METRICS = 7 };
 	char *tool[] = { program, "--csv", "--print-units", "base", "--clock-control", "none", "--metrics",
-			 (char *)diagnose_ncu_metrics, NULL };
+			 [METRICS] = (char *)diagnose_ncu_metrics, NULL };
 	char *output = run_tool(s, tool, args, channel_fd, discard_channel);
 	struct proto_counts counts;
 	double gbps;
 	if (output && diagnose_parse_ncu(output, &counts, &gbps) && strstr(output, "metric")) {
 		free(output);
-		tool[8] = (char *)diagnose_ncu_core_metrics;
+		tool[METRICS] = (char *)diagnose_ncu_core_metrics;
 		output = run_tool(s, tool, args, channel_fd, discard_channel);
 	}
 	if (output && diagnose_parse_ncu(output, &counts, &gbps) == 0) {

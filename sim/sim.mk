@@ -20,7 +20,9 @@ SIM_REWRITE := $(B)/sim/cudasim-rewrite
 
 # The grader's recipe (grader/build.c holds the same): every .cu goes
 # through the rewriter, then g++ with these flags; runners link SIM_LIBS.
+# The student's file also gets SIM_CHECK: its loads and stores call check.c.
 SIM_CXX := g++ -std=gnu++17 -O1 -g -fno-omit-frame-pointer -Isim/include -include cudasim.h
+SIM_CHECK := -fsanitize=thread --param tsan-instrument-func-entry-exit=0
 SIM_LIBS := $(SIM_LIB) -lpthread -ldl
 
 .PHONY: sim
@@ -66,6 +68,8 @@ $(B)/tests/sim/kernels/%.cpp: tests/sim/kernels/%.cu $(SIM_REWRITE)
 $(B)/tests/sim/kernels/%.o: $(B)/tests/sim/kernels/%.cpp sim/include/cudasim.h
 	$(call msg,SIMCXX,$<)
 	$(Q)$(SIM_CXX) $(WARN) -c $< -o $@
+
+$(B)/tests/sim/kernels/checked.o: SIM_CXX += $(SIM_CHECK)
 
 $(SIM_TEST_OBJS): CPPFLAGS += -Isim/include
 

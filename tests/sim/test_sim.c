@@ -687,3 +687,87 @@ Test(measure, measuring_changes_nothing, .timeout = 10)
 	cr_assert_eq(r.add, 256, "the measured re-run of block 0 must be undone");
 	cr_assert_eq(counter, 256);
 }
+
+/* ---------------------------------------------------------------- checks (check.c) */
+
+static const struct cudasimFinding *
+found(const struct cudasimChecks *c, int kind)
+{
+	for (int i = 0; i < c->nfindings; i++)
+		if (c->findings[i].kind == kind)
+			return &c->findings[i];
+	return NULL;
+}
+
+Test(checks, one_past_the_end_in_the_rounding_is_out_of_bounds, .timeout = 10)
+{
+	struct cudasimChecks c;
+	unsigned long base;
+
+	/* 1023 floats end inside the allocation's rounding to 256 bytes: nothing faults */
+	cr_assert_eq(sim_checked_guard_le(1023, &c, &base), cudaSuccess, "%s", detail());
+	const struct cudasimFinding *f = found(&c, CUDASIM_OUT_OF_BOUNDS);
+	cr_assert_not_null(f);
+	cr_assert(f->write);
+	cr_assert_eq((unsigned long)f->addr, base + 1023 * sizeof(float));
+	cr_assert_eq(f->thread.x, 1023 % 64);
+	cr_assert_eq(f->block.x, 1023 / 64);
+	cr_assert(strstr(f->where, "checked.cu:19"), "the line of out[i] = 1.0f: %s", f->where);
+	cr_assert_eq(c.global_stores, 1024);
+}
+
+Test(checks, a_tree_without_barriers_races, .timeout = 10)
+{
+	struct cudasimChecks c;
+
+	sim_checked_tree(0, &c);
+	const struct cudasimFinding *f = found(&c, CUDASIM_RACE);
+	cr_assert_not_null(f, "the store of partial[t] += … after its load must be seen");
+	cr_assert(f->shared);
+	cr_assert(strstr(f->where, "checked.cu:") && strstr(f->other_where, "checked.cu:"));
+	cr_assert_neq(f->thread.x, f->other_thread.x);
+}
+
+Test(checks, a_tree_with_a_barrier_per_step_does_not_race, .timeout = 10)
+{
+	struct cudasimChecks c;
+
+	cr_assert_eq(sim_checked_tree(1, &c), cudaSuccess, "%s", detail());
+	cr_assert_eq(c.nfindings, 0);
+}
+
+Test(checks, an_unloaded_halo_is_uninitialized, .timeout = 10)
+{
+	struct cudasimChecks c;
+
+	cr_assert_eq(sim_checked_shared(0, &c), cudaSuccess, "%s", detail());
+	const struct cudasimFinding *f = found(&c, CUDASIM_UNINITIALIZED);
+	cr_assert_not_null(f);
+	cr_assert_eq(f->count, 2, "tile[0] and tile[33]");
+	cr_assert_null(found(&c, CUDASIM_RACE));
+}
+
+Test(checks, atomics_are_no_race, .timeout = 10)
+{
+	struct cudasimChecks c;
+
+	cr_assert_eq(sim_checked_shared(1, &c), cudaSuccess, "%s", detail());
+	cr_assert_eq(c.nfindings, 0);
+}
+
+Test(checks, the_tile_transposes_bank_conflicts_and_sectors, .timeout = 20)
+{
+	struct cudasimChecks c;
+
+	cr_assert_eq(sim_checked_transpose(0, &c), cudaSuccess, "%s", detail());
+	/* per block: 32 stores of a row (1 wavefront), 32 loads of a column (32) */
+	cr_assert_eq(c.stats.shared_requests, 16 * 64);
+	cr_assert_eq(c.stats.shared_wavefronts, 16 * (32 + 32 * 32));
+	cr_assert_eq(c.stats.global_load_sectors, 4 * c.stats.global_load_requests);
+	cr_assert_eq(c.stats.global_store_sectors, 4 * c.stats.global_store_requests);
+	cr_assert(strstr(c.shared_where, "checked.cu:"), "the costliest line: %s", c.shared_where);
+
+	cr_assert_eq(sim_checked_transpose(1, &c), cudaSuccess, "%s", detail());
+	cr_assert_eq(c.stats.shared_wavefronts, c.stats.shared_requests, "32x33 has no conflict");
+	cr_assert_eq(c.shared_excess, 0);
+}

@@ -57,6 +57,13 @@ int sim_legacy_reduce(void);
 int sim_host_pointer(int which);
 int sim_abort(void);
 
+/* checked.cu: compiled with the checks; each fills *out from cudasimTakeChecks */
+struct cudasimChecks;
+int sim_checked_guard_le(int n, struct cudasimChecks *out, unsigned long *alloc);
+int sim_checked_tree(int with_barrier, struct cudasimChecks *out);
+int sim_checked_shared(int which, struct cudasimChecks *out);
+int sim_checked_transpose(int pad, struct cudasimChecks *out);
+
 /* tricky.cu */
 int sim_tricky(char *text, int size, int *values);
 

@@ -1,0 +1,123 @@
+// Kernels compiled with the simulator's checks (sim.mk adds the
+// instrumentation the grader gives a student's file): each wrapper runs one
+// launch and hands back what cudasimTakeChecks saw.
+#include "kernels.h"
+
+static int
+finish(struct cudasimChecks *out)
+{
+    int e = cudaDeviceSynchronize();
+    cudasimTakeChecks(out);
+    return e;
+}
+
+// n floats, and a guard with <=: the thread at i == n writes one past the end.
+__global__ void guard_le(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n)
+        out[i] = 1.0f;
+}
+
+int sim_checked_guard_le(int n, struct cudasimChecks *out, unsigned long *alloc)
+{
+    float *d;
+    cudaMalloc(&d, n * sizeof(float));
+    *alloc = (unsigned long)d;
+    guard_le<<<(n + 64) / 64, 64>>>(d, n);
+    int e = finish(out);
+    cudaFree(d);
+    return e;
+}
+
+// A reduction tree, with or without the barrier between its steps.
+__global__ void tree(float *out, int with_barrier)
+{
+    __shared__ float partial[64];
+    int t = threadIdx.x;
+    partial[t] = (float)t;
+    __syncthreads();
+    for (int stride = 32; stride > 0; stride /= 2) {
+        if (t < stride)
+            partial[t] += partial[t + stride];
+        if (with_barrier)
+            __syncthreads();
+    }
+    if (t == 0)
+        out[0] = partial[0];
+}
+
+int sim_checked_tree(int with_barrier, struct cudasimChecks *out)
+{
+    float *d;
+    cudaMalloc(&d, sizeof(float));
+    tree<<<1, 64>>>(d, with_barrier);
+    int e = finish(out);
+    cudaFree(d);
+    return e;
+}
+
+// A tile whose halo (tile[0] and tile[33]) nobody loads, and one that atomics add to.
+__global__ void no_halo(float *out)
+{
+    __shared__ float tile[34];
+    int t = threadIdx.x;
+    tile[t + 1] = (float)t;
+    __syncthreads();
+    out[t] = tile[t] + tile[t + 2];
+}
+
+__global__ void shared_counter(int *out)
+{
+    __shared__ int count;
+    if (threadIdx.x == 0)
+        count = 0;
+    __syncthreads();
+    atomicAdd(&count, 1);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        *out = count;
+}
+
+int sim_checked_shared(int which, struct cudasimChecks *out)
+{
+    void *d;
+    cudaMalloc(&d, 32 * sizeof(float));
+    if (which == 0)
+        no_halo<<<1, 32>>>((float *)d);
+    else
+        shared_counter<<<1, 32>>>((int *)d);
+    int e = finish(out);
+    cudaFree(d);
+    return e;
+}
+
+// The lesson's transposes: a 32x32 tile (bank conflicts on the way out) or 32x33.
+template <int PAD>
+__global__ void tile_transpose(const float *in, float *out, int n)
+{
+    __shared__ float tile[32][32 + PAD];
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+    __syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x;
+    y = blockIdx.x * 32 + threadIdx.y;
+    out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+}
+
+int sim_checked_transpose(int pad, struct cudasimChecks *out)
+{
+    enum { N = 128 };
+    float *in, *o;
+    cudaMalloc(&in, N * N * sizeof(float));
+    cudaMalloc(&o, N * N * sizeof(float));
+    cudaMemset(in, 0, N * N * sizeof(float));
+    if (pad)
+        tile_transpose<1><<<dim3(N / 32, N / 32), dim3(32, 32)>>>(in, o, N);
+    else
+        tile_transpose<0><<<dim3(N / 32, N / 32), dim3(32, 32)>>>(in, o, N);
+    int e = finish(out);
+    cudaFree(in);
+    cudaFree(o);
+    return e;
+}

@@ -10,17 +10,9 @@
 # With OUT set, the table is also written to $OUT/diagnostics.md.
 set -u
 cd "$(dirname "$0")/../.."
-export CUDALINGS_ROOT=$PWD
 what=${1:-all}
-
-# The GPU machine may lack Debian's cJSON: use a carried copy when there is one.
-make_extra=()
-if [ -d .gpu/root/usr/include/cjson ]; then
-	export LD_LIBRARY_PATH=$PWD/.gpu/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	make_extra=(CPPFLAGS="-D_GNU_SOURCE -I. -Iharness -Igrader -I.gpu/root/usr/include"
-		LDFLAGS="-L.gpu/root/usr/lib/x86_64-linux-gnu")
-fi
-make -s -j"$(nproc)" "${make_extra[@]}" build/cudalings sim || { echo "diagnostics: cannot build"; exit 3; }
+. tests/gpu/lib.sh
+gpu_build build/cudalings sim || { echo "diagnostics: cannot build"; exit 3; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || { echo "diagnostics: no GPU here"; exit 3; }
 g=build/cudalings
 status=0

@@ -7,16 +7,8 @@
 # OUT set, also writes it to $OUT/gpu-results.md.
 set -u
 cd "$(dirname "$0")/../.."
-export CUDALINGS_ROOT=$PWD
-
-# The GPU machine may lack Debian's cJSON: use a carried copy when there is one.
-if [ -d .gpu/root/usr/include/cjson ]; then
-	export LD_LIBRARY_PATH=$PWD/.gpu/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	make_extra=(CPPFLAGS="-D_GNU_SOURCE -I. -Iharness -Igrader -I.gpu/root/usr/include" LDFLAGS="-L.gpu/root/usr/lib/x86_64-linux-gnu")
-else
-	make_extra=()
-fi
-make -s "${make_extra[@]}" build/cudalings || { echo "test-gpu: cannot build the grader"; exit 3; }
+. tests/gpu/lib.sh
+gpu_build build/cudalings || { echo "test-gpu: cannot build the grader"; exit 3; }
 g=build/cudalings
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || { echo "test-gpu: no GPU here"; exit 3; }
 nvcc --version | tail -1

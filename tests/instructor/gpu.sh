@@ -7,14 +7,8 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-# the GPU machine may lack Debian's cJSON: tests/gpu/run.sh's carried copy, when there is one
-if [ -d .gpu/root/usr/include/cjson ]; then
-	export LD_LIBRARY_PATH=$PWD/.gpu/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	make -s CPPFLAGS="-D_GNU_SOURCE -I. -Iharness -Igrader -I.gpu/root/usr/include" \
-		LDFLAGS="-L.gpu/root/usr/lib/x86_64-linux-gnu" build/cudalings || exit 3
-else
-	make -s build/cudalings || exit 3
-fi
+. tests/gpu/lib.sh
+gpu_build build/cudalings || exit 3
 gpus=$(nvidia-smi -L | grep -c '^GPU ') || { echo "gpu: no GPU here"; exit 3; }
 
 class=$tmp/class

@@ -426,7 +426,7 @@ cmd_reset(int argc, char **argv)
 	return status;
 }
 
-/* demos/NAME/*.cu, sorted; each begins with "// variant: what it shows". */
+/* The .cu files in demos/NAME/, sorted; each begins with "// variant: what it shows". */
 static int
 demo_variants(const struct exercise *e, char ***out)
 {

@@ -352,18 +352,32 @@ make_starter(const struct exercise *e)
 	return starter;
 }
 
+/* The exercise the one argument names, and its starter (yours to free); 0, or the exit status. */
+static int
+exercise_with_starter(int argc, char **argv, struct exercise **e, char **starter)
+{
+	if (argc != 2)
+		return usage_error("%s: give one exercise name", argv[0]);
+	load_manifest();
+	*e = find_exercise(argv[1], true);
+	if (!*e)
+		return EXIT_USAGE;
+	if (!(*e)->file) {
+		error("'%s' is a demo: it has no starter (cudalings run %s runs it)", argv[1], argv[1]);
+		return EXIT_USAGE;
+	}
+	*starter = make_starter(*e);
+	return *starter ? 0 : EXIT_ENVIRONMENT;
+}
+
 static int
 cmd_starter(int argc, char **argv)
 {
-	if (argc != 2)
-		return usage_error("%s", "starter: give one exercise name");
-	load_manifest();
-	struct exercise *e = find_exercise(argv[1], true);
-	if (!e)
-		return EXIT_USAGE;
-	char *starter = make_starter(e);
-	if (!starter)
-		return EXIT_ENVIRONMENT;
+	struct exercise *e;
+	char *starter;
+	int status = exercise_with_starter(argc, argv, &e, &starter);
+	if (status)
+		return status;
 	fputs(starter, stdout);
 	free(starter);
 	return EXIT_PASS;
@@ -399,17 +413,12 @@ backup_file(const struct exercise *e, const char *path)
 static int
 cmd_reset(int argc, char **argv)
 {
-	if (argc != 2)
-		return usage_error("%s", "reset: give one exercise name");
-	load_manifest();
-	struct exercise *e = find_exercise(argv[1], true);
-	if (!e)
-		return EXIT_USAGE;
-	char *starter = make_starter(e);
-	if (!starter)
-		return EXIT_ENVIRONMENT;
+	struct exercise *e;
+	char *starter;
+	int status = exercise_with_starter(argc, argv, &e, &starter);
+	if (status)
+		return status;
 	char *path = root_path(e->file);
-	int status = EXIT_PASS;
 	char *backup = NULL;
 	if (file_exists(path) && !(backup = backup_file(e, path))) {
 		status = error("cannot back up '%s', so it was left as it is", e->file) ? EXIT_ENVIRONMENT : 0;

@@ -643,7 +643,9 @@ conclude(struct session *s)
 		r->pass = false;
 		/* the most specific hint there is: for the diagnosis, the stage, then any failure */
 		r->hint = r->ndiagnostics ? first_hint(s->e, r->diagnostics[0].kind) : NULL;
-		if (!r->hint)
+		/* a refused call is no compiler error: the compile hints would mislead */
+		bool refused = r->ndiagnostics && !strcmp(r->diagnostics[0].kind, "refused");
+		if (!r->hint && !refused)
 			r->hint = first_hint(s->e, r->stage);
 		if (!r->hint)
 			r->hint = first_hint(s->e, "fail");
@@ -925,8 +927,8 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 
 	buf_reset(&log);
 	if (inspect_object(e, b.object, &log)) {
-		r->compile_output = xstrdup(log.data ? log.data : "");
 		set_failure(r, "compile", xasprintf("%s was refused before linking: %s", r->file, log.data));
+		diagnose_add(r, "refused", xstrdup(log.data));
 		goto verdict;
 	}
 	buf_reset(&log);

@@ -560,7 +560,6 @@ build_tidy_messages(const struct student_build *s, const char *text)
 {
 	/* nvcc says "path(12): error: …"; make it "path:12: error: …" like gcc, and name the file as given */
 	struct buf out = { 0 };
-	char *rel = relative_to_root(s->source);
 	for (const char *line = text; *line;) {
 		const char *end = strchrnul(line, '\n');
 		const char *paren = memchr(line, '(', (size_t)(end - line));
@@ -579,7 +578,6 @@ build_tidy_messages(const struct student_build *s, const char *text)
 		buf_addstr(&out, "\n");
 		line = *end ? end + 1 : end;
 	}
-	free(rel);
 	return buf_detach(&out);
 }
 

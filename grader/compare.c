@@ -81,13 +81,12 @@ describe_value(struct buf *b, float v)
 }
 
 static void
-describe_range(struct buf *b, const char *what, size_t lo, size_t hi, size_t extent)
+describe_range(struct buf *b, const char *what, size_t lo, size_t hi)
 {
 	if (lo == hi)
 		buf_addf(b, "all in %s %zu", what, lo);
 	else
 		buf_addf(b, "all in %ss %zu-%zu", what, lo, hi);
-	(void)extent;
 }
 
 char *
@@ -115,11 +114,11 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 	bool partial_cols = cols > 1 && (r->col_min > 0 || r->col_max + 1 < cols);
 	if (r->wrong < r->total && partial_rows) {
 		buf_addstr(&b, "; ");
-		describe_range(&b, "row", r->row_min, r->row_max, rows);
+		describe_range(&b, "row", r->row_min, r->row_max);
 	}
 	if (r->wrong < r->total && partial_cols) {
 		buf_addstr(&b, partial_rows ? ", " : "; ");
-		describe_range(&b, rows > 1 ? "column" : "element", r->col_min, r->col_max, cols);
+		describe_range(&b, rows > 1 ? "column" : "element", r->col_min, r->col_max);
 	}
 	if (r->wrong == r->total)
 		buf_addstr(&b, ": every element");

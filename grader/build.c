@@ -13,14 +13,18 @@
 /* One place for every compiler flag the runners and judges are built with. */
 #define HOST_CFLAGS "-O2", "-g", "-fopenmp", "-Iharness", "-Ibuild/gen"
 #define HOST_CXXFLAGS "-std=gnu++17", HOST_CFLAGS
-#define NVCC_FLAGS "-std=c++17", "-O3", "-lineinfo", "-Ibuild/gen", "-Iharness"
-#define SIM_CXXFLAGS "-std=gnu++17", "-O1", "-g", "-fno-omit-frame-pointer", "-Isim/include", \
-	"-include", "cudasim.h", "-Iharness", "-Ibuild/gen"
+#define NVCC_COMMON "-std=c++17", "-O3", "-lineinfo"
+#define NVCC_FLAGS NVCC_COMMON, "-Ibuild/gen", "-Iharness"
+#define SIM_COMMON "-std=gnu++17", "-O1", "-g", "-fno-omit-frame-pointer", "-Isim/include", "-include", "cudasim.h"
+#define SIM_CXXFLAGS SIM_COMMON, "-Iharness", "-Ibuild/gen"
 /* The student's file only: every load and store calls the simulator's checks (sim/check.c) */
 #define SIM_CHECK_FLAGS "-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0"
 #define SIM_LIBS "-lpthread", "-ldl", "-fopenmp"
+/* what the runner exports to the student's shared object: the simulator's student-facing API only */
+#define SIM_DYNLIST "build/sim/student.dynlist"
 
-static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c" };
+static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c",
+						  "harness/sandbox.c" };
 
 const char *
 backend_name(enum backend b)
@@ -77,10 +81,13 @@ build_arch(void)
 bool
 build_sim_ready(void)
 {
-	char *lib = root_path("build/sim/libcudasim.a"), *tool = root_path("build/sim/cudasim-rewrite");
-	bool ok = file_exists(lib) && file_exists(tool);
-	free(lib);
-	free(tool);
+	const char *parts[] = { "build/sim/libcudasim.a", "build/sim/cudasim-rewrite", SIM_DYNLIST };
+	bool ok = true;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts) && ok; i++) {
+		char *path = root_path(parts[i]);
+		ok = file_exists(path);
+		free(path);
+	}
 	return ok;
 }
 
@@ -130,6 +137,37 @@ args_join(const struct args *a)
 
 /* ------------------------------------------------------------ the cache */
 
+/*
+ * The files a .d file's text lists, one at a time: each call cuts the next
+ * path out of *cursor in place and returns it, or NULL at the end (-MP's
+ * phony targets end the list).
+ */
+static char *
+next_dependency(char **cursor)
+{
+	char *p = *cursor;
+	if (!*p)
+		return NULL;
+	while (*p && (isspace((unsigned char)*p) || (*p == '\\' && isspace((unsigned char)p[1]))))
+		p++;
+	char *start = p;
+	while (*p && !isspace((unsigned char)*p) && !(*p == '\\' && isspace((unsigned char)p[1])))
+		p++;
+	if (p == start || p[-1] == ':')
+		return NULL;
+	*cursor = *p ? p + 1 : p;
+	*p = 0;
+	return start;
+}
+
+/* The text after the target of a .d file: where its list begins. */
+static char *
+dependencies(char *text)
+{
+	char *colon = strchr(text, ':');
+	return colon ? colon + 1 : text;
+}
+
 /* The files a .d file lists, newer than `mtime`? */
 static bool
 deps_newer(const char *depfile, int64_t mtime)
@@ -138,27 +176,10 @@ deps_newer(const char *depfile, int64_t mtime)
 	if (!text)
 		return true;
 	bool newer = false;
-	char *colon = strchr(text, ':');
-	char *p = colon ? colon + 1 : text;
-	while (*p && !newer) {
-		while (*p && (isspace((unsigned char)*p) || *p == '\\'))
-			p++;
-		char *start = p;
-		while (*p && !isspace((unsigned char)*p) && !(*p == '\\' && isspace((unsigned char)p[1])))
-			p++;
-		if (p == start)
-			break;
-		char save = *p;
-		*p = 0;
-		size_t len = strlen(start);
-		if (start[len - 1] == ':') { /* -MP's phony targets: the list is over */
-			*p = save;
-			break;
-		}
-		int64_t t = file_mtime(start);
-		if (t < 0 || t > mtime)
-			newer = true;
-		*p = save;
+	char *cursor = dependencies(text);
+	for (char *dep; !newer && (dep = next_dependency(&cursor));) {
+		int64_t t = file_mtime(dep);
+		newer = t < 0 || t > mtime;
 	}
 	free(text);
 	return newer;
@@ -226,16 +247,30 @@ build_step(const char *target, const struct args *cmd, const char *const *deps, 
 		fprintf(stderr, "  %s\n", line);
 		free(line);
 	}
+	/* built under a name of its own, then renamed: a grading running beside this one keeps its file */
+	char *tmp = xasprintf("%s.tmp-%d", target, (int)getpid());
+	struct args run = { 0 };
+	for (int i = 0; i < cmd->n; i++)
+		args_add(&run, strcmp(cmd->v[i], target) ? cmd->v[i] : tmp);
 	struct buf out = { 0 };
-	bool ok = run_command(cmd->v, workbook_root(), 600, &out);
+	bool ok = run_command(run.v, workbook_root(), 600, &out);
+	char *tmp_abs = root_path(tmp), *target_abs = root_path(target);
+	if (ok && rename(tmp_abs, target_abs)) {
+		buf_addf(&out, "cannot rename '%s': %s\n", tmp, strerror(errno));
+		ok = false;
+	}
 	if (!ok) {
 		char *line = args_join(cmd);
 		buf_addf(log, "%s\n%s", line, out.data ? out.data : "");
 		free(line);
-		unlink(target);
+		unlink(tmp_abs);
 	} else {
 		remember_command(target, cmd);
 	}
+	free(tmp_abs);
+	free(target_abs);
+	free(tmp);
+	args_free(&run);
 	buf_free(&out);
 	return ok ? 0 : -1;
 }
@@ -251,9 +286,17 @@ launcher_typedef(const struct exercise *e)
 			 at + strlen(e->launcher_name));
 }
 
+/* The only folder the student's compile may include from: build/gen/public/NAME/cudalings/NAME.h. */
+static char *
+public_include_dir(const struct exercise *e)
+{
+	return xasprintf("build/gen/public/%s", e->name);
+}
+
 static int
 write_header(const struct exercise *e)
 {
+	char *public_include = public_include_dir(e);
 	char *type = launcher_typedef(e);
 	char *text = xasprintf(
 		"/* Generated by cudalings from workbook.json: the launcher of '%s'. Do not edit. */\n"
@@ -263,13 +306,20 @@ write_header(const struct exercise *e)
 		"#ifdef __cplusplus\nextern \"C\" {\n#endif\n%s\nCUDALINGS_LAUNCHER_ATTR %s;\n"
 		"#ifdef __cplusplus\n}\n#endif\n\n#endif\n",
 		e->name, e->name, e->name, type, e->launcher);
-	char *path = xasprintf("%s/build/gen/cudalings/%s.h", workbook_root(), e->name);
+	/* the student's compile sees the second copy only: a folder that holds nothing else */
+	char *paths[] = { xasprintf("%s/build/gen/cudalings/%s.h", workbook_root(), e->name),
+			  xasprintf("%s/%s/cudalings/%s.h", workbook_root(), public_include, e->name) };
+	free(public_include);
 	struct buf log = { 0 };
-	int status = make_parent(path, &log);
-	if (!status && write_file_if_changed(path, text, strlen(text)))
-		status = error("cannot write '%s': %s", path, strerror(errno));
+	int status = 0;
+	for (int i = 0; i < 2; i++) {
+		if (!status)
+			status = make_parent(paths[i], &log);
+		if (!status && write_file_if_changed(paths[i], text, strlen(text)))
+			status = error("cannot write '%s': %s", paths[i], strerror(errno));
+		free(paths[i]);
+	}
 	buf_free(&log);
-	free(path);
 	free(text);
 	free(type);
 	return status;
@@ -288,10 +338,10 @@ static int
 write_glue(const struct exercise *e, const char *path)
 {
 	char *text = xasprintf(
-		"/* Generated by cudalings: which launchers the runner calls. */\n"
+		"/* Generated by cudalings: the reference's launcher, and the student's by name (dlsym). */\n"
 		"#include \"cudalings/%s.h\"\n"
 		"extern \"C\" %s_t ref__%s;\n"
-		"extern \"C\" const void *const cudalings_student_launcher = (const void *)&%s;\n"
+		"extern \"C\" const char cudalings_launcher_name[] = \"%s\";\n"
 		"extern \"C\" const void *const cudalings_reference_launcher = (const void *)&ref__%s;\n",
 		e->name, e->launcher_name, e->launcher_name, e->launcher_name, e->launcher_name);
 	struct buf log = { 0 };
@@ -435,32 +485,48 @@ relative_to_root(const char *path)
 	return xstrdup(resolved);
 }
 
-int
-build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
-	      const char *student_path, struct buf *log)
+/* Where libseccomp is: a GPU machine may carry Debian's copy in .gpu/ (tests/gpu/lib.sh). */
+static char *
+seccomp_library(void)
 {
-	memset(s, 0, sizeof(*s));
-	s->e = e;
-	s->backend = b;
-	s->source = xstrdup(student_path);
+	static const char *const candidates[] = {
+		".gpu/root/usr/lib/x86_64-linux-gnu/libseccomp.a", "/usr/lib/x86_64-linux-gnu/libseccomp.a",
+		"/usr/lib/aarch64-linux-gnu/libseccomp.a", "/usr/lib64/libseccomp.a", "/usr/lib/libseccomp.a",
+	};
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(*candidates); i++) {
+		char *path = candidates[i][0] == '/' ? xstrdup(candidates[i]) : root_path(candidates[i]);
+		if (file_exists(path)) {
+			free(path);
+			return xstrdup(candidates[i]); /* linked statically: the runner needs no .so at run time */
+		}
+		free(path);
+	}
+	return xstrdup("-lseccomp");
+}
+
+static const char *
+seccomp_include(void)
+{
+	char *carried = root_path(".gpu/root/usr/include/seccomp.h");
+	bool have = file_exists(carried);
+	free(carried);
+	return have ? "-I.gpu/root/usr/include" : NULL;
+}
+
+/* The runner of an exercise: harness, check, glue and reference; the student's code comes in by dlopen. */
+static int
+build_runner(const struct exercise *e, enum backend b, const char *runner, struct buf *log)
+{
 	const char *bk = backend_name(b);
-	if (b == BACKEND_GPU && !build_nvcc()) {
-		buf_addstr(log, "no CUDA compiler: nvcc is not on PATH (install the CUDA toolkit, or set CUDALINGS_NVCC)\n");
-		return -1;
-	}
-	if (b == BACKEND_SIM && !build_sim_ready()) {
-		buf_addstr(log, "the CPU simulator is not built: run 'make sim'\n");
-		return -1;
-	}
 	struct args objects = { 0 };
-	int status = 0;
 	char *object = xasprintf("build/%s/harness/runner.o", bk);
-	status = compile_cu(b, "harness/runner.cu", object, true, log);
+	int status = compile_cu(b, "harness/runner.cu", object, true, log);
 	args_add(&objects, object);
 	free(object);
 	for (size_t i = 0; i < sizeof(harness_c_sources) / sizeof(*harness_c_sources) && !status; i++) {
 		object = xasprintf("build/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
-		status = compile_host("gcc", harness_c_sources[i], object, NULL, log);
+		bool sandbox = strstr(harness_c_sources[i], "sandbox") != NULL;
+		status = compile_host("gcc", harness_c_sources[i], object, sandbox ? seccomp_include() : NULL, log);
 		args_add(&objects, object);
 		free(object);
 	}
@@ -494,6 +560,56 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 	args_add(&objects, object);
 	free(object);
 
+	if (!status) {
+		struct args cmd = { 0 };
+		char *seccomp = seccomp_library();
+		if (b == BACKEND_GPU) {
+			char *arch = xasprintf("-arch=%s", build_arch());
+			ARGS_ADD(&cmd, build_nvcc(), arch, "-cudart", "shared", "-o", runner);
+			free(arch);
+		} else {
+			ARGS_ADD(&cmd, "g++", "-o", runner);
+		}
+		for (int i = 0; i < objects.n; i++)
+			args_add(&cmd, objects.v[i]);
+		/* a new simulator, or a new list of what it shows the student, means a new runner */
+		struct args deps = { 0 };
+		for (int i = 0; i < objects.n; i++)
+			args_add(&deps, objects.v[i]);
+		if (b == BACKEND_GPU) {
+			ARGS_ADD(&cmd, "-Xcompiler", "-fopenmp", seccomp, "-ldl");
+		} else {
+			ARGS_ADD(&deps, "build/sim/libcudasim.a", SIM_DYNLIST);
+			ARGS_ADD(&cmd, "build/sim/libcudasim.a", "-Wl,--dynamic-list=" SIM_DYNLIST, SIM_LIBS, seccomp);
+		}
+		status = build_step(runner, &cmd, (const char *const *)deps.v, deps.n, NULL, log);
+		args_free(&deps);
+		args_free(&cmd);
+		free(seccomp);
+	}
+	args_free(&objects);
+	return status;
+}
+
+int
+build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
+	      const char *student_path, struct buf *log)
+{
+	memset(s, 0, sizeof(*s));
+	s->e = e;
+	s->backend = b;
+	s->source = xstrdup(student_path);
+	const char *bk = backend_name(b);
+	if (b == BACKEND_GPU && !build_nvcc()) {
+		buf_addstr(log, "no CUDA compiler: nvcc is not on PATH (install the CUDA toolkit, or set CUDALINGS_NVCC)\n");
+		return -1;
+	}
+	if (b == BACKEND_SIM && !build_sim_ready()) {
+		buf_addstr(log, "the CPU simulator is not built: run 'make sim'\n");
+		return -1;
+	}
+	s->runner = xasprintf("build/%s/runner/%s", bk, e->name);
+	int status = build_runner(e, b, s->runner, log);
 	s->judge = xasprintf("build/judge/%s", e->name);
 	if (!status)
 		status = build_judge(e, s->judge, log);
@@ -503,25 +619,23 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 	uint64_t key = hash_bytes(rel, strlen(rel), 0);
 	s->dir = xasprintf("build/%s/sub/%s-%016llx", bk, e->name, (unsigned long long)key);
 	s->object = xasprintf("%s/%s.o", s->dir, e->name);
-	s->runner = xasprintf("%s/runner", s->dir);
-	char *objects_list = args_join(&objects);
+	s->library = xasprintf("%s/%s.so", s->dir, e->name);
 	char *dir_abs = root_path(s->dir);
-	char *list_path = xasprintf("%s/objects", dir_abs);
-	if (mkdir_p(dir_abs) || write_file_if_changed(list_path, objects_list, strlen(objects_list))) {
-		buf_addf(log, "cannot write '%s': %s\n", list_path, strerror(errno));
+	if (!status && mkdir_p(dir_abs)) {
+		buf_addf(log, "cannot create '%s': %s\n", s->dir, strerror(errno));
 		status = -1;
 	}
 	free(dir_abs);
-	free(list_path);
-	free(objects_list);
-	args_free(&objects);
 
 	if (!status) {
 		struct args cmd = { 0 };
 		char *depfile = xasprintf("%s.d", s->object);
+		char *include = public_include_dir(e), *include_flag = xasprintf("-I%s", include);
+		/* the student's compile sees its exercise's header and the system's: no path into the workbook */
 		if (b == BACKEND_GPU) {
 			char *arch = xasprintf("-arch=%s", build_arch());
-			ARGS_ADD(&cmd, build_nvcc(), NVCC_FLAGS, arch, "-MD", "-MF", depfile, "-c", rel, "-o", s->object);
+			ARGS_ADD(&cmd, build_nvcc(), NVCC_COMMON, arch, "-Xcompiler", "-fPIC", include_flag, "-MD",
+				 "-MF", depfile, "-c", rel, "-o", s->object);
 			free(arch);
 			s->compile_source = xstrdup(rel);
 		} else {
@@ -533,23 +647,41 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 			struct buf rwlog = { 0 };
 			if (build_step(s->compile_source, &rw, rw_deps, 2, NULL, &rwlog)) {
 				/* the student's own mistake as far as the rewriter can tell: a compile error */
-				s->compile_argv = NULL;
 				buf_add(log, rwlog.data ? rwlog.data : "", rwlog.len);
 				status = 1;
 			}
 			buf_free(&rwlog);
 			args_free(&rw);
-			ARGS_ADD(&cmd, "g++", SIM_CXXFLAGS, SIM_CHECK_FLAGS, "-MMD", "-MF", depfile, "-c",
-				 s->compile_source, "-o", s->object);
+			ARGS_ADD(&cmd, "g++", SIM_COMMON, SIM_CHECK_FLAGS, "-fPIC", include_flag, "-MD", "-MF", depfile,
+				 "-c", s->compile_source, "-o", s->object);
+			/* the rewriter copies headers it rewrites into the build folder: what the original
+			   file includes comes from the preprocessor, run on it as the compile would see it */
+			struct args scan = { 0 };
+			char *scanfile = xasprintf("%s.scan.d", s->object);
+			ARGS_ADD(&scan, "g++", SIM_COMMON, include_flag, "-E", "-M", "-MG", "-MF", scanfile, "-x", "c++", rel,
+				 "-o", "/dev/null");
+			s->scan_argv = scan.v;
+			free(scanfile);
+			/* nvcc's front end judges what nvcc would accept; the simulator's g++ alone would take more */
+			if (build_nvcc()) {
+				struct args fe = { 0 };
+				ARGS_ADD(&fe, build_nvcc(), NVCC_COMMON, "-arch=sm_90", include_flag, "-cuda", "-o",
+					 "/dev/null", rel);
+				s->frontend_argv = fe.v;
+			}
 		}
 		if (status == 0 && stale(s->object, &cmd, (const char *const *)&rel, 1, depfile)) {
-			s->compile_argv = cmd.v;
-			cmd.v = NULL;
-			cmd.n = cmd.cap = 0;
-			/* remember the command only once it succeeds: see build_link */
+			/* compiled under a name of its own and renamed by build_compiled, as build_step does */
+			s->compile_argv = xcalloc((size_t)cmd.n + 1, sizeof(char *));
+			for (int i = 0; i < cmd.n; i++)
+				s->compile_argv[i] = !strcmp(cmd.v[i], s->object)
+					? xasprintf("%s.tmp-%d", s->object, (int)getpid()) : xstrdup(cmd.v[i]);
+			s->compile_line = args_join(&cmd);
 		}
 		args_free(&cmd);
 		free(depfile);
+		free(include);
+		free(include_flag);
 	}
 	free(rel);
 	return status;
@@ -584,62 +716,113 @@ build_tidy_messages(const struct student_build *s, const char *text)
 void
 build_compiled(const struct student_build *s)
 {
-	struct args cmd = { 0 };
-	for (char **p = s->compile_argv; p && *p; p++)
-		args_add(&cmd, *p);
-	remember_command(s->object, &cmd);
-	args_free(&cmd);
+	char *tmp = xasprintf("%s/%s.tmp-%d", workbook_root(), s->object, (int)getpid());
+	char *target = root_path(s->object);
+	if (rename(tmp, target) == 0 && s->compile_line) {
+		char *cmdfile = xasprintf("%s.cmd", s->object);
+		write_file_atomic(cmdfile, s->compile_line, strlen(s->compile_line));
+		free(cmdfile);
+	}
+	free(tmp);
+	free(target);
+}
+
+/* Is `path` (resolved) inside `dir` (relative to the root)? */
+static bool
+inside(const char *path, const char *dir)
+{
+	char *abs = root_path(dir);
+	char resolved[PATH_MAX];
+	bool in = false;
+	if (realpath(abs, resolved)) {
+		size_t n = strlen(resolved);
+		in = !strncmp(path, resolved, n) && (path[n] == '/' || path[n] == 0);
+	}
+	free(abs);
+	return in;
+}
+
+int
+build_check_includes(const struct student_build *s, struct buf *why)
+{
+	char *depfile = xasprintf("%s/%s%s", workbook_root(), s->object, s->backend == BACKEND_SIM ? ".scan.d" : ".d");
+	char *text = read_file(depfile, NULL);
+	free(depfile);
+	if (!text)
+		return 0; /* an object up to date from before: checked when it was compiled */
+	/* the folders a submission may include from, inside the workbook */
+	char *source_dir = NULL, *source = NULL, resolved[PATH_MAX];
+	if (realpath(s->source, resolved)) {
+		source = xstrdup(resolved);
+		*strrchr(resolved, '/') = 0;
+		source_dir = xstrdup(resolved);
+	}
+	static const char *const private_dirs[] = { "solutions", "harness", "sim", "build", "grader", "tui",
+						     "shipped", ".git", ".cudalings" };
+	char *include = public_include_dir(s->e);
+	const char *allowed_dirs[] = { s->dir, include, s->backend == BACKEND_SIM ? "sim/include" : NULL };
+	int refused = 0;
+	char *cursor = dependencies(text);
+	for (char *start; (start = next_dependency(&cursor));) {
+		char *dep = start[0] == '/' ? xstrdup(start) : root_path(start);
+		if (realpath(dep, resolved) && inside(resolved, ".")) {
+			bool ok = source && !strcmp(resolved, source);
+			for (size_t i = 0; i < sizeof(allowed_dirs) / sizeof(*allowed_dirs) && !ok; i++)
+				ok = allowed_dirs[i] && inside(resolved, allowed_dirs[i]);
+			if (!ok && source_dir && !strncmp(resolved, source_dir, strlen(source_dir)) &&
+			    resolved[strlen(source_dir)] == '/') {
+				ok = true;
+				for (size_t i = 0; i < sizeof(private_dirs) / sizeof(*private_dirs) && ok; i++)
+					ok = !inside(resolved, private_dirs[i]);
+			}
+			if (!ok && refused++ < 4)
+				buf_addf(why, "%sincludes '%s': a submission may include only its exercise's header "
+					 "(cudalings/%s.h) and the system's headers", refused > 1 ? "\n" : "",
+					 resolved + strlen(workbook_root()) + 1, s->e->name);
+		}
+		free(dep);
+	}
+	free(include);
+	free(source);
+	free(source_dir);
+	free(text);
+	return refused ? -1 : 0;
 }
 
 int
 build_link(struct student_build *s, struct buf *log)
 {
-	char *list_path = xasprintf("%s/%s/objects", workbook_root(), s->dir);
-	char *objects = read_file(list_path, NULL);
-	free(list_path);
-	if (!objects) {
-		buf_addstr(log, "the runner's objects are missing: run the grade again\n");
-		return -1;
-	}
 	struct args cmd = { 0 };
 	if (s->backend == BACKEND_GPU) {
 		char *arch = xasprintf("-arch=%s", build_arch());
-		ARGS_ADD(&cmd, build_nvcc(), arch, "-o", s->runner);
+		ARGS_ADD(&cmd, build_nvcc(), arch, "-shared", "-cudart", "shared", "-o", s->library, s->object);
 		free(arch);
 	} else {
-		ARGS_ADD(&cmd, "g++", "-o", s->runner);
+		/* the simulator's symbols come from the runner that loads it, and only those it exports */
+		ARGS_ADD(&cmd, "g++", "-shared", "-o", s->library, s->object);
 	}
-	int first_object = cmd.n;
-	for (char *tok = strtok(objects, " "); tok; tok = strtok(NULL, " "))
-		args_add(&cmd, tok);
-	args_add(&cmd, s->object);
-	if (s->backend == BACKEND_SIM)
-		args_add(&cmd, "build/sim/libcudasim.a"); /* a new simulator means a new runner */
-	int nobjects = cmd.n - first_object;
-	if (s->backend == BACKEND_GPU)
-		ARGS_ADD(&cmd, "-Xcompiler", "-fopenmp");
-	else
-		ARGS_ADD(&cmd, SIM_LIBS);
-	int status = build_step(s->runner, &cmd, (const char *const *)cmd.v + first_object, nobjects, NULL, log);
+	int status = build_step(s->library, &cmd, (const char *const *)&s->object, 1, NULL, log);
 	args_free(&cmd);
-	free(objects);
 	return status;
 }
 
 void
 build_release(struct student_build *s)
 {
-	if (s->compile_argv) {
-		for (char **p = s->compile_argv; *p; p++)
+	char **lists[] = { s->compile_argv, s->frontend_argv, s->scan_argv };
+	for (size_t i = 0; i < sizeof(lists) / sizeof(*lists); i++) {
+		for (char **p = lists[i]; p && *p; p++)
 			free(*p);
-		free(s->compile_argv);
+		free(lists[i]);
 	}
 	free(s->source);
 	free(s->dir);
 	free(s->object);
+	free(s->library);
 	free(s->runner);
 	free(s->judge);
 	free(s->compile_source);
+	free(s->compile_line);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -29,10 +29,14 @@ struct student_build {
 	char *source;   /* as the student named it, for messages */
 	char *dir;      /* build/<backend>/sub/<hash>/ */
 	char *object;
-	char *runner;
+	char *library;  /* the student's shared object, which the runner loads */
+	char *runner;   /* the exercise's, shared by every submission */
 	char *judge;
 	char *compile_source; /* what the compiler reads (the rewritten file on sim) */
 	char **compile_argv;  /* NULL when the object is up to date */
+	char *compile_line;   /* the command as remembered for the cache */
+	char **frontend_argv; /* sim: nvcc's front end over the same file, when nvcc is here; else NULL */
+	char **scan_argv;     /* sim: the preprocessor's list of what the original file includes */
 };
 
 /*
@@ -46,7 +50,13 @@ int build_prepare(struct student_build *s, const struct exercise *e, enum backen
 char *build_tidy_messages(const struct student_build *s, const char *text);
 /* The student's compile succeeded: remember it, so an unchanged file is not compiled again. */
 void build_compiled(const struct student_build *s);
-/* After a successful compile: link the runner (cached). -1 with the reason in `log`. */
+/*
+ * After a successful compile: whether it included only what a submission may
+ * (its exercise's header, the system's headers, files beside it outside the
+ * grader's folders). -1 with the reasons in `why`.
+ */
+int build_check_includes(const struct student_build *s, struct buf *why);
+/* After a successful compile: link the student's shared object (cached). -1 with the reason in `log`. */
 int build_link(struct student_build *s, struct buf *log);
 void build_release(struct student_build *s);
 

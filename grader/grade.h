@@ -80,7 +80,7 @@ struct grade_result {
 	char *note;
 	char *compile_output;
 	char *program_output; /* what the student's program printed */
-	struct case_result cases[MANIFEST_MAX_CASES + 1];
+	struct case_result *cases; /* ncases of them: the exercise's, then the timed case and its judged round */
 	int ncases;
 	const char *performance; /* pass, fail, not_measured */
 	struct timing_result timing;

@@ -46,17 +46,83 @@ static const struct rule forbidden_calls[] = {
 	{ "putenv", "a submission may not change the environment" },
 	{ "unsetenv", "a submission may not change the environment" },
 	{ "mprotect", "a submission may not change memory protection" },
+	{ "mmap*", "a submission may not map memory: cudaMalloc it" },
+	{ "process_vm_*", "a submission may not read other processes" },
 	{ "cudaMemcpy*", "the kernel must compute the output; copying memory is the harness's job" },
 	{ "cudaStreamCreate*", "extra streams run outside the timed launch" },
 	{ "cudaGraph*", "graphs run outside the timed launch" },
 	{ "cudaDeviceReset", "it would destroy the harness's GPU context" },
 	{ "cudaSetDevice", "the harness picks the GPU" },
-	{ "cudaMallocManaged", "managed memory can hang a shared GPU" },
+	{ "cudaMallocManaged", "host memory the GPU can reach lets the host do the kernel's work" },
+	{ "__cudaRegisterManagedVar", "__managed__ memory lets the host do the kernel's work" },
+	{ "cudaMallocHost", "pinned host memory lets the host do the kernel's work" },
+	{ "cudaHostAlloc", "pinned host memory lets the host do the kernel's work" },
+	{ "cudaHostRegister", "mapped host memory lets the host do the kernel's work" },
+	{ "cudaHostGetDevicePointer", "mapped host memory lets the host do the kernel's work" },
+	{ "cudaMallocFromPoolAsync", "memory pools may be host memory the GPU can reach" },
+	{ "cudaMemPool*", "memory pools may be host memory the GPU can reach" },
+	{ "cudaIpc*", "the harness owns the GPU's memory" },
+	{ "cudaStreamAddCallback", "host work runs outside the timed launch" },
+	{ "cudaLaunchHostFunc*", "host work runs outside the timed launch" },
+	{ "cuInit", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuDevice*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuCtx*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuModule*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuLibrary*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuKernel*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuLaunch*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuLink*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuMem*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuFunc*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuStream*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuEvent*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuGraph*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuGetProcAddress*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuPointer*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuArray*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuTex*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuSurf*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuIpc*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cuOccupancy*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cudaGetDriverEntryPoint*", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cudaGetFuncBySymbol", "the CUDA driver API is the harness's: a submission launches with <<<>>>" },
+	{ "cudaLibrary*", "a submission may not load code at run time" },
+	{ "nvrtc*", "a submission may not compile code at run time" },
+	{ "timer_create", "timers run host code outside the timed launch" },
+	{ "signal", "a submission may not catch signals" },
+	{ "sigaction", "a submission may not catch signals" },
+	{ "__sysv_signal", "a submission may not catch signals" },
+	{ "bsd_signal", "a submission may not catch signals" },
+	{ "sigset", "a submission may not catch signals" },
+	{ "dl_iterate_phdr", "a submission may not look up symbols at run time" },
+	{ "_r_debug", "a submission may not look up symbols at run time" },
+	{ "_dl_*", "a submission may not look up symbols at run time" },
+	{ "environ", "a submission may not change the environment" },
+	{ "__environ", "a submission may not change the environment" },
+	{ "prctl", "a submission may not change how its process runs" },
+	{ "seccomp", "a submission may not change its system-call filter" },
+	{ "pkey_*", "a submission may not change memory protection" },
 	{ "cudaLaunchHostFunc", "host work runs outside the timed launch" },
 	{ "cublas*", "the exercise asks for your own kernel, not a library's" },
 	{ "cublasLt*", "the exercise asks for your own kernel, not a library's" },
 	{ "pthread_create", "host threads run outside the timed launch" },
 	{ "_ZNSt6thread*", "host threads run outside the timed launch" },
+	{ NULL, NULL },
+};
+
+/* Symbols of the grader's side of the runner: a submission may neither name nor define them. */
+static const struct rule grader_symbols[] = {
+	{ "cudalings_*", "it belongs to the grader's harness" },
+	{ "proto_*", "it belongs to the grader's harness" },
+	{ "cases_*", "it belongs to the grader's harness" },
+	{ "stats_*", "it belongs to the grader's harness" },
+	{ "check_*", "it belongs to the grader's harness" },
+	{ "sandbox_*", "it belongs to the grader's harness" },
+	{ "ref__*", "it belongs to the reference solution" },
+	{ "cudasimTakeChecks", "it controls the CPU simulator" },
+	{ "cudasimLastErrorDetail", "it controls the CPU simulator" },
+	{ "cudasimConfigure*", "it controls the CPU simulator" },
+	{ "sim_*", "it belongs to the CPU simulator" },
 	{ NULL, NULL },
 };
 
@@ -136,9 +202,10 @@ inspect_object(const struct exercise *e, const char *object, struct buf *why)
 		buf_addf(why, "cannot list the symbols of '%s' (is binutils installed?): %s", object,
 			 out.data ? out.data : "");
 		buf_free(&out);
-		return -1;
+		return INSPECT_CANNOT;
 	}
 	int problems = 0;
+	bool launcher = false;
 	for (char *line = strtok(out.data, "\n"); line; line = strtok(NULL, "\n")) {
 		char name[512], type[4];
 		if (sscanf(line, "%511s %3s", name, type) != 2)
@@ -146,7 +213,11 @@ inspect_object(const struct exercise *e, const char *object, struct buf *why)
 		bool defined_global = strchr("TDBRVWGS", type[0]) != NULL;
 		bool undefined = type[0] == 'U' || type[0] == 'w';
 		const struct rule *r = NULL;
-		if (undefined && !allowed(e, name) && (r = match(forbidden_calls, name))) {
+		launcher |= defined_global && !strcmp(name, e->launcher_name);
+		if (undefined && (r = match(grader_symbols, name))) {
+			buf_addf(why, "%srefers to '%s': %s, and a submission cannot reach it", problems++ ? "\n" : "",
+				 name, r->why);
+		} else if (undefined && !allowed(e, name) && (r = match(forbidden_calls, name))) {
 			buf_addf(why, "%scalls '%s': %s", problems++ ? "\n" : "", name, r->why);
 		} else if (defined_global && strcmp(name, e->launcher_name)) {
 			if ((r = match(reserved_definitions, name)))
@@ -157,5 +228,5 @@ inspect_object(const struct exercise *e, const char *object, struct buf *why)
 		}
 	}
 	buf_free(&out);
-	return problems ? -1 : 0;
+	return problems ? INSPECT_REFUSED : launcher ? INSPECT_OK : INSPECT_NO_LAUNCHER;
 }

@@ -13,9 +13,12 @@
 #include "util.h"
 
 /*
- * 0 when the object is acceptable; -1 with one line per problem in `why`
- * ("defines 'malloc': …"), naming the symbol and the reason.
+ * INSPECT_OK when the object is acceptable; INSPECT_REFUSED with one line per
+ * problem in `why` ("defines 'malloc': …"), naming the symbol and the reason;
+ * INSPECT_NO_LAUNCHER when it is acceptable but lacks the launcher (a wrong
+ * name or signature); INSPECT_CANNOT when nm could not run (said in `why`).
  */
+enum inspect_result { INSPECT_OK = 0, INSPECT_REFUSED = -1, INSPECT_NO_LAUNCHER = 1, INSPECT_CANNOT = -2 };
 int inspect_object(const struct exercise *e, const char *object, struct buf *why);
 
 /* Whether `name` is what the C++ compiler makes of the identifier `want` (or is `want`). */

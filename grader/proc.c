@@ -253,7 +253,8 @@ child_pump(struct child **kids, int n)
 			if (!c->running)
 				continue;
 			running++;
-			if (c->deadline && now >= c->deadline) {
+			if ((c->deadline && now >= c->deadline) ||
+			    (c->cpu_deadline && child_cpu_seconds(c) >= c->cpu_deadline)) {
 				c->timed_out = true;
 				child_kill(c);
 				running--;
@@ -261,6 +262,8 @@ child_pump(struct child **kids, int n)
 			}
 			if (c->deadline && c->deadline - now < wait)
 				wait = c->deadline - now;
+			if (c->cpu_deadline && wait > 0.2)
+				wait = 0.2;
 			if (c->out_fd >= 0 && nfds < 16) {
 				fds[nfds] = (struct pollfd){ c->out_fd, POLLIN, 0 };
 				owner[nfds] = c;
@@ -297,6 +300,22 @@ child_release(struct child *c)
 {
 	child_kill(c);
 	buf_free(&c->output);
+}
+
+double
+child_cpu_seconds(const struct child *c)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)c->pid);
+	char *text = read_file(path, NULL);
+	/* the fields after the command's closing parenthesis: state is 3rd, utime 14th, stime 15th */
+	char *close = text ? strrchr(text, ')') : NULL;
+	unsigned long long utime = 0, stime = 0;
+	bool ok = close && sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+				   &stime) == 2;
+	free(text);
+	long ticks = sysconf(_SC_CLK_TCK);
+	return ok && ticks > 0 ? (double)(utime + stime) / (double)ticks : 0;
 }
 
 bool

@@ -22,6 +22,7 @@ struct child {
 	size_t output_cap;
 	bool output_truncated;
 	double deadline; /* now_seconds() after which the group is killed; 0 for none */
+	double cpu_deadline; /* CPU seconds of the child after which it is killed: a limit a busy machine cannot trip */
 	bool running, timed_out;
 	int status;      /* waitpid status once it has ended */
 	channel_fn *on_channel;
@@ -48,6 +49,8 @@ void child_release(struct child *c);
 /* "exited with status 3", "was killed by signal 11 (Segmentation fault)" */
 char *child_describe_status(const struct child *c);
 bool child_succeeded(const struct child *c);
+/* The CPU time the child has used so far (user and system, all its threads); 0 when unknown. */
+double child_cpu_seconds(const struct child *c);
 
 /* Run argv to completion, output captured in *out; returns true on exit status 0. */
 bool run_command(char *const argv[], const char *cwd, double timeout_s, struct buf *out);

@@ -33,6 +33,9 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 	cfg->channel_fd = 1;
 	cfg->timed = -1;
 	cfg->threshold_ratio = 1.25;
+	cfg->check_round = 0;
+	for (int i = 0; i < CASES_MAX; i++)
+		cfg->stream[i] = (uint32_t)i;
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!val) {
@@ -48,6 +51,8 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 			cfg->threshold_ratio = atof(val);
 		else if (!strcmp(opt, "--threshold-us"))
 			cfg->threshold_us = atof(val);
+		else if (!strcmp(opt, "--student"))
+			cfg->student = val;
 		else if (!strcmp(opt, "--rtol"))
 			cfg->rtol = atof(val);
 		else if (!strcmp(opt, "--atol"))
@@ -58,9 +63,9 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 				return -1;
 			}
 			if (opt[2] == 't') {
-				/* the timed case has a second set of inputs, as case timed + 1, so
-				   a kernel that replays an earlier result is caught */
-				if (cfg->ncases + 1 == CASES_MAX) {
+				/* the timed case is judged twice: its first launch, and one of
+				   its rounds, as case timed + 1 (see cases_round_stream) */
+				if (cfg->ncases + 1 == CASES_MAX || cfg->timed >= 0) {
 					fprintf(stderr, "harness: too many cases\n");
 					return -1;
 				}
@@ -69,12 +74,29 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 				cfg->ncases++;
 			}
 			cfg->ncases++;
+		} else if (!strcmp(opt, "--check-round")) {
+			char *end;
+			long round = strtol(val, &end, 10);
+			if (*end || round < 0 || round > 1000000) {
+				fprintf(stderr, "harness: bad round '%s'\n", val);
+				return -1;
+			}
+			cfg->check_round = (int)round;
 		} else {
 			fprintf(stderr, "harness: unknown option '%s'\n", opt);
 			return -1;
 		}
 	}
+	if (cfg->timed >= 0)
+		cfg->stream[cfg->timed + 1] = cases_round_stream(cfg, cfg->check_round);
 	return 0;
+}
+
+uint32_t
+cases_round_stream(const struct run_config *cfg, int round)
+{
+	/* past every case's own stream, one per round */
+	return (uint32_t)(CASES_MAX + cfg->timed + round);
 }
 
 void
@@ -88,7 +110,7 @@ cases_describe(const struct run_config *cfg, int index, struct check_case *c)
 void
 cases_fill(const struct run_config *cfg, int index, int buffer, float *dst, size_t n)
 {
-	uint64_t stream = rng_stream(cfg->seed, (uint32_t)index, (uint32_t)buffer);
+	uint64_t stream = rng_stream(cfg->seed, cfg->stream[index], (uint32_t)buffer);
 	#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
 		dst[i] = rng_float(stream, i);

@@ -13,17 +13,21 @@
 extern "C" {
 #endif
 
-#define CASES_MAX 32
+/* the manifest's cases, the timed case and its judged round, with room to spare */
+#define CASES_MAX 64
 
 struct run_config {
 	uint64_t seed;
 	int channel_fd;          /* where messages go */
 	int ncases;              /* correctness cases, then the timed one if any */
 	int dims[CASES_MAX][PROTO_MAX_DIMS];
-	int timed;               /* index of the timed case, or -1; its second inputs are case timed + 1 */
+	uint32_t stream[CASES_MAX]; /* which inputs case i draws: its index, but for a judged round */
+	int timed;               /* index of the timed case, or -1; case timed + 1 is one of its rounds */
+	int check_round;         /* the timed round whose outputs are judged as case timed + 1 */
 	double threshold_ratio;  /* runner: re-measure when this close to it */
 	double threshold_us;     /* runner: absolute threshold, 0 if none */
 	double rtol, atol;       /* judge: the exercise's tolerance */
+	const char *student;     /* runner: the submission's shared object */
 };
 
 /* Parse the grader's arguments; on a mistake print why and return -1. */
@@ -34,6 +38,13 @@ void cases_describe(const struct run_config *cfg, int index, struct check_case *
 
 /* Fill input buffer `buffer` of case `index` from the seed. */
 void cases_fill(const struct run_config *cfg, int index, int buffer, float *dst, size_t n);
+
+/*
+ * The inputs of timed round `round`: every round draws fresh ones, so no
+ * result can be remembered from one round to the next. The round the
+ * grader judges draws the inputs of case timed + 1.
+ */
+uint32_t cases_round_stream(const struct run_config *cfg, int round);
 
 /* Write one framed message; returns -1 if the grader has gone away. */
 int proto_send(int fd, uint32_t type, uint32_t case_index, uint32_t aux,

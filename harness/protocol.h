@@ -29,6 +29,8 @@ enum proto_type {
 	MSG_BUFFERS,       /* runner: case, payload = uint64_t device address of each buffer */
 	MSG_FINDING,       /* runner (simulator): case, payload = struct proto_finding */
 	MSG_COUNTS,        /* runner (simulator): case, payload = struct proto_counts */
+	MSG_ROUND_DIFFERS, /* runner: the timed case, aux = buffer index, payload = struct proto_round_differs */
+	MSG_REFUSED,       /* runner: the submission made a system call it may not; payload = the call's name */
 };
 
 enum proto_stage {
@@ -109,6 +111,14 @@ struct proto_counts {
 	/* the line that cost most beyond the ideal, and that cost ("" and 0: none known) */
 	uint64_t global_excess, shared_excess;
 	char global_where[256], shared_where[256];
+};
+
+/* A timed round whose outputs are not the reference solution's for the same inputs. */
+struct proto_round_differs {
+	uint32_t round, buffer;
+	uint64_t first;          /* the first element that differs */
+	uint64_t count;          /* how many differ */
+	float student, reference;
 };
 
 struct proto_timing {

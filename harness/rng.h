@@ -8,7 +8,14 @@
 
 #include <stdint.h>
 
-static inline uint64_t
+/* The runner draws the timed rounds' inputs on the device, bit for bit as the judge does on the host. */
+#if defined(__CUDACC__) || defined(__CUDASIM__)
+#define RNG_FN static inline __host__ __device__
+#else
+#define RNG_FN static inline
+#endif
+
+RNG_FN uint64_t
 rng_mix(uint64_t x)
 {
 	/* splitmix64's finaliser */
@@ -18,14 +25,14 @@ rng_mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static inline uint64_t
+RNG_FN uint64_t
 rng_stream(uint64_t seed, uint32_t case_index, uint32_t buffer)
 {
 	return rng_mix(seed ^ rng_mix(((uint64_t)case_index << 32) | buffer));
 }
 
 /* Uniform in [-1, 1) with 24 random bits; never exactly representable patterns like arange. */
-static inline float
+RNG_FN float
 rng_float(uint64_t stream, uint64_t i)
 {
 	uint64_t x = rng_mix(stream + i * 0xd1b54a32d192ed03ull);

@@ -18,15 +18,19 @@
 
 extern "C" {
 #include "cases.h"
+#include "rng.h"
+#include "sandbox.h"
 #include "stats.h"
 }
 
-/* Defined by the exercise's generated glue: the student's and the reference solution's launchers. */
-extern "C" const void *const cudalings_student_launcher;
+/* Defined by the exercise's generated glue: the reference solution's launcher, and the name of the student's. */
 extern "C" const void *const cudalings_reference_launcher;
+extern "C" const char cudalings_launcher_name[];
 
 static struct run_config cfg;
 static int channel;
+/* found in the student's shared object once the sandbox is up */
+static const void *student_launcher;
 
 static const char *
 plain_words(cudaError_t e)
@@ -161,6 +165,16 @@ harness_call(int index, const char *what, cudaError_t e)
 		return 0;
 	report_cuda_error(index, STAGE_RUN, what, e);
 	return -1;
+}
+
+static bool
+is_simulator(void)
+{
+#ifdef __CUDASIM__
+	return true;
+#else
+	return false;
+#endif
 }
 
 static void
@@ -314,7 +328,7 @@ run_correctness_case(int index)
 	proto_send(channel, MSG_CASE_BEGIN, (uint32_t)index, 0, NULL, 0);
 	if (setup_case(index, &b) == 0 &&
 	    harness_call(index, "poisoning the outputs", poison_outputs(&b, b.dev)) == 0 &&
-	    launch_and_wait(index, STAGE_RUN, cudalings_student_launcher, &b, b.dev) == 0 &&
+	    launch_and_wait(index, STAGE_RUN, student_launcher, &b, b.dev) == 0 &&
 	    send_outputs(index, &b, b.dev) == 0)
 		verify_inputs(index, &b);
 	free_case(&b);
@@ -341,31 +355,87 @@ struct timing_state {
 	void *copy_src, *copy_dst;
 	size_t copy_bytes;
 	cudaEvent_t span, start, stop;
-	void *pristine[2][PROTO_MAX_BUFFERS]; /* the two sets of inputs, copied in before each round */
-	float *first[2][PROTO_MAX_BUFFERS];   /* the student's first output for each set */
-	float *scratch[PROTO_MAX_BUFFERS];
-	int resent;                            /* outputs sent again because a later launch differed */
+	int round;                 /* rounds so far: each draws inputs of its own */
+	struct round_check *check; /* device: how the last round's outputs compare */
 };
 
 enum variant { VARIANT_REFERENCE, VARIANT_STUDENT, VARIANT_COPY };
 
+/* Element i of an input, as cases_fill draws it on the host. */
+__global__ void
+draw_inputs(float *dst, size_t n, uint64_t stream)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+		dst[i] = rng_float(stream, i);
+}
+
+/* How far the student's outputs of a round are from the reference solution's on the same inputs. */
+struct round_check {
+	double magnitude;          /* the sum of |reference| */
+	unsigned long long wrong;  /* elements beyond the tolerance, NaN included */
+	unsigned long long first;  /* the first of them */
+};
+
+__global__ void
+sum_magnitude(const float *ref, size_t n, struct round_check *c)
+{
+	double sum = 0;
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+		sum += fabs((double)ref[i]);
+	atomicAdd(&c->magnitude, sum);
+}
+
+/*
+ * Loose on purpose: a legitimate kernel that sums in another order differs
+ * from the reference by far less than 1% of the outputs' mean magnitude;
+ * a result remembered from other inputs differs by about that magnitude.
+ */
+__global__ void
+compare_round(const float *student, const float *ref, size_t n, struct round_check *c)
+{
+	double mean = c->magnitude / (double)(n ? n : 1);
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+		double s = student[i], r = ref[i];
+		if (!(fabs(s - r) <= 1e-2 * (fabs(r) + mean))) {
+			atomicAdd(&c->wrong, 1ull);
+			atomicMin(&c->first, (unsigned long long)i);
+		}
+	}
+}
+
+static int
+draw_round_inputs(struct timing_state *t)
+{
+	uint64_t streams[PROTO_MAX_BUFFERS];
+	for (int k = 0; k < t->b->c.nbuffers; k++) {
+		if (t->b->c.spec[k].role != BUFFER_IN)
+			continue;
+		streams[k] = rng_stream(cfg.seed, cases_round_stream(&cfg, t->round), (uint32_t)k);
+		draw_inputs<<<1024, 256>>>((float *)t->b->dev[k], check_elements(&t->b->c.spec[k]), streams[k]);
+	}
+	return harness_call(t->index, "drawing the inputs", cudaGetLastError());
+}
+
 /*
  * Time one launch of `v` from a cold L2 and poisoned outputs; returns µs, or
  * -1 on an error. Every variant is timed alike: the device idle first, then
- * the flush and the poison, so the GPU is still busy with them while the
- * launch is queued and no launch latency lands between the events. *off_clock
- * gets the host time the launch took beyond the GPU's whole span (flush to
- * stop): work left running outside the timed launch shows up there.
+ * fresh inputs, the flush and the poison, so the GPU is still busy with them
+ * while the launch is queued and no launch latency lands between the events.
+ * *off_clock gets the host time the launch took beyond the GPU's whole span
+ * (inputs to stop): work left running outside the timed launch shows up there.
  */
 static double
-time_once(struct timing_state *t, enum variant v, unsigned round, double *off_clock)
+time_once(struct timing_state *t, enum variant v, unsigned flush_value, double *off_clock)
 {
 	int index = t->index;
 	if (harness_call(index, "cudaDeviceSynchronize", cudaDeviceSynchronize()))
 		return -1;
 	double w0 = now_us();
 	cudaEventRecord(t->span);
-	if (harness_call(index, "flushing the L2 cache", cudaMemsetAsync(t->flush, (int)(round & 0xff), t->flush_bytes)))
+	/* the reference and the student each get the round's inputs afresh: neither sees what the other left */
+	if (v != VARIANT_COPY && draw_round_inputs(t))
+		return -1;
+	if (harness_call(index, "flushing the L2 cache", cudaMemsetAsync(t->flush, (int)(flush_value & 0xff), t->flush_bytes)))
 		return -1;
 	if (v != VARIANT_COPY &&
 	    harness_call(index, "poisoning the outputs",
@@ -375,7 +445,7 @@ time_once(struct timing_state *t, enum variant v, unsigned round, double *off_cl
 	if (v == VARIANT_COPY)
 		cudaMemcpyAsync(t->copy_dst, t->copy_src, t->copy_bytes, cudaMemcpyDeviceToDevice);
 	else
-		check_definition.launch(v == VARIANT_STUDENT ? cudalings_student_launcher : cudalings_reference_launcher,
+		check_definition.launch(v == VARIANT_STUDENT ? student_launcher : cudalings_reference_launcher,
 					&t->b->c, v == VARIANT_STUDENT ? t->b->dev : t->ref_dev);
 	cudaEventRecord(t->stop);
 	cudaError_t e = cudaGetLastError();
@@ -397,37 +467,44 @@ time_once(struct timing_state *t, enum variant v, unsigned round, double *off_cl
 	return ms * 1000.0;
 }
 
-static int
-use_inputs(struct timing_state *t, int set)
-{
-	for (int k = 0; k < t->b->c.nbuffers; k++)
-		if (t->b->c.spec[k].role == BUFFER_IN &&
-		    harness_call(t->index, "restoring the inputs",
-				 cudaMemcpyAsync(t->b->dev[k], t->pristine[set][k], t->b->bytes[k], cudaMemcpyDeviceToDevice)))
-			return -1;
-	return 0;
-}
-
 /*
- * The output of every timed launch counts: the first for each set of inputs
- * goes to the grader, and any later one that differs from it goes too.
+ * Every round's outputs count: each is compared on the device with the
+ * reference solution's for the same inputs, and the round the grader picked
+ * goes to it whole, to be judged against the judge's own reference.
  */
 static int
-check_student_output(struct timing_state *t, int set)
+check_round(struct timing_state *t)
 {
 	struct case_buffers *b = t->b;
-	uint32_t index = (uint32_t)(t->index + set);
 	for (int k = 0; k < b->c.nbuffers; k++) {
 		if (b->c.spec[k].role != BUFFER_OUT)
 			continue;
-		float *now = t->first[set][k] ? t->scratch[k] : (t->first[set][k] = (float *)malloc(b->bytes[k]));
-		if (!now || harness_call(t->index, "copying the outputs back",
-					 cudaMemcpy(now, b->dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
+		size_t n = check_elements(&b->c.spec[k]);
+		struct round_check c = { 0, 0, ~0ull };
+		if (harness_call(t->index, "checking a round",
+				 cudaMemcpy(t->check, &c, sizeof(c), cudaMemcpyHostToDevice)))
 			return -1;
-		bool first_time = now == t->first[set][k];
-		if (first_time || (memcmp(now, t->first[set][k], b->bytes[k]) && t->resent++ < 4))
-			if (proto_send(channel, MSG_OUTPUT, index, (uint32_t)k, now, b->bytes[k]))
+		sum_magnitude<<<256, 256>>>((const float *)t->ref_dev[k], n, t->check);
+		compare_round<<<1024, 256>>>((const float *)b->dev[k], (const float *)t->ref_dev[k], n, t->check);
+		if (harness_call(t->index, "checking a round", cudaGetLastError()) ||
+		    harness_call(t->index, "checking a round",
+				 cudaMemcpy(&c, t->check, sizeof(c), cudaMemcpyDeviceToHost)))
+			return -1;
+		if (c.wrong) {
+			float student = 0, reference = 0;
+			cudaMemcpy(&student, (const float *)b->dev[k] + c.first, sizeof(float), cudaMemcpyDeviceToHost);
+			cudaMemcpy(&reference, (const float *)t->ref_dev[k] + c.first, sizeof(float), cudaMemcpyDeviceToHost);
+			struct proto_round_differs d = { (uint32_t)t->round, (uint32_t)k, c.first, c.wrong, student, reference };
+			proto_send(channel, MSG_ROUND_DIFFERS, (uint32_t)t->index, (uint32_t)k, &d, sizeof(d));
+			return -1;
+		}
+		if (t->round == cfg.check_round) {
+			if (harness_call(t->index, "copying the outputs back",
+					 cudaMemcpy(b->host[k], b->dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
+				return -1;
+			if (proto_send(channel, MSG_OUTPUT, (uint32_t)t->index + 1, (uint32_t)k, b->host[k], b->bytes[k]))
 				exit(1);
+		}
 	}
 	return 0;
 }
@@ -446,18 +523,15 @@ measure(struct timing_state *t, double cap_us, struct measurement *m)
 	double begin = now_us();
 	int n = 0;
 	while (n < ROUNDS_MAX) {
-		if (use_inputs(t, n % 2))
-			return -1;
 		/* alternate which goes first so neither always meets the other's leftovers */
 		enum variant first = n % 2 ? VARIANT_STUDENT : VARIANT_REFERENCE;
 		enum variant second = n % 2 ? VARIANT_REFERENCE : VARIANT_STUDENT;
 		double a = time_once(t, first, (unsigned)(2 * n), first == VARIANT_STUDENT ? &wall[n] : NULL);
 		double b = a < 0 ? -1 : time_once(t, second, (unsigned)(2 * n + 1), second == VARIANT_STUDENT ? &wall[n] : NULL);
 		double c = b < 0 ? -1 : time_once(t, VARIANT_COPY, (unsigned)n, NULL);
-		if (c < 0)
+		if (c < 0 || check_round(t))
 			return -1;
-		if (check_student_output(t, n % 2))
-			return -1;
+		t->round++;
 		student[n] = first == VARIANT_STUDENT ? a : b;
 		reference[n] = first == VARIANT_STUDENT ? b : a;
 		copy[n] = c;
@@ -494,30 +568,15 @@ alloc_timing(struct timing_state *t)
 	if (harness_call(index, "allocating the L2 flush buffer", cudaMalloc(&t->flush, t->flush_bytes)) ||
 	    harness_call(index, "allocating the copy buffers", cudaMalloc(&t->copy_src, t->copy_bytes)) ||
 	    harness_call(index, "allocating the copy buffers", cudaMalloc(&t->copy_dst, t->copy_bytes)) ||
+	    harness_call(index, "allocating the round check", cudaMalloc(&t->check, sizeof(*t->check))) ||
 	    harness_call(index, "cudaMemset", cudaMemset(t->copy_src, 0x3c, t->copy_bytes)))
 		return -1;
 	for (int k = 0; k < t->b->c.nbuffers; k++) {
-		size_t bytes = t->b->bytes[k];
-		if (t->b->c.spec[k].role == BUFFER_OUT) {
-			t->scratch[k] = (float *)malloc(bytes);
-			if (!t->scratch[k] ||
-			    harness_call(index, "cudaMalloc in the harness", cudaMalloc(&t->ref_dev[k], bytes)))
-				return -1;
+		if (t->b->c.spec[k].role != BUFFER_OUT) {
+			t->ref_dev[k] = t->b->dev[k];
 			continue;
 		}
-		t->ref_dev[k] = t->b->dev[k];
-		for (int set = 0; set < 2; set++)
-			if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&t->pristine[set][k], bytes)))
-				return -1;
-		if (harness_call(index, "keeping the inputs",
-				 cudaMemcpy(t->pristine[0][k], t->b->dev[k], bytes, cudaMemcpyDeviceToDevice)))
-			return -1;
-		/* the second set is the judge's case index + 1 */
-		size_t n = check_elements(&t->b->c.spec[k]);
-		std::vector<float> other(n);
-		cases_fill(&cfg, index + 1, k, other.data(), n);
-		if (harness_call(index, "copying the inputs to the GPU",
-				 cudaMemcpy(t->pristine[1][k], other.data(), bytes, cudaMemcpyHostToDevice)))
+		if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&t->ref_dev[k], t->b->bytes[k])))
 			return -1;
 	}
 	cudaEventCreate(&t->span);
@@ -534,8 +593,14 @@ run_timed_case(int index)
 	memset(&t, 0, sizeof(t));
 	t.index = index;
 	t.b = &b;
+	/* first a plain case at the timed size: the grader judges its outputs as case `index` */
 	proto_send(channel, MSG_CASE_BEGIN, (uint32_t)index, 0, NULL, 0);
-	if (setup_case(index, &b) || alloc_timing(&t))
+	if (setup_case(index, &b) ||
+	    harness_call(index, "poisoning the outputs", poison_outputs(&b, b.dev)) ||
+	    launch_and_wait(index, STAGE_RUN, student_launcher, &b, b.dev) || send_outputs(index, &b, b.dev))
+		exit(1);
+	verify_inputs(index, &b);
+	if (alloc_timing(&t))
 		exit(1);
 	proto_sendf(channel, MSG_STAGE, (uint32_t)index, STAGE_TIMING, "warming up");
 	/* every kernel once: module loading and first-touch stay out of the numbers */
@@ -543,7 +608,7 @@ run_timed_case(int index)
 	    time_once(&t, VARIANT_COPY, 0, NULL) < 0)
 		exit(1);
 	for (double w0 = now_us(); now_us() - w0 < 100e3;)
-		if (launch_and_wait(index, STAGE_TIMING, cudalings_student_launcher, &b, b.dev))
+		if (launch_and_wait(index, STAGE_TIMING, student_launcher, &b, b.dev))
 			exit(1);
 
 	proto_sendf(channel, MSG_STAGE, (uint32_t)index, STAGE_TIMING, "timing");
@@ -551,8 +616,10 @@ run_timed_case(int index)
 	double ratios[3];
 	int count = 0;
 	while (count < 3) {
-		if (measure(&t, 10e6, &m[count]))
+		if (measure(&t, 10e6, &m[count])) {
+			proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 			exit(1);
+		}
 		ratios[count] = m[count].ratio;
 		double threshold = cfg.threshold_us > 0
 			? cfg.threshold_us / m[count].student_us * m[count].ratio
@@ -583,9 +650,39 @@ run_timed_case(int index)
 	out.rounds = m[pick].rounds;
 	out.measurements = count;
 	proto_send(channel, MSG_TIMING, (uint32_t)index, 0, &out, sizeof(out));
+}
 
-	/* no input check here: the inputs are restored before every round, and the
-	   correctness cases have already checked that the kernel leaves them alone */
+/*
+ * Open the GPU, enter the sandbox, then load the submission: its code, its
+ * constructors too, runs only under the filter. The grader hears HELLO
+ * before the loading, so a constructor that never returns is found quickly.
+ */
+static void
+load_student(void)
+{
+#ifndef __CUDASIM__
+	/* the context, its threads and its files exist before the filter */
+	cudaFree(0);
+#endif
+	/* the inputs' threads too: the simulator's filter refuses new ones */
+	static volatile int threads;
+	#pragma omp parallel
+	{
+		#pragma omp atomic
+		threads++;
+	}
+	if (sandbox_enter(channel, is_simulator())) {
+		proto_sendf(channel, MSG_ERROR, 0, STAGE_DEVICE, "the system-call filter could not be installed");
+		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
+		exit(1);
+	}
+	char why[1024];
+	student_launcher = cfg.student ? sandbox_load(cfg.student, cudalings_launcher_name, why, sizeof(why)) : NULL;
+	if (!student_launcher) {
+		proto_sendf(channel, MSG_REFUSED, 0, SANDBOX_LOAD, "%s", cfg.student ? why : "no --student given");
+		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
+		exit(1);
+	}
 }
 
 int
@@ -595,6 +692,7 @@ main(int argc, char **argv)
 		return 2;
 	channel = cfg.channel_fd;
 	send_device();
+	load_student();
 	for (int i = 0; i < cfg.ncases; i++) {
 		if (i == cfg.timed)
 			run_timed_case(i);

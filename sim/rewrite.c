@@ -1084,7 +1084,8 @@ rewrite(void)
 			i = rewrite_shared(i);
 			continue;
 		}
-		if (ident_is(i, "__device__") || ident_is(i, "__managed__"))
+		/* __managed__ is left to cudasim.h, which refuses it */
+		if (ident_is(i, "__device__"))
 			rewrite_device_var(i);
 		i++;
 	}

@@ -27,8 +27,16 @@ SIM_LIBS := $(SIM_LIB) -lpthread -ldl
 
 .PHONY: sim
 ## sim: build the CPU simulator (build/sim/cudasim-rewrite, build/sim/libcudasim.a)
-sim: $(SIM_LIB) $(SIM_REWRITE)
+sim: $(SIM_LIB) $(SIM_REWRITE) $(B)/sim/student.dynlist
 all: sim
+
+# What a runner exports to the student's shared object: the simulator's
+# symbols, less the controls a submission must not reach.
+SIM_CONTROLS := cudasimTakeChecks|cudasimLastErrorDetail|cudasimConfigure
+$(B)/sim/student.dynlist: $(SIM_LIB)
+	$(call msg,GEN,$@)
+	$(Q){ echo '{'; nm -g --defined-only $(SIM_LIB) | awk 'NF == 3 { print "  " $$3 ";" }' | \
+		grep -Ev '^  ($(SIM_CONTROLS));' | sort -u; echo '};'; } >$@.tmp && mv $@.tmp $@
 
 $(SIM_LIB): $(SIM_OBJS) $(SIM_BT_OBJS)
 	$(call msg,AR,$@)

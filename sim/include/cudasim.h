@@ -48,7 +48,8 @@
 #define __device__
 #define __host__
 #define __constant__
-#define __managed__
+/* host code could do a kernel's work in memory both sides reach: refused, as the GPU backend refuses it */
+#define __managed__ _Pragma("GCC error \"__managed__ memory is refused: host code could do the kernel's work in it; use cudaMalloc'd memory\"")
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __align__(n) __attribute__((aligned(n)))

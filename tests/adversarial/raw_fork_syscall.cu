@@ -1,8 +1,8 @@
 // exercise: col_sums
-// expect: correctness
-// message: never written
-// A fork bomb through raw system calls, past the symbol check: the runner
-// may make threads but no processes, so every fork fails and nothing runs.
+// expect: run
+// message: the system call 'fork'
+// A fork bomb through raw system calls, past the symbol check: the runner's
+// filter stops the first fork and the verdict names the call.
 #include "cudalings/col_sums.h"
 static long fork_by_hand(void)
 {

@@ -1,9 +1,9 @@
 // exercise: transpose
 // expect: correctness
-// message: inputs 2
+// message: on inputs it had not seen before
 // gpu-only
 // Transposes once per size and then only copies the remembered result: fast,
-// and right as long as the inputs never change. The timed case changes them.
+// and right as long as the inputs never change. Every timed round draws new ones.
 #include <cuda_runtime.h>
 #include "cudalings/transpose.h"
 

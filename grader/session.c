@@ -1,0 +1,436 @@
+/*
+ * The grading session's protocol: framing (a fixed header, a payload whose
+ * size the header may not lie about) and the state machine over the cases.
+ * Messages from the judge set what each case expects; messages from the
+ * runner show what the submission did. The verdict is not made here
+ * (grader/verdict.c): this only fails cases, with the first reason.
+ */
+#include "session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "diagnose.h"
+#include "sandbox.h"
+
+void
+session_init(struct session *s, const struct exercise *e, enum backend backend, struct grade_result *r, int timed)
+{
+	memset(s, 0, sizeof(*s));
+	s->e = e;
+	s->r = r;
+	s->backend = backend;
+	s->ncases = r->ncases;
+	s->timed = timed;
+	s->current = -1;
+	s->cases = xcalloc((size_t)(s->ncases ? s->ncases : 1), sizeof(*s->cases));
+}
+
+void
+session_release(struct session *s)
+{
+	for (int i = 0; i < s->ncases; i++)
+		for (int k = 0; k < PROTO_MAX_BUFFERS; k++)
+			free(s->cases[i].values[k]);
+	free(s->cases);
+	for (int i = 0; i < 3; i++)
+		buf_free(&s->in[i].pending);
+	free(s->device_error);
+	free(s->refused);
+	free(s->tool_message);
+	memset(s, 0, sizeof(*s));
+}
+
+void
+session_fail_case(struct session *s, int index, char *message)
+{
+	if (index < 0 || index >= s->ncases) {
+		free(message);
+		return;
+	}
+	struct case_result *c = &s->r->cases[index];
+	c->ran = true;
+	if (!c->passed && c->message) {
+		free(message);
+		return;
+	}
+	c->passed = false;
+	free(c->message);
+	c->message = message;
+}
+
+struct case_arrays *
+session_arrays(const struct session *s)
+{
+	struct case_arrays *a = xcalloc((size_t)(s->ncases ? s->ncases : 1), sizeof(*a));
+	for (int i = 0; i < s->ncases; i++)
+		a[i] = (struct case_arrays){ &s->cases[i].info, s->cases[i].addrs };
+	return a;
+}
+
+static void
+progress(const struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+progress(const struct session *s, const char *fmt, ...)
+{
+	if (!s->progress)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* --------------------------------------------------------------- framing */
+
+/* The largest payload a message of this type may carry, so a lying header cannot make us allocate. */
+static uint64_t
+payload_limit(const struct session *s, const struct proto_header *h, enum session_source from)
+{
+	bool judge = from == FROM_JUDGE;
+	if (h->case_index > (uint32_t)s->ncases || h->aux >= 64)
+		return 0;
+	switch (h->type) {
+	case MSG_EXPECTED:
+		return judge ? (uint64_t)1 << 40 : 0;
+	case MSG_CASE_INFO:
+		return judge ? sizeof(struct proto_case_info) : 0;
+	case MSG_OUTPUT: {
+		const struct case_state *x = h->case_index < (uint32_t)s->ncases ? &s->cases[h->case_index] : NULL;
+		if (judge || !x || h->aux >= PROTO_MAX_BUFFERS || !x->values[h->aux])
+			return 0;
+		return x->count[h->aux] * sizeof(float);
+	}
+	case MSG_HELLO:
+		return sizeof(struct proto_device);
+	case MSG_TIMING:
+		return sizeof(struct proto_timing);
+	case MSG_INPUT_CHANGED:
+		return sizeof(uint64_t);
+	case MSG_ROUND_DIFFERS:
+		return judge ? 0 : sizeof(struct proto_round_differs);
+	case MSG_ERROR:
+	case MSG_STAGE:
+	case MSG_REFUSED:
+		return 4096;
+	case MSG_BUFFERS:
+		return judge ? 0 : sizeof(uint64_t) * PROTO_MAX_BUFFERS;
+	case MSG_FINDING:
+		return judge ? 0 : sizeof(struct proto_finding);
+	case MSG_COUNTS:
+		return judge ? 0 : sizeof(struct proto_counts);
+	case MSG_CASE_BEGIN:
+	case MSG_DONE:
+	default:
+		return 0;
+	}
+}
+
+static void judge_message(struct session *s, const struct proto_header *h, const char *payload);
+static void runner_message(struct session *s, const struct proto_header *h, const char *payload);
+static void tool_message(struct session *s, const struct proto_header *h, const char *payload);
+
+void
+session_feed(struct session *s, enum session_source from, const char *data, size_t n)
+{
+	struct reader *in = &s->in[from];
+	if (in->broken)
+		return;
+	buf_add(&in->pending, data, n);
+	while (in->pending.len >= sizeof(struct proto_header)) {
+		struct proto_header h;
+		memcpy(&h, in->pending.data, sizeof(h));
+		uint64_t limit = payload_limit(s, &h, from);
+		if (h.magic != PROTO_MAGIC || h.length > limit || (h.type == MSG_OUTPUT && h.length != limit)) {
+			in->broken = true;
+			buf_free(&in->pending);
+			if (from == FROM_JUDGE) {
+				free(s->r->message);
+				s->r->message = xstrdup("the judge sent a message it should not have: the check is broken");
+			} else if (from == FROM_RUNNER) {
+				int index = s->current >= 0 ? s->current : 0;
+				session_fail_case(s, index, xstrdup("the program sent the grader something that is not a "
+								    "message of the harness: has it written to a file "
+								    "descriptor it does not own?"));
+			}
+			s->stop_runner = from != FROM_JUDGE;
+			return;
+		}
+		if (in->pending.len < sizeof(h) + h.length)
+			return;
+		const char *payload = in->pending.data + sizeof(h);
+		if (from == FROM_JUDGE)
+			judge_message(s, &h, payload);
+		else if (from == FROM_RUNNER)
+			runner_message(s, &h, payload);
+		else
+			tool_message(s, &h, payload);
+		buf_consume(&in->pending, sizeof(h) + h.length);
+	}
+}
+
+/* --------------------------------------------------------------- the judge */
+
+static void
+judge_message(struct session *s, const struct proto_header *h, const char *payload)
+{
+	if (h->case_index >= (uint32_t)s->ncases)
+		return;
+	struct case_state *x = &s->cases[h->case_index];
+	if (h->type == MSG_CASE_INFO) {
+		memcpy(&x->info, payload, sizeof(x->info));
+		x->have_info = true;
+		if (x->info.nbuffers < 0 || x->info.nbuffers > PROTO_MAX_BUFFERS)
+			x->info.nbuffers = 0;
+		for (int k = 0; k < x->info.nbuffers; k++) {
+			x->info.buffers[k].name[sizeof(x->info.buffers[k].name) - 1] = 0;
+			if (x->info.buffers[k].is_output)
+				x->count[k] = x->info.buffers[k].rows * x->info.buffers[k].cols;
+		}
+	} else if (h->type == MSG_EXPECTED && h->aux < PROTO_MAX_BUFFERS && x->have_info &&
+		   h->length == x->count[h->aux] * sizeof(struct proto_expect)) {
+		free(x->values[h->aux]);
+		x->values[h->aux] = xmalloc(h->length ? h->length : 1);
+		memcpy(x->values[h->aux], payload, h->length);
+	}
+}
+
+/* --------------------------------------------------------------- the runner */
+
+static void
+case_finished(struct session *s, int index)
+{
+	if (index < 0 || index >= s->ncases)
+		return;
+	struct case_result *c = &s->r->cases[index];
+	struct case_state *x = &s->cases[index];
+	if (c->ran && c->passed)
+		for (int k = 0; k < x->info.nbuffers; k++)
+			if (x->info.buffers[k].is_output && !x->outputs_seen[k]) {
+				session_fail_case(s, index, xasprintf("the program sent no output for '%s'",
+								      x->info.buffers[k].name));
+				break;
+			}
+	if (x->have_uninitialized && !(c->ran && c->passed)) {
+		/* a read of an unwritten tile element explains a wrong result; alone, it may be harmless */
+		struct case_arrays arrays = { &x->info, x->addrs };
+		free(diagnose_finding(s->r, &x->uninitialized, &arrays, 1));
+	}
+	x->have_uninitialized = false;
+	progress(s, "{\"event\":\"case\",\"index\":%d,\"count\":%d,\"name\":\"%s\",\"passed\":%s}", index + 1,
+		 s->ncases, c->name, c->ran && c->passed ? "true" : "false");
+}
+
+static bool
+any_case_failed(const struct session *s)
+{
+	for (int i = 0; i < s->ncases; i++)
+		if (s->r->cases[i].ran && !s->r->cases[i].passed)
+			return true;
+	return false;
+}
+
+static void
+check_output(struct session *s, int index, int k, const float *actual)
+{
+	struct case_state *x = &s->cases[index];
+	const struct proto_buffer *spec = &x->info.buffers[k];
+	struct comparison cmp;
+	x->outputs_seen[k] = true;
+	compare_output(actual, x->values[k], x->count[k], spec->cols, &cmp);
+	s->r->cases[index].mismatches += cmp.wrong;
+	if (cmp.wrong && spec->rows > 1 && !diagnose_has(s->r, "untransposed_tile"))
+		diagnose_layout(s->r, spec->name, actual, x->values[k], spec->rows, spec->cols);
+	if (cmp.wrong)
+		session_fail_case(s, index, compare_describe(&cmp, spec->name, spec->rows, spec->cols));
+}
+
+/* What the simulator's checks saw in case `index`: an access out of bounds or a race fails it. */
+static void
+finding_message(struct session *s, int index, const char *payload)
+{
+	struct proto_finding f;
+	memcpy(&f, payload, sizeof(f));
+	f.where[sizeof(f.where) - 1] = f.other_where[sizeof(f.other_where) - 1] = 0;
+	if (f.kind == FINDING_UNINITIALIZED) {
+		s->cases[index].uninitialized = f;
+		s->cases[index].have_uninitialized = true;
+		return;
+	}
+	struct case_arrays arrays = { &s->cases[index].info, s->cases[index].addrs };
+	char *message = diagnose_finding(s->r, &f, &arrays, 1);
+	session_fail_case(s, index, message);
+	if (f.kind == FINDING_RACE)
+		s->r->cases[index].wrong = true;
+}
+
+static void
+error_message(struct session *s, const struct proto_header *h, int index, const char *payload)
+{
+	if (h->aux == STAGE_DEVICE && !s->device_error) {
+		s->device_error = xasprintf("%.*s", (int)h->length, payload);
+		return;
+	}
+	if (index >= s->ncases)
+		return;
+	diagnose_error(s->r, payload, h->length);
+	session_fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
+	if (h->aux == STAGE_RACE && !s->r->cases[index].wrong) {
+		s->r->cases[index].wrong = true;
+		bool blocks = memmem(payload, h->length, "blocks run", 10) != NULL;
+		diagnose_add(s->r, "race",
+			     xasprintf("in case %s the result depends on the order in which %s", s->r->cases[index].name,
+				       blocks ? "blocks run: blocks cannot wait for each other within a launch "
+						"(an atomic, or a second launch?)"
+					      : "the threads of a block run: a missing __syncthreads()?"));
+	}
+}
+
+/* A timed round's outputs were not the reference's for the same inputs: a remembered or partial result. */
+static void
+round_differs(struct session *s, const char *payload)
+{
+	struct proto_round_differs d;
+	memcpy(&d, payload, sizeof(d));
+	int index = s->timed >= 0 ? s->timed + 1 : 0;
+	const struct case_state *x = &s->cases[s->timed >= 0 ? s->timed : 0];
+	const char *name = d.buffer < (uint32_t)x->info.nbuffers ? x->info.buffers[d.buffer].name : "the output";
+	char *message = xasprintf("in timed round %u, on inputs it had not seen before, %s[%llu] was %g where the "
+				  "reference solution computed %g (%llu elements differ): the kernel must compute "
+				  "every launch's output from that launch's inputs",
+				  d.round + 1, name, (unsigned long long)d.first, (double)d.student, (double)d.reference,
+				  (unsigned long long)d.count);
+	diagnose_add(s->r, "timing", xstrdup(message));
+	session_fail_case(s, index, message);
+	s->r->cases[index].wrong = true;
+}
+
+static void
+runner_message(struct session *s, const struct proto_header *h, const char *payload)
+{
+	int index = (int)h->case_index;
+	switch (h->type) {
+	case MSG_BUFFERS:
+		if (index < s->ncases)
+			memcpy(s->cases[index].addrs, payload, sizeof(s->cases[index].addrs));
+		break;
+	case MSG_FINDING:
+		if (index < s->ncases)
+			finding_message(s, index, payload);
+		break;
+	case MSG_COUNTS: {
+		struct proto_counts n;
+		memcpy(&n, payload, sizeof(n));
+		diagnose_counts_add(&s->counts, &n);
+		s->have_counts = true;
+		break;
+	}
+	case MSG_HELLO:
+		memcpy(&s->device, payload, sizeof(s->device));
+		s->device.name[sizeof(s->device.name) - 1] = 0;
+		s->have_device = s->hello = true;
+		break;
+	case MSG_REFUSED:
+		if (!s->refused) {
+			s->refused = xasprintf("%.*s", (int)h->length, payload);
+			s->refused_when = (int)h->aux;
+		}
+		break;
+	case MSG_CASE_BEGIN:
+		if (index >= s->ncases)
+			break;
+		case_finished(s, s->current);
+		if (index == s->timed && any_case_failed(s)) {
+			/* timing a kernel that computes the wrong thing tells the student nothing */
+			s->stopped_early = s->stop_runner = true;
+			break;
+		}
+		s->current = index;
+		for (int i = index; i < (index == s->timed ? s->ncases : index + 1); i++)
+			s->r->cases[i].ran = s->r->cases[i].passed = true;
+		break;
+	case MSG_OUTPUT:
+		/* the timed case's judged round arrives while the runner is in the timed case */
+		if (index == s->current || (s->current == s->timed && s->timed >= 0 && index == s->timed + 1))
+			check_output(s, index, (int)h->aux, (const float *)payload);
+		break;
+	case MSG_INPUT_CHANGED: {
+		uint64_t first;
+		memcpy(&first, payload, sizeof(first));
+		if (index >= s->ncases)
+			break;
+		const struct proto_buffer *b = &s->cases[index].info.buffers[h->aux % PROTO_MAX_BUFFERS];
+		session_fail_case(s, index, xasprintf("the kernel changed its input '%s' (first at %s[%llu]): inputs "
+						      "are read-only", b->name, b->name, (unsigned long long)first));
+		s->r->cases[index].wrong = true;
+		break;
+	}
+	case MSG_ROUND_DIFFERS:
+		if (s->timed >= 0 && s->current == s->timed)
+			round_differs(s, payload);
+		break;
+	case MSG_ERROR:
+		error_message(s, h, index, payload);
+		break;
+	case MSG_STAGE:
+		progress(s, "{\"event\":\"stage\",\"stage\":\"timing\",\"message\":\"%.*s\"}", (int)h->length, payload);
+		break;
+	case MSG_TIMING: {
+		int timed = s->timed >= 0 ? s->timed : 0;
+		if (s->have_timing || index != s->timed || s->current != s->timed) {
+			/* the harness sends one, for the timed case, while in it */
+			session_fail_case(s, timed, xstrdup("the program sent a timing report the harness did not: forged"));
+			s->r->cases[timed].wrong = true;
+			break;
+		}
+		memcpy(&s->timing, payload, sizeof(s->timing));
+		s->have_timing = true;
+		break;
+	}
+	case MSG_DONE:
+		case_finished(s, s->current);
+		if (s->current == s->timed && s->timed >= 0)
+			case_finished(s, s->timed + 1);
+		s->current = -1;
+		s->done = true;
+		break;
+	}
+}
+
+/* Under compute-sanitizer the arrays lie elsewhere than in the graded run: keep where. */
+static void
+tool_message(struct session *s, const struct proto_header *h, const char *payload)
+{
+	if (h->type == MSG_BUFFERS && h->case_index < (uint32_t)s->ncases)
+		memcpy(s->cases[h->case_index].addrs, payload, sizeof(s->cases[0].addrs));
+}
+
+void
+session_runner_ended(struct session *s, bool timed_out, double limit_s, const char *status)
+{
+	if (s->done || s->stopped_early || s->refused)
+		return;
+	int index = s->current >= 0 ? s->current : 0;
+	char *why;
+	if (timed_out && !s->hello)
+		why = xasprintf("the program did not start within %.0f s", limit_s);
+	else if (timed_out && s->current < 0)
+		why = xasprintf("the program did not reach its first case within %.0f s of loading: does code "
+				"outside the kernels (a constructor, a static initialiser) never return?", limit_s);
+	else if (timed_out)
+		why = xasprintf("timed out after %.0f s in case %s: a kernel or a loop that never ends?", limit_s,
+				s->r->cases[index].name);
+	else
+		why = xasprintf("the program %s in case %s before it finished", status, s->r->cases[index].name);
+	s->r->cases[index].ran = true;
+	session_fail_case(s, index, why);
+	/* a crash or a hang is a run failure even if some output had been compared */
+	s->r->cases[index].mismatches = 0;
+	case_finished(s, index);
+}

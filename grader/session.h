@@ -1,0 +1,81 @@
+/*
+ * One grading's conversation with its children: the framing of the
+ * messages the judge and the runner send, and what each message does to
+ * the cases. No I/O here: bytes go in (session_feed), the case results and
+ * a request to stop the runner come out, so the whole protocol can be
+ * tested by feeding it bytes, torn and forged ones included.
+ */
+#ifndef CUDALINGS_SESSION_H
+#define CUDALINGS_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "grade.h"
+#include "protocol.h"
+#include "util.h"
+
+/* What the judge said about one case, and what the runner showed of it. */
+struct case_state {
+	bool have_info;
+	struct proto_case_info info;
+	struct proto_expect *values[PROTO_MAX_BUFFERS];
+	size_t count[PROTO_MAX_BUFFERS];
+	bool outputs_seen[PROTO_MAX_BUFFERS];
+	uint64_t addrs[PROTO_MAX_BUFFERS];      /* where the runner put the case's arrays */
+	struct proto_finding uninitialized;    /* said only if the case fails */
+	bool have_uninitialized;
+};
+
+/* Framing state of one stream of messages. */
+struct reader {
+	struct buf pending;
+	bool broken;
+};
+
+enum session_source { FROM_JUDGE, FROM_RUNNER, FROM_TOOL };
+
+struct session {
+	const struct exercise *e;
+	struct grade_result *r;
+	enum backend backend;
+	int ncases;            /* correctness cases, then the timed one and its judged round */
+	int timed;             /* the timed case's index, or -1 */
+	struct case_state *cases;
+	struct reader in[3];   /* by enum session_source */
+	int current;           /* the case the runner is in, -1 before the first */
+	bool hello;            /* the runner opened the GPU and is loading the submission */
+	bool done;             /* the runner said it finished */
+	bool stopped_early;    /* we stopped it before timing a wrong kernel */
+	bool stop_runner;      /* set by a message: the caller kills the runner */
+	struct proto_timing timing;
+	bool have_timing;
+	struct proto_device device;
+	bool have_device;
+	char *device_error;    /* the runner could not open the GPU */
+	char *refused;         /* the runner stopped the submission: what it did */
+	int refused_when;      /* enum sandbox_when */
+	struct proto_counts counts; /* the simulator's, over every case */
+	bool have_counts;
+	const char *tool_stage; /* a failure compute-sanitizer found, and its message */
+	char *tool_message;
+	bool progress;         /* JSON lines on stderr as cases end */
+};
+
+/* A session for r's cases (r->ncases of them, named already). */
+void session_init(struct session *s, const struct exercise *e, enum backend backend, struct grade_result *r,
+		  int timed);
+void session_release(struct session *s);
+
+/* Feed bytes from one source; a forged or broken stream fails the case it was in and sets stop_runner. */
+void session_feed(struct session *s, enum session_source from, const char *data, size_t n);
+
+/* The runner ended: say why it stopped before finishing, if it did. */
+void session_runner_ended(struct session *s, bool timed_out, double limit_s, const char *status);
+
+/* Fail case `index` with `message` (owned) unless it already failed; the first reason stays. */
+void session_fail_case(struct session *s, int index, char *message);
+
+/* The case arrays of every case, for naming an address; you own the array. */
+struct case_arrays *session_arrays(const struct session *s);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * The command lines of a grading's children (the judge, the runner, the
+ * GPU's tools over the runner) and the GPU's tools themselves:
+ * compute-sanitizer and Nsight Compute, read in the lessons' terms.
+ */
+#include "tools.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diagnose.h"
+#include "util.h"
+
+static void
+add(char ***argv, int *argc, int *cap, char *arg)
+{
+	if (*argc + 2 > *cap) {
+		*cap = *cap * 2 + 8;
+		*argv = xrealloc(*argv, sizeof(char *) * (size_t)*cap);
+	}
+	(*argv)[(*argc)++] = arg;
+	(*argv)[*argc] = NULL;
+}
+
+static char *
+dims_text(const int *dims, int ndims)
+{
+	struct buf b = { 0 };
+	for (int d = 0; d < ndims; d++)
+		buf_addf(&b, "%s%d", d ? "," : "", dims[d]);
+	return buf_detach(&b);
+}
+
+char **
+tools_argv(const struct exercise *e, char *const *options, bool timed, int check_round, bool timed_size_only)
+{
+	int argc = 0, cap = 0;
+	char **argv = NULL;
+	for (char *const *o = options; *o; o++)
+		add(&argv, &argc, &cap, xstrdup(*o));
+	if (timed_size_only) {
+		add(&argv, &argc, &cap, xstrdup("--case"));
+		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
+		return argv;
+	}
+	for (int i = 0; i < e->ncases; i++) {
+		add(&argv, &argc, &cap, xstrdup("--case"));
+		add(&argv, &argc, &cap, dims_text(e->cases[i], e->ndims));
+	}
+	if (timed) {
+		/* the harness adds the judged round (case timed + 1) itself */
+		add(&argv, &argc, &cap, xstrdup("--timed"));
+		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
+		add(&argv, &argc, &cap, xstrdup("--check-round"));
+		add(&argv, &argc, &cap, xasprintf("%d", check_round));
+	}
+	return argv;
+}
+
+void
+tools_free_argv(char **argv)
+{
+	for (char **p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
+}
+
+static void
+tool_channel(struct child *c, const char *data, size_t n)
+{
+	session_feed(c->ctx, FROM_TOOL, data, n);
+}
+
+/* The profiled run's outputs are not judged: its one case is the timed size. */
+static void
+discard_channel(struct child *c, const char *data, size_t n)
+{
+	(void)c, (void)data, (void)n;
+}
+
+/* Run `tool` (argv, NULL-terminated) on the runner with runner_args; you own its output. */
+static char *
+run_tool(struct session *s, char **tool, char **runner_args, int channel_fd, channel_fn *on_channel)
+{
+	int n = 0, m = 0;
+	while (tool[n])
+		n++;
+	while (runner_args[m])
+		m++;
+	char **argv = xcalloc((size_t)(n + m + 1), sizeof(char *));
+	memcpy(argv, tool, sizeof(char *) * (size_t)n);
+	memcpy(argv + n, runner_args, sizeof(char *) * (size_t)m);
+	struct child c = { .label = tool[0], .on_channel = on_channel, .ctx = s };
+	s->in[FROM_TOOL].broken = false;
+	/* the tools start the runner as their child: no seccomp filter against new processes here */
+	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = channel_fd,
+					 .timeout_s = 600, .output_cap = 4 << 20 };
+	char *output = NULL;
+	if (child_spawn(&c, argv, &options) == 0) {
+		struct child *one = &c;
+		child_pump(&one, 1);
+		output = xstrdup(c.output.data ? c.output.data : "");
+		child_release(&c);
+	}
+	buf_free(&s->in[FROM_TOOL].pending);
+	free(argv);
+	return output;
+}
+
+/* compute-sanitizer's memcheck, racecheck and synccheck over the correctness cases, in the lessons' terms. */
+void
+tools_sanitize(struct session *s, const struct runner_command *cmd)
+{
+	char *program = build_cuda_tool("compute-sanitizer");
+	if (!program) {
+		diagnose_add(s->r, "tools", xstrdup("--sanitize: compute-sanitizer is not beside nvcc"));
+		return;
+	}
+	/* the cases only: the sanitizer slows kernels down far too much to time them */
+	int timed = s->timed, ncases = s->ncases;
+	s->timed = -1;
+	s->ncases = s->e->ncases;
+	char **args = tools_argv(s->e, cmd->options, false, -1, false);
+	static const char *const tools[] = { "memcheck", "racecheck", "synccheck" };
+	for (size_t t = 0; t < sizeof(tools) / sizeof(*tools); t++) {
+		char *log = xasprintf("%s.sanitizer.log", cmd->options[0]);
+		char *tool[] = { program, "--tool", (char *)tools[t], "--log-file", log, "--print-limit", "100", NULL };
+		free(run_tool(s, tool, args, cmd->channel_fd, tool_channel));
+		char *text = read_file(log, NULL);
+		struct proto_finding found[4];
+		int n = text ? diagnose_parse_sanitizer(text, found, 4) : 0;
+		struct case_arrays *arrays = session_arrays(s);
+		for (int i = 0; i < n; i++) {
+			char *message = diagnose_finding(s->r, &found[i], arrays, s->ncases);
+			if (s->tool_message) {
+				free(message);
+				continue;
+			}
+			s->tool_stage = found[i].kind == FINDING_RACE ? "correctness" : "run";
+			s->tool_message = xasprintf("compute-sanitizer --tool %s: %s", tools[t], message);
+			free(message);
+		}
+		free(arrays);
+		free(text);
+		unlink(log);
+		free(log);
+	}
+	tools_free_argv(args);
+	s->timed = timed;
+	s->ncases = ncases;
+	free(program);
+}
+
+/* Nsight Compute's figures for the student's kernels at the timed size. */
+void
+tools_profile(struct session *s, const struct runner_command *cmd)
+{
+	char *program = build_cuda_tool("ncu");
+	if (!program) {
+		diagnose_add(s->r, "tools", xstrdup("--profile: Nsight Compute (ncu) is not beside nvcc"));
+		return;
+	}
+	/* the timed size, as a plain case */
+	char **args = tools_argv(s->e, cmd->options, false, -1, true);
+	/* clocks as they are: METHOD.md, and the timing, leave them alone */
+	enum { METRICS = 7 };
+	char *tool[] = { program, "--csv", "--print-units", "base", "--clock-control", "none", "--metrics",
+			 [METRICS] = (char *)diagnose_ncu_metrics, NULL };
+	char *output = run_tool(s, tool, args, cmd->channel_fd, discard_channel);
+	struct proto_counts counts;
+	double gbps;
+	if (output && diagnose_parse_ncu(output, &counts, &gbps) && strstr(output, "metric")) {
+		free(output);
+		tool[METRICS] = (char *)diagnose_ncu_core_metrics;
+		output = run_tool(s, tool, args, cmd->channel_fd, discard_channel);
+	}
+	if (output && diagnose_parse_ncu(output, &counts, &gbps) == 0) {
+		diagnose_figures(&counts, "nsight compute", &s->r->figures);
+		s->r->figures.dram_gbps = gbps;
+	} else {
+		diagnose_add(s->r, "tools", xasprintf("--profile: Nsight Compute measured no kernel: %.300s",
+						      output ? output : "it did not start"));
+	}
+	free(output);
+	tools_free_argv(args);
+	free(program);
+}

@@ -1,0 +1,188 @@
+/*
+ * The verdict of one grading (see verdict.h): the first failure in stage
+ * order decides what the student hears; a pass says how fast, and how far
+ * from the reference.
+ */
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagnose.h"
+#include "sandbox.h"
+#include "util.h"
+
+void
+verdict_fail(struct grade_result *r, const char *stage, char *message)
+{
+	r->pass = false;
+	r->stage = stage;
+	free(r->message);
+	r->message = message;
+}
+
+static double
+absolute_threshold(const struct exercise *e, const char *device)
+{
+	for (int i = 0; i < e->nabsolute; i++)
+		if (!strcmp(e->absolute[i].device, device))
+			return e->absolute[i].us;
+	return 0;
+}
+
+void
+verdict_timing(struct grade_result *r, const struct exercise *e, const struct proto_timing *m,
+	       const struct proto_case_info *info, const struct proto_device *device)
+{
+	struct timing_result *t = &r->timing;
+	t->measured = true;
+	t->median_us = m->student_us;
+	t->reference_us = m->reference_us;
+	t->copy_us = m->copy_us;
+	t->wall_us = m->wall_us;
+	t->ratio = m->ratio;
+	t->ratio_lo = m->ratio_lo;
+	t->ratio_hi = m->ratio_hi;
+	t->rounds = m->rounds;
+	t->measurements = m->measurements;
+	t->threshold_ratio = e->threshold_ratio;
+	t->threshold_us = e->threshold_ratio * m->reference_us;
+	double absolute = absolute_threshold(e, device->name);
+	if (absolute > 0) {
+		t->absolute = true;
+		t->threshold_us = absolute;
+	}
+	double bytes = info->bytes;
+	t->gbps = m->student_us > 0 ? bytes / m->student_us / 1e3 : 0;
+	t->copy_gbps = m->copy_us > 0 ? bytes / m->copy_us / 1e3 : 0;
+	t->gflops = m->student_us > 0 ? info->flops / m->student_us / 1e3 : 0;
+	t->peak_gbps = 2.0 * device->mem_clock_khz * 1e3 * (device->bus_width_bits / 8.0) / 1e9;
+
+	bool fast_enough = t->absolute ? m->student_us <= t->threshold_us : m->ratio <= t->threshold_ratio;
+	/* no kernel moves its bytes faster than a plain copy of them: part of the work ran outside the timed
+	   launch (however many flops it does besides) */
+	bool impossible = m->copy_us > 0 && m->student_us < 0.8 * m->copy_us;
+	/* the GPU's clock and the host's disagree when work runs outside the timed launch */
+	bool off_the_clock = m->wall_us > m->student_us + 500;
+	if (off_the_clock) {
+		r->performance = "fail";
+		verdict_fail(r, "performance",
+			    xasprintf("the launch kept the host waiting %.1f µs longer than the GPU's events account "
+				      "for (%.1f µs): work ran outside the timed launch", m->wall_us, m->student_us));
+		diagnose_add(r, "timing", xstrdup(r->message));
+	} else if (impossible) {
+		r->performance = "fail";
+		verdict_fail(r, "performance",
+			    xasprintf("%.1f µs is faster than copying the same bytes (%.1f µs): the work is not "
+				      "all inside the launch that was timed", m->student_us, m->copy_us));
+		diagnose_add(r, "timing", xstrdup(r->message));
+	} else if (fast_enough) {
+		r->performance = "pass";
+	} else {
+		r->performance = "fail";
+		if (t->absolute)
+			verdict_fail(r, "performance",
+				    xasprintf("%.1f µs is slower than the %.1f µs this course asks for on %s",
+					      m->student_us, t->threshold_us, device->name));
+		else
+			verdict_fail(r, "performance",
+				    xasprintf("%.1f µs is %.2f× the reference solution's %.1f µs; it must be "
+					      "within %.2f×", m->student_us, m->ratio, m->reference_us,
+					      t->threshold_ratio));
+	}
+}
+
+const char *
+verdict_hint(const struct exercise *e, const char *stage)
+{
+	for (int i = 0; i < e->nhints; i++)
+		if (stage && !strcmp(e->hints[i].when, stage))
+			return e->hints[i].text;
+	return NULL;
+}
+
+/* The runner stopped the submission: at loading (a symbol it may not reach), or at a system call. */
+static void
+refused(struct session *s)
+{
+	struct grade_result *r = s->r;
+	const char *symbol = strstr(s->refused, "undefined symbol: ");
+	char *message;
+	if (s->refused_when == SANDBOX_LOAD && symbol)
+		message = xasprintf("refers to '%.200s', which a submission cannot reach: it may call only its own "
+				    "functions, the C and C++ libraries and the CUDA runtime",
+				    symbol + strlen("undefined symbol: "));
+	else
+		message = xstrdup(s->refused);
+	diagnose_add(r, "refused", xstrdup(message));
+	if (s->refused_when == SANDBOX_LOAD)
+		verdict_fail(r, "compile", xasprintf("%s was refused before running: %s", r->file, message));
+	else
+		verdict_fail(r, "run", xasprintf("%s was stopped: %s", r->file, message));
+	free(message);
+}
+
+void
+verdict_conclude(struct session *s)
+{
+	struct grade_result *r = s->r;
+	if (s->refused)
+		refused(s);
+	/* the first failure in stage order decides what the student hears */
+	for (int pass = 0; pass < 2 && !r->stage; pass++)
+		for (int i = 0; i < s->ncases; i++) {
+			struct case_result *c = &r->cases[i];
+			if (!c->ran || c->passed)
+				continue;
+			bool is_run = c->mismatches == 0 && !c->wrong;
+			if ((pass == 0) != is_run)
+				continue;
+			verdict_fail(r, is_run ? "run" : "correctness",
+				    xasprintf("case %s: %s", c->name, c->message ? c->message : "failed"));
+			break;
+		}
+	if (!r->stage && s->tool_stage) {
+		verdict_fail(r, s->tool_stage, s->tool_message);
+		s->tool_message = NULL;
+	}
+	if (!r->stage && s->timed >= 0 && !r->performance)
+		r->performance = "not_measured";
+	if (!r->stage && s->timed >= 0 && s->have_timing)
+		verdict_timing(r, s->e, &s->timing, &s->cases[s->timed].info, &s->device);
+	if (s->have_counts)
+		diagnose_figures(&s->counts, "simulator", &r->figures);
+	/* a correct kernel's figures are said even when the timing has already failed it */
+	bool all_correct = !r->stage || !strcmp(r->stage, "performance");
+	const char *over = all_correct ? diagnose_budgets(s->e, r) : NULL;
+	if (over && !r->stage) {
+		/* a correct kernel that uses memory the way the lesson warns against */
+		r->performance = "fail";
+		verdict_fail(r, "performance", xstrdup(over));
+	}
+	if (!r->performance)
+		r->performance = "not_measured";
+	diagnose_order(r);
+	if (r->stage) {
+		r->pass = false;
+		/* the most specific hint there is: for the diagnosis, the stage, then any failure */
+		r->hint = r->ndiagnostics ? verdict_hint(s->e, r->diagnostics[0].kind) : NULL;
+		/* a refused call is no compiler error: the compile hints would mislead */
+		bool refused = r->ndiagnostics && !strcmp(r->diagnostics[0].kind, "refused");
+		if (!r->hint && !refused)
+			r->hint = verdict_hint(s->e, r->stage);
+		if (!r->hint)
+			r->hint = verdict_hint(s->e, "fail");
+		return;
+	}
+	r->pass = true;
+	int correct = 0;
+	for (int i = 0; i < s->ncases; i++)
+		correct += r->cases[i].passed;
+	if (r->timing.measured)
+		r->message = xasprintf("all %d cases correct; %.1f µs, %.2f× the reference (within %.2f×)", correct,
+				       r->timing.median_us, r->timing.ratio, r->timing.threshold_ratio);
+	else
+		r->message = xasprintf("all %d cases correct%s", correct,
+				       r->backend == BACKEND_SIM ? " on the simulator; timing needs a GPU" : "");
+}

@@ -1,0 +1,31 @@
+/*
+ * The verdict: from what the session saw, which stage failed first and
+ * why, whether the timing passes its threshold, and which hint fits. Pure
+ * decisions over data, tested with synthetic cases and timings.
+ */
+#ifndef CUDALINGS_VERDICT_H
+#define CUDALINGS_VERDICT_H
+
+#include "grade.h"
+#include "protocol.h"
+#include "session.h"
+
+/* Fail r at `stage` with `message` (owned). */
+void verdict_fail(struct grade_result *r, const char *stage, char *message);
+
+/*
+ * Judge a timing report of the timed case: the ratio (or the course's
+ * fixed µs for this device) against the threshold, and whether it is
+ * plausible at all (faster than copying the bytes, host time off the GPU's
+ * clock). Fills r->timing and r->performance; fails r at "performance".
+ */
+void verdict_timing(struct grade_result *r, const struct exercise *e, const struct proto_timing *m,
+		    const struct proto_case_info *info, const struct proto_device *device);
+
+/* Come to the verdict: stage, message, performance, figures and hint. */
+void verdict_conclude(struct session *s);
+
+/* The first hint of e for `when` (a diagnosis or a stage), or NULL. */
+const char *verdict_hint(const struct exercise *e, const char *when);
+
+#endif

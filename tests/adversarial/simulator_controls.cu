@@ -1,0 +1,26 @@
+// exercise: tile_transpose
+// expect: compile
+// message: refers to 'cudasimTakeChecks'
+// sim-only
+// Calls the simulator's own control function to throw away what its checks
+// saw (a race, here): the simulator's controls are out of a submission's reach.
+#include "cudalings/tile_transpose.h"
+__global__ void racy(const float *in, float *out, int rows, int cols)
+{
+    __shared__ float tile[32][33];
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    if (x < cols && y < rows)
+        tile[threadIdx.y][threadIdx.x] = in[(size_t)y * cols + x];
+    x = blockIdx.y * 32 + threadIdx.x;
+    y = blockIdx.x * 32 + threadIdx.y;
+    if (x < rows && y < cols)
+        out[(size_t)y * rows + x] = tile[threadIdx.x][threadIdx.y];
+}
+void tile_transpose_launch(const float *in, float *out, int rows, int cols)
+{
+    racy<<<dim3((cols + 31) / 32, (rows + 31) / 32), dim3(32, 32)>>>(in, out, rows, cols);
+#ifdef __CUDASIM__
+    static struct cudasimChecks checks;
+    cudasimTakeChecks(&checks);
+#endif
+}

@@ -1,0 +1,256 @@
+/* The grading session's protocol, fed bytes: whole, torn, forged. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sandbox.h"
+#include "session.h"
+
+static struct exercise exercise = { .name = "col_sums", .ncases = 24, .threshold_ratio = 1.25 };
+
+struct fixture {
+	struct grade_result r;
+	struct session s;
+	struct buf judge, runner;
+};
+
+/* A grading of `ncases` cases of one output of `n` floats, `timed` its timed case or -1. */
+static void
+setup(struct fixture *f, int ncases, int timed, size_t n)
+{
+	memset(f, 0, sizeof(*f));
+	f->r.ncases = ncases;
+	f->r.cases = calloc((size_t)ncases, sizeof(*f->r.cases));
+	for (int i = 0; i < ncases; i++)
+		snprintf(f->r.cases[i].name, sizeof(f->r.cases[i].name), "case%d", i);
+	session_init(&f->s, &exercise, BACKEND_SIM, &f->r, timed);
+	/* what the judge says: each case's one output, every element 1.0 exactly */
+	for (int i = 0; i < ncases; i++) {
+		struct proto_case_info info = { .bytes = 8.0 * n, .nbuffers = 1 };
+		strcpy(info.buffers[0].name, "sums");
+		info.buffers[0].is_output = 1;
+		info.buffers[0].rows = 1;
+		info.buffers[0].cols = n;
+		struct proto_header h = { PROTO_MAGIC, MSG_CASE_INFO, (uint32_t)i, 0, sizeof(info) };
+		buf_add(&f->judge, &h, sizeof(h));
+		buf_add(&f->judge, &info, sizeof(info));
+		struct proto_expect *e = calloc(n, sizeof(*e));
+		for (size_t k = 0; k < n; k++)
+			e[k].value = 1.0;
+		h = (struct proto_header){ PROTO_MAGIC, MSG_EXPECTED, (uint32_t)i, 0, n * sizeof(*e) };
+		buf_add(&f->judge, &h, sizeof(h));
+		buf_add(&f->judge, e, n * sizeof(*e));
+		free(e);
+	}
+	session_feed(&f->s, FROM_JUDGE, f->judge.data, f->judge.len);
+}
+
+static void
+teardown(struct fixture *f)
+{
+	session_release(&f->s);
+	for (int i = 0; i < f->r.ncases; i++)
+		free(f->r.cases[i].message);
+	free(f->r.cases);
+	free(f->r.message);
+	for (int i = 0; i < f->r.ndiagnostics; i++) {
+		free(f->r.diagnostics[i].kind);
+		free(f->r.diagnostics[i].message);
+	}
+	buf_free(&f->judge);
+	buf_free(&f->runner);
+}
+
+static void
+say(struct buf *b, uint32_t type, uint32_t index, uint32_t aux, const void *payload, uint64_t length)
+{
+	struct proto_header h = { PROTO_MAGIC, type, index, aux, length };
+	buf_add(b, &h, sizeof(h));
+	if (length)
+		buf_add(b, payload, length);
+}
+
+/* A runner that runs every case and sends `value` for each element. */
+static void
+honest_runner(struct buf *b, int ncases, size_t n, float value)
+{
+	struct proto_device d = { .name = "test GPU" };
+	say(b, MSG_HELLO, 0, 0, &d, sizeof(d));
+	float *out = malloc(n * sizeof(float));
+	for (size_t k = 0; k < n; k++)
+		out[k] = value;
+	for (int i = 0; i < ncases; i++) {
+		say(b, MSG_CASE_BEGIN, (uint32_t)i, 0, NULL, 0);
+		say(b, MSG_OUTPUT, (uint32_t)i, 0, out, n * sizeof(float));
+	}
+	say(b, MSG_DONE, 0, 0, NULL, 0);
+	free(out);
+}
+
+static int
+passed(const struct fixture *f)
+{
+	int n = 0;
+	for (int i = 0; i < f->r.ncases; i++)
+		n += f->r.cases[i].ran && f->r.cases[i].passed;
+	return n;
+}
+
+Test(session, every_one_of_24_cases_is_judged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 24, -1, 16);
+	honest_runner(&f.runner, 24, 16, 1.0f);
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.s.done);
+	cr_assert_eq(passed(&f), 24);
+	cr_assert_not(f.s.stop_runner);
+	teardown(&f);
+}
+
+Test(session, a_message_torn_at_every_byte_reads_the_same, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 3, -1, 5);
+	honest_runner(&f.runner, 3, 5, 1.0f);
+	for (size_t i = 0; i < f.runner.len; i++)
+		session_feed(&f.s, FROM_RUNNER, f.runner.data + i, 1);
+	cr_assert(f.s.done);
+	cr_assert_eq(passed(&f), 3);
+	teardown(&f);
+}
+
+Test(session, a_wrong_output_fails_its_case_and_no_other, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 2, -1, 4);
+	struct proto_device d = { .name = "test GPU" };
+	say(&f.runner, MSG_HELLO, 0, 0, &d, sizeof(d));
+	float good[4] = { 1, 1, 1, 1 }, bad[4] = { 1, 2, 1, 1 };
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_OUTPUT, 0, 0, bad, sizeof(bad));
+	say(&f.runner, MSG_CASE_BEGIN, 1, 0, NULL, 0);
+	say(&f.runner, MSG_OUTPUT, 1, 0, good, sizeof(good));
+	say(&f.runner, MSG_DONE, 0, 0, NULL, 0);
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_not(f.r.cases[0].passed);
+	cr_assert_eq(f.r.cases[0].mismatches, 1);
+	cr_assert_not_null(strstr(f.r.cases[0].message, "sums[1]"));
+	cr_assert(f.r.cases[1].passed);
+	teardown(&f);
+}
+
+Test(session, garbage_breaks_the_stream_and_stops_the_runner, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 2, -1, 4);
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	buf_addstr(&f.runner, "{\"verdict\": \"pass\"} and some more bytes to fill a header");
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.s.stop_runner);
+	cr_assert_not(f.r.cases[0].passed);
+	cr_assert_not_null(strstr(f.r.cases[0].message, "not a message of the harness"));
+	/* nothing after the break is read */
+	float good[4] = { 1, 1, 1, 1 };
+	buf_reset(&f.runner);
+	say(&f.runner, MSG_OUTPUT, 0, 0, good, sizeof(good));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_not(f.r.cases[0].passed);
+	teardown(&f);
+}
+
+Test(session, a_header_that_lies_about_its_length_is_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 1, -1, 4);
+	struct proto_header h = { PROTO_MAGIC, MSG_OUTPUT, 0, 0, (uint64_t)1 << 40 };
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	buf_add(&f.runner, &h, sizeof(h));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.s.stop_runner);
+	cr_assert_not(f.r.cases[0].passed);
+	teardown(&f);
+}
+
+Test(session, a_timing_report_outside_the_timed_case_is_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 4, 2, 4); /* cases 0, 1; the timed case 2 and its judged round 3 */
+	struct proto_timing t = { .student_us = 1, .reference_us = 100, .ratio = 0.01 };
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_TIMING, 2, 0, &t, sizeof(t));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_not(f.s.have_timing);
+	cr_assert_not(f.r.cases[2].passed);
+	cr_assert_not_null(strstr(f.r.cases[2].message, "forged"));
+	teardown(&f);
+}
+
+Test(session, a_second_timing_report_is_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 4, 2, 4);
+	struct proto_timing t = { .student_us = 100, .reference_us = 100, .ratio = 1 };
+	say(&f.runner, MSG_CASE_BEGIN, 2, 0, NULL, 0);
+	say(&f.runner, MSG_TIMING, 2, 0, &t, sizeof(t));
+	say(&f.runner, MSG_TIMING, 2, 0, &t, sizeof(t));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.s.have_timing);
+	cr_assert(f.r.cases[2].wrong);
+	teardown(&f);
+}
+
+Test(session, a_timed_round_unlike_the_reference_fails_as_wrong, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 4, 2, 4);
+	struct proto_round_differs d = { .round = 6, .buffer = 0, .first = 3, .count = 4, .student = 2, .reference = 1 };
+	say(&f.runner, MSG_CASE_BEGIN, 2, 0, NULL, 0);
+	say(&f.runner, MSG_ROUND_DIFFERS, 2, 0, &d, sizeof(d));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.r.cases[3].wrong);
+	cr_assert_not_null(strstr(f.r.cases[3].message, "timed round 7"));
+	cr_assert_not_null(strstr(f.r.cases[3].message, "sums[3]"));
+	teardown(&f);
+}
+
+Test(session, the_judged_round_arrives_while_in_the_timed_case, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 4, 2, 4);
+	float bad[4] = { 0, 0, 0, 0 };
+	say(&f.runner, MSG_CASE_BEGIN, 2, 0, NULL, 0);
+	say(&f.runner, MSG_OUTPUT, 3, 0, bad, sizeof(bad));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.r.cases[3].ran);
+	cr_assert_not(f.r.cases[3].passed);
+	teardown(&f);
+}
+
+Test(session, a_refusal_is_kept_with_when_it_happened, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 1, -1, 4);
+	const char *why = "the program made the system call 'execve': a submission may not run programs";
+	say(&f.runner, MSG_REFUSED, 0, SANDBOX_RUN, why, strlen(why));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_str_eq(f.s.refused, why);
+	cr_assert_eq(f.s.refused_when, SANDBOX_RUN);
+	/* the runner's end then says nothing more: the refusal is the verdict */
+	session_runner_ended(&f.s, false, 10, "exited with status 1");
+	cr_assert_null(f.r.cases[0].message);
+	teardown(&f);
+}
+
+Test(session, a_runner_stuck_while_loading_says_so, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 1, -1, 4);
+	struct proto_device d = { .name = "test GPU" };
+	say(&f.runner, MSG_HELLO, 0, 0, &d, sizeof(d));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	session_runner_ended(&f.s, true, 5, "ran past its time limit and was stopped");
+	cr_assert_not_null(strstr(f.r.cases[0].message, "did not reach its first case within 5 s"));
+	teardown(&f);
+}

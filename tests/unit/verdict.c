@@ -1,0 +1,111 @@
+/* The timing verdict, with synthetic timings. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict.h"
+
+static struct gpu_threshold table[] = { { "NVIDIA H200", 80.0 } };
+static struct exercise exercise = { .name = "transpose", .threshold_ratio = 1.25 };
+static struct proto_case_info memory_bound = { .bytes = 2.0 * 4096 * 4096 * 4, .flops = 0 };
+static struct proto_case_info compute_bound = { .bytes = 4.0 * (5120 * 256 * 2 + 5120.0 * 5120),
+						 .flops = 2.0 * 5120 * 256 * 5120 };
+static struct proto_device h100 = { .name = "NVIDIA H100 80GB HBM3", .mem_clock_khz = 2619000, .bus_width_bits = 5120 };
+static struct proto_device h200 = { .name = "NVIDIA H200" };
+
+static void
+release(struct grade_result *r)
+{
+	free(r->message);
+	for (int i = 0; i < r->ndiagnostics; i++) {
+		free(r->diagnostics[i].kind);
+		free(r->diagnostics[i].message);
+	}
+}
+
+static struct grade_result
+judged(const struct exercise *e, struct proto_timing m, const struct proto_case_info *info,
+       const struct proto_device *d)
+{
+	struct grade_result r;
+	memset(&r, 0, sizeof(r));
+	verdict_timing(&r, e, &m, info, d);
+	return r;
+}
+
+Test(verdict, within_the_ratio_passes, .timeout = 5)
+{
+	struct proto_timing m = { .student_us = 90, .reference_us = 80, .copy_us = 40, .ratio = 1.12, .wall_us = 100 };
+	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
+	cr_assert_str_eq(r.performance, "pass");
+	cr_assert_null(r.stage);
+	cr_assert_float_eq(r.timing.threshold_us, 100.0, 1e-9);
+	cr_assert(r.timing.gbps > 0);
+}
+
+Test(verdict, past_the_ratio_fails_with_both_times, .timeout = 5)
+{
+	struct proto_timing m = { .student_us = 135, .reference_us = 78, .copy_us = 40, .ratio = 1.72, .wall_us = 140 };
+	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
+	cr_assert_str_eq(r.performance, "fail");
+	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_not_null(strstr(r.message, "1.72×"));
+	cr_assert_not_null(strstr(r.message, "78.0 µs"));
+	release(&r);
+}
+
+Test(verdict, a_course_table_for_this_gpu_replaces_the_ratio, .timeout = 5)
+{
+	struct exercise e = exercise;
+	e.absolute = table;
+	e.nabsolute = 1;
+	/* 1.5× the reference but under the course's 80 µs: passes on that GPU */
+	struct proto_timing m = { .student_us = 75, .reference_us = 50, .copy_us = 30, .ratio = 1.5, .wall_us = 80 };
+	struct grade_result r = judged(&e, m, &memory_bound, &h200);
+	cr_assert_str_eq(r.performance, "pass");
+	cr_assert(r.timing.absolute);
+	m.student_us = 85;
+	m.ratio = 1.1;
+	r = judged(&e, m, &memory_bound, &h200);
+	cr_assert_str_eq(r.performance, "fail");
+	cr_assert_not_null(strstr(r.message, "80.0 µs this course asks for on NVIDIA H200"));
+	release(&r);
+}
+
+Test(verdict, faster_than_copying_the_bytes_is_not_believed, .timeout = 5)
+{
+	struct proto_timing m = { .student_us = 10, .reference_us = 80, .copy_us = 40, .ratio = 0.12, .wall_us = 12 };
+	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
+	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_not_null(strstr(r.message, "faster than copying"));
+	release(&r);
+}
+
+Test(verdict, many_flops_per_byte_do_not_excuse_beating_a_copy, .timeout = 5)
+{
+	struct proto_timing m = { .student_us = 5, .reference_us = 1500, .copy_us = 20, .ratio = 0.003, .wall_us = 6 };
+	struct grade_result r = judged(&exercise, m, &compute_bound, &h100);
+	cr_assert_str_eq(r.stage, "performance");
+	release(&r);
+}
+
+Test(verdict, host_time_off_the_gpus_clock_fails, .timeout = 5)
+{
+	struct proto_timing m = { .student_us = 60, .reference_us = 80, .copy_us = 40, .ratio = 0.75, .wall_us = 5000 };
+	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
+	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_not_null(strstr(r.message, "outside the timed launch"));
+	release(&r);
+}
+
+Test(verdict, hints_are_found_by_what_they_answer, .timeout = 5)
+{
+	struct hint hints[] = { { "performance", "time" }, { "race", "barrier" } };
+	struct exercise e = exercise;
+	e.hints = hints;
+	e.nhints = 2;
+	cr_assert_str_eq(verdict_hint(&e, "race"), "barrier");
+	cr_assert_str_eq(verdict_hint(&e, "performance"), "time");
+	cr_assert_null(verdict_hint(&e, "compile"));
+	cr_assert_null(verdict_hint(&e, NULL));
+}

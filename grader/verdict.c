@@ -167,8 +167,9 @@ verdict_conclude(struct session *s)
 		r->pass = false;
 		/* the most specific hint there is: for the diagnosis, the stage, then any failure */
 		r->hint = r->ndiagnostics ? verdict_hint(s->e, r->diagnostics[0].kind) : NULL;
-		/* a refused call is no compiler error: the compile hints would mislead */
-		bool refused = r->ndiagnostics && !strcmp(r->diagnostics[0].kind, "refused");
+		/* a refused call is no compiler error, a replayed round no wrong index: the stage's hints would mislead */
+		bool refused = r->ndiagnostics && (!strcmp(r->diagnostics[0].kind, "refused") ||
+						   !strcmp(r->diagnostics[0].kind, "timing"));
 		if (!r->hint && !refused)
 			r->hint = verdict_hint(s->e, r->stage);
 		if (!r->hint)

@@ -26,9 +26,9 @@ enum sandbox_when {
 int sandbox_enter(int channel_fd, bool simulator);
 
 /*
- * dlopen the student's shared object and find its launcher, then refuse
- * executable memory for the rest of the run. NULL with *why filled when it
- * cannot be loaded.
+ * dlopen the student's shared object and find its launcher, then (on the
+ * simulator) refuse executable memory for the rest of the run. NULL with
+ * *why filled when it cannot be loaded.
  */
 const void *sandbox_load(const char *path, const char *launcher, char *why, size_t why_size);
 

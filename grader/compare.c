@@ -7,17 +7,30 @@
 
 #include "util.h"
 
-bool
-compare_is_poison(float v)
+static uint32_t
+bits_of(float v)
 {
 	uint32_t bits;
 	memcpy(&bits, &v, sizeof(bits));
-	return bits == 0xffffffffu;
+	return bits;
+}
+
+bool
+compare_is_poison(float v)
+{
+	return bits_of(v) == PROTO_POISON_BITS;
+}
+
+/* Where the first launch left the poison but the second launch changed its own: updated before it was set. */
+static bool
+updated_unset(const float *second, size_t i)
+{
+	return second && bits_of(second[i]) != PROTO_SECOND_POISON_BITS;
 }
 
 void
-compare_output(const float *actual, const struct proto_expect *expected, size_t n, size_t cols,
-	       struct comparison *r)
+compare_output(const float *actual, const float *second, const struct proto_expect *expected, size_t n,
+	       size_t cols, struct comparison *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->total = n;
@@ -29,12 +42,15 @@ compare_output(const float *actual, const struct proto_expect *expected, size_t 
 		if (ok)
 			continue;
 		r->wrong++;
-		if (compare_is_poison(a))
+		bool unset = compare_is_poison(a) && updated_unset(second, i);
+		if (unset)
+			r->updated_unset++;
+		else if (compare_is_poison(a))
 			r->unwritten++;
 		else if (!isfinite(a))
 			r->not_finite++;
 		if (r->shown < COMPARE_SHOWN)
-			r->first[r->shown++] = (struct mismatch){ i, e, a };
+			r->first[r->shown++] = (struct mismatch){ i, e, a, unset };
 		size_t row = cols ? i / cols : 0, col = cols ? i % cols : i;
 		if (row < r->row_min)
 			r->row_min = row;
@@ -70,9 +86,12 @@ describe_element(struct buf *b, const char *name, size_t rows, size_t cols, size
 }
 
 static void
-describe_value(struct buf *b, float v)
+describe_value(struct buf *b, const struct mismatch *m)
 {
-	if (compare_is_poison(v))
+	float v = m->actual;
+	if (m->updated_unset)
+		buf_addstr(b, "is NaN: it was updated (+=, an atomic) from the harness's poison, never set first");
+	else if (compare_is_poison(v))
 		buf_addstr(b, "was never written");
 	else if (isnan(v))
 		buf_addstr(b, "is NaN");
@@ -98,7 +117,7 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 		buf_addstr(&b, i ? "; " : "");
 		describe_element(&b, name, rows, cols, m->index);
 		buf_addstr(&b, " ");
-		describe_value(&b, m->actual);
+		describe_value(&b, m);
 		buf_addf(&b, ", expected %.9g", m->expected);
 	}
 	char wrong[32], total[32];
@@ -109,6 +128,9 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 		buf_addstr(&b, ", none of them written");
 	else if (r->unwritten)
 		buf_addf(&b, ", %zu never written", r->unwritten);
+	if (r->updated_unset)
+		buf_addf(&b, ", %zu updated before anything set them: zero an output before adding into it",
+			 r->updated_unset);
 	/* a pattern in where the wrong ones are is often the best clue */
 	bool partial_rows = rows > 1 && (r->row_min > 0 || r->row_max + 1 < rows);
 	bool partial_cols = cols > 1 && (r->col_min > 0 || r->col_max + 1 < cols);

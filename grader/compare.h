@@ -15,11 +15,13 @@ struct mismatch {
 	size_t index;
 	double expected;
 	float actual;
+	bool updated_unset;
 };
 
 struct comparison {
 	size_t total, wrong;
 	size_t unwritten;   /* still the poison pattern: no thread wrote them */
+	size_t updated_unset; /* the poison in one launch, changed in a launch over another: read before set */
 	size_t not_finite;  /* NaN or infinity that the kernel wrote */
 	size_t shown;
 	struct mismatch first[COMPARE_SHOWN];
@@ -29,9 +31,14 @@ struct comparison {
 /* The bit pattern the harness fills outputs with before every launch. */
 bool compare_is_poison(float v);
 
-/* Compare n elements laid out as rows of `cols`. */
-void compare_output(const float *actual, const struct proto_expect *expected, size_t n, size_t cols,
-		    struct comparison *r);
+/*
+ * Compare n elements laid out as rows of `cols`. `second`, when not NULL, is
+ * a second launch's output over PROTO_SECOND_POISON_BITS: an element that
+ * held the poison in the first but not that in the second was updated from
+ * what it found, not left alone.
+ */
+void compare_output(const float *actual, const float *second, const struct proto_expect *expected, size_t n,
+		    size_t cols, struct comparison *r);
 
 /*
  * One paragraph for the student: "sums[17] is 3.5, expected 4.25 (12 of 1,000

@@ -33,8 +33,10 @@ void
 session_release(struct session *s)
 {
 	for (int i = 0; i < s->ncases; i++)
-		for (int k = 0; k < PROTO_MAX_BUFFERS; k++)
+		for (int k = 0; k < PROTO_MAX_BUFFERS; k++) {
 			free(s->cases[i].values[k]);
+			free(s->cases[i].second[k]);
+		}
 	free(s->cases);
 	for (int i = 0; i < 3; i++)
 		buf_free(&s->in[i].pending);
@@ -101,7 +103,8 @@ payload_limit(const struct session *s, const struct proto_header *h, enum sessio
 		return judge ? (uint64_t)1 << 40 : 0;
 	case MSG_CASE_INFO:
 		return judge ? sizeof(struct proto_case_info) : 0;
-	case MSG_OUTPUT: {
+	case MSG_OUTPUT:
+	case MSG_REPOISONED: {
 		const struct case_state *x = h->case_index < (uint32_t)s->ncases ? &s->cases[h->case_index] : NULL;
 		if (judge || !x || h->aux >= PROTO_MAX_BUFFERS || !x->values[h->aux])
 			return 0;
@@ -147,7 +150,8 @@ session_feed(struct session *s, enum session_source from, const char *data, size
 		struct proto_header h;
 		memcpy(&h, in->pending.data, sizeof(h));
 		uint64_t limit = payload_limit(s, &h, from);
-		if (h.magic != PROTO_MAGIC || h.length > limit || (h.type == MSG_OUTPUT && h.length != limit)) {
+		bool output = h.type == MSG_OUTPUT || h.type == MSG_REPOISONED;
+		if (h.magic != PROTO_MAGIC || h.length > limit || (output && h.length != limit)) {
 			in->broken = true;
 			buf_free(&in->pending);
 			if (from == FROM_JUDGE) {
@@ -243,7 +247,7 @@ check_output(struct session *s, int index, int k, const float *actual)
 	const struct proto_buffer *spec = &x->info.buffers[k];
 	struct comparison cmp;
 	x->outputs_seen[k] = true;
-	compare_output(actual, x->values[k], x->count[k], spec->cols, &cmp);
+	compare_output(actual, x->second[k], x->values[k], x->count[k], spec->cols, &cmp);
 	s->r->cases[index].mismatches += cmp.wrong;
 	if (cmp.wrong && spec->rows > 1 && !diagnose_has(s->r, "untransposed_tile"))
 		diagnose_layout(s->r, spec->name, actual, x->values[k], spec->rows, spec->cols);
@@ -359,6 +363,13 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		/* the timed case's judged round arrives while the runner is in the timed case */
 		if (index == s->current || (s->current == s->timed && s->timed >= 0 && index == s->timed + 1))
 			check_output(s, index, (int)h->aux, (const float *)payload);
+		break;
+	case MSG_REPOISONED:
+		if (index == s->current && h->aux < PROTO_MAX_BUFFERS) {
+			free(s->cases[index].second[h->aux]);
+			s->cases[index].second[h->aux] = xmalloc(h->length ? h->length : 1);
+			memcpy(s->cases[index].second[h->aux], payload, h->length);
+		}
 		break;
 	case MSG_INPUT_CHANGED: {
 		uint64_t first;

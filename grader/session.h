@@ -21,6 +21,7 @@ struct case_state {
 	struct proto_expect *values[PROTO_MAX_BUFFERS];
 	size_t count[PROTO_MAX_BUFFERS];
 	bool outputs_seen[PROTO_MAX_BUFFERS];
+	float *second[PROTO_MAX_BUFFERS];       /* a second launch's output over another poison, or NULL */
 	uint64_t addrs[PROTO_MAX_BUFFERS];      /* where the runner put the case's arrays */
 	struct proto_finding uninitialized;    /* said only if the case fails */
 	bool have_uninitialized;

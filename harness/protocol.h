@@ -31,7 +31,16 @@ enum proto_type {
 	MSG_COUNTS,        /* runner (simulator): case, payload = struct proto_counts */
 	MSG_ROUND_DIFFERS, /* runner: the timed case, aux = buffer index, payload = struct proto_round_differs */
 	MSG_REFUSED,       /* runner: the submission made a system call it may not; payload = the call's name */
+	MSG_REPOISONED,    /* runner: case, aux = buffer: the output of a second launch over PROTO_SECOND_POISON */
 };
+
+/* The harness fills outputs with 0xff bytes (a NaN) before a launch. Where
+ * some stay so, it launches again over 0x01 bytes (a tiny normal float): an
+ * element still holding that was never written; one that changed was
+ * updated from the value it found (an atomicAdd into an output nobody set). */
+#define PROTO_POISON_BITS 0xffffffffu
+#define PROTO_SECOND_POISON_BYTE 0x01
+#define PROTO_SECOND_POISON_BITS 0x01010101u
 
 enum proto_stage {
 	STAGE_RUN = 1,

@@ -26,7 +26,7 @@ Test(compare, equal_outputs_pass, .timeout = 5)
 	struct proto_expect e[4];
 	struct comparison r;
 	exact(e, v, 4);
-	compare_output(v, e, 4, 2, &r);
+	compare_output(v, NULL, e, 4, 2, &r);
 	cr_assert_eq(r.wrong, 0);
 	cr_assert_eq(r.total, 4);
 }
@@ -38,7 +38,7 @@ Test(compare, poison_is_reported_as_never_written, .timeout = 5)
 	struct comparison r;
 	exact(e, expected, 6);
 	actual[4] = poison();
-	compare_output(actual, e, 6, 3, &r);
+	compare_output(actual, NULL, e, 6, 3, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.unwritten, 1);
 	char *text = compare_describe(&r, "out", 2, 3);
@@ -52,7 +52,7 @@ Test(compare, nan_never_passes_even_with_a_huge_bound, .timeout = 5)
 	float actual[1] = { NAN };
 	struct proto_expect e[1] = { { 1.0, 1e30 } };
 	struct comparison r;
-	compare_output(actual, e, 1, 1, &r);
+	compare_output(actual, NULL, e, 1, 1, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.not_finite, 1);
 	char *text = compare_describe(&r, "sums", 1, 1);
@@ -65,7 +65,7 @@ Test(compare, infinity_fails, .timeout = 5)
 	float actual[1] = { INFINITY };
 	struct proto_expect e[1] = { { 1.0, 1e30 } };
 	struct comparison r;
-	compare_output(actual, e, 1, 1, &r);
+	compare_output(actual, NULL, e, 1, 1, &r);
 	cr_assert_eq(r.wrong, 1);
 }
 
@@ -74,7 +74,7 @@ Test(compare, bound_is_respected_on_both_sides, .timeout = 5)
 	float actual[3] = { 1.001f, 0.999f, 1.01f };
 	struct proto_expect e[3] = { { 1, 0.002 }, { 1, 0.002 }, { 1, 0.002 } };
 	struct comparison r;
-	compare_output(actual, e, 3, 3, &r);
+	compare_output(actual, NULL, e, 3, 3, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.first[0].index, 2);
 }
@@ -91,7 +91,7 @@ Test(compare, the_wrong_rows_are_named, .timeout = 5)
 	for (int row = 32; row < 40; row++)
 		actual[row * COLS + 5] = -1;
 	struct comparison r;
-	compare_output(actual, e, ROWS * COLS, COLS, &r);
+	compare_output(actual, NULL, e, ROWS * COLS, COLS, &r);
 	cr_assert_eq(r.wrong, 8);
 	char *text = compare_describe(&r, "out", ROWS, COLS);
 	cr_assert(strstr(text, "out[32][5] is -1, expected 2053"), "got: %s", text);
@@ -109,4 +109,22 @@ Test(compare, counts_have_thousands_separators, .timeout = 5)
 	cr_assert_str_eq(out, "999");
 	format_count(0, out, sizeof(out));
 	cr_assert_str_eq(out, "0");
+}
+
+Test(compare, an_output_added_into_before_it_was_set_is_not_called_unwritten, .timeout = 5)
+{
+	float actual[3] = { poison(), poison(), 1 }, second[3];
+	memset(second, PROTO_SECOND_POISON_BYTE, sizeof(second));
+	second[0] = 0.5f; /* the second launch added into its poison: it was written */
+	struct proto_expect e[3];
+	exact(e, (float[]){ 0.5f, 2, 1 }, 3);
+	struct comparison r;
+	compare_output(actual, second, e, 3, 3, &r);
+	cr_assert_eq(r.updated_unset, 1);
+	cr_assert_eq(r.unwritten, 1);
+	char *text = compare_describe(&r, "sums", 1, 3);
+	cr_assert_not_null(strstr(text, "sums[0] is NaN: it was updated"), "%s", text);
+	cr_assert_not_null(strstr(text, "sums[1] was never written"), "%s", text);
+	cr_assert_not_null(strstr(text, "zero an output"), "%s", text);
+	free(text);
 }

@@ -593,3 +593,35 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 	*dram_gbps = ns > 0 ? (read + written) / ns : -1;
 	return rows ? 0 : -1;
 }
+
+/* ------------------------------------------------------------------ slow, but not for a budget */
+
+static void
+add_figure(struct buf *b, const char *label, double value, const char *unit)
+{
+	if (value >= 0)
+		buf_addf(b, "%s%s %.1f%s", b->len ? ", " : "", label, value, unit);
+}
+
+void
+diagnose_slow(struct grade_result *r)
+{
+	const struct memory_figures *f = &r->figures;
+	if (!f->measured)
+		return;
+	struct buf figures = { 0 };
+	add_figure(&figures, "sectors per load request", f->load_sectors_per_request, "");
+	add_figure(&figures, "per store request", f->store_sectors_per_request, "");
+	add_figure(&figures, "bank conflicts per shared request", f->bank_conflicts_per_request, "");
+	add_figure(&figures, "DRAM", f->dram_gbps, " GB/s");
+	double copy = r->timing.copy_gbps;
+	char *share = f->dram_gbps > 0 && copy > 0 ? xasprintf(" (%.0f%% of a device-to-device copy's %.0f GB/s)",
+							       100 * f->dram_gbps / copy, copy) : xstrdup("");
+	diagnose_add(r, "slow",
+		     xasprintf("%s measured %s%s: the accesses are coalesced and free of bank conflicts, so the "
+			       "time goes elsewhere: too few threads in flight for the GPU (blocks × threads against "
+			       "its multiprocessors), long serial work per thread, or more passes over memory than "
+			       "the reference makes", f->source, figures.data ? figures.data : "no figures", share));
+	free(share);
+	buf_free(&figures);
+}

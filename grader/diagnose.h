@@ -47,6 +47,11 @@ void diagnose_counts_add(struct proto_counts *sum, const struct proto_counts *c)
 void diagnose_figures(const struct proto_counts *c, const char *source, struct memory_figures *out);
 /* A diagnostic for each budget of e that r->figures misses; the first one's message, or NULL. */
 const char *diagnose_budgets(const struct exercise *e, struct grade_result *r);
+/*
+ * A kernel too slow though its figures meet every budget: say what was
+ * measured, and that the time goes elsewhere (the "slow" diagnosis).
+ */
+void diagnose_slow(struct grade_result *r);
 /* Whether workbook.json may name this budget. */
 bool diagnose_budget_known(const char *name);
 

@@ -445,6 +445,19 @@ stage_run(struct grading *g, const struct runner_command *cmd)
 	return STAGE_OK;
 }
 
+/* Whether the timing, as measured, misses the threshold (the verdict decides; this only asks for figures). */
+static bool
+too_slow(const struct grading *g)
+{
+	const struct session *s = &g->s;
+	if (!s->have_timing || g->o->backend != BACKEND_GPU)
+		return false;
+	for (int i = 0; i < g->e->nabsolute; i++)
+		if (!strcmp(g->e->absolute[i].device, s->device.name))
+			return s->timing.student_us > g->e->absolute[i].us;
+	return s->timing.ratio > g->e->threshold_ratio;
+}
+
 int
 grade_run(const struct exercise *e, const struct grade_options *o, struct grade_result *r)
 {
@@ -466,7 +479,9 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 		result = STAGE_VERDICT;
 	if (result == STAGE_OK && o->backend == BACKEND_GPU && o->sanitize)
 		tools_sanitize(&g->s, &cmd);
-	if (result == STAGE_OK && o->backend == BACKEND_GPU && o->profile && e->has_timed)
+	/* a kernel too slow gets Nsight Compute's figures even unasked: they say where the time goes */
+	bool profile = o->profile || (too_slow(g) && tools_profile_available());
+	if (result == STAGE_OK && o->backend == BACKEND_GPU && profile && e->has_timed)
 		tools_profile(&g->s, &cmd);
 	if (result != STAGE_ENVIRONMENT)
 		verdict_conclude(&g->s);

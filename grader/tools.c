@@ -153,6 +153,15 @@ tools_sanitize(struct session *s, const struct runner_command *cmd)
 	free(program);
 }
 
+bool
+tools_profile_available(void)
+{
+	char *program = build_cuda_tool("ncu");
+	bool found = program != NULL;
+	free(program);
+	return found;
+}
+
 /* Nsight Compute's figures for the student's kernels at the timed size. */
 void
 tools_profile(struct session *s, const struct runner_command *cmd)

@@ -26,6 +26,8 @@ void tools_free_argv(char **argv);
 
 /* compute-sanitizer's memcheck, racecheck and synccheck over the correctness cases. */
 void tools_sanitize(struct session *s, const struct runner_command *cmd);
+/* Whether Nsight Compute is beside nvcc. */
+bool tools_profile_available(void);
 /* Nsight Compute's figures for the student's kernels at the timed size, into s->r->figures. */
 void tools_profile(struct session *s, const struct runner_command *cmd);
 

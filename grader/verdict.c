@@ -160,6 +160,10 @@ verdict_conclude(struct session *s)
 		r->performance = "fail";
 		verdict_fail(r, "performance", xstrdup(over));
 	}
+	/* too slow on a GPU, and the profile shows nothing the lessons warn against: say so, with its figures */
+	if (!over && r->stage && !strcmp(r->stage, "performance") && r->figures.measured &&
+	    r->backend == BACKEND_GPU && !diagnose_has(r, "timing"))
+		diagnose_slow(r);
 	if (!r->performance)
 		r->performance = "not_measured";
 	diagnose_order(r);
@@ -169,7 +173,8 @@ verdict_conclude(struct session *s)
 		r->hint = r->ndiagnostics ? verdict_hint(s->e, r->diagnostics[0].kind) : NULL;
 		/* a refused call is no compiler error, a replayed round no wrong index: the stage's hints would mislead */
 		bool refused = r->ndiagnostics && (!strcmp(r->diagnostics[0].kind, "refused") ||
-						   !strcmp(r->diagnostics[0].kind, "timing"));
+						   !strcmp(r->diagnostics[0].kind, "timing") ||
+						   !strcmp(r->diagnostics[0].kind, "slow"));
 		if (!r->hint && !refused)
 			r->hint = verdict_hint(s->e, r->stage);
 		if (!r->hint)

@@ -66,6 +66,10 @@ struct timing_result {
 	double gbps, copy_gbps, peak_gbps, gflops;
 	bool absolute; /* the threshold came from the per-GPU table */
 	int rounds, measurements;
+	double gold_us;     /* the gold solution in the same rounds; 0 when the exercise has none */
+	double physical_us; /* the physical reference: the copy, or cuBLAS SGEMM for matmul */
+	const char *physical; /* "device-to-device copy" or "cuBLAS SGEMM" */
+	double limit_pct;   /* the physical reference's time as a percentage of the student's */
 };
 
 struct grade_result {
@@ -88,6 +92,7 @@ struct grade_result {
 	int ndiagnostics;
 	struct memory_figures figures;
 	const char *hint;
+	const char *tier; /* a pass's standing: "pass", "near_gold" (within 1.1× of gold), "gold" (as fast); else NULL */
 };
 
 /* Whether this machine has an NVIDIA GPU the driver exposes. */

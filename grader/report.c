@@ -45,6 +45,14 @@ print_timing(FILE *out, const struct grade_result *r, bool color)
 		t->peak_gbps > 0 ? 100 * t->gbps / t->peak_gbps : 0, t->peak_gbps);
 	if (t->gflops > 1)
 		fprintf(out, "  %-10s %.0f GFLOP/s\n", "", t->gflops);
+	fprintf(out, "  %-10s %.0f%% of the hardware's limit here (a %s: %.1f µs)", "limit", t->limit_pct,
+		t->physical, t->physical_us);
+	if (t->gold_us > 0)
+		fprintf(out, "; the gold solution: %.1f µs", t->gold_us);
+	if (r->tier)
+		fprintf(out, "; tier: %s", !strcmp(r->tier, "gold") ? "as fast as gold"
+			: !strcmp(r->tier, "near_gold") ? "within 1.1× of gold" : "pass");
+	fputc('\n', out);
 }
 
 void
@@ -153,6 +161,10 @@ report_json(const struct grade_result *r)
 		cJSON_AddItemToArray(cases, j);
 	}
 	cJSON_AddStringToObject(o, "performance", r->performance ? r->performance : "not_measured");
+	if (r->tier)
+		cJSON_AddStringToObject(o, "tier", r->tier);
+	else
+		cJSON_AddNullToObject(o, "tier");
 	if (r->timing.measured) {
 		const struct timing_result *t = &r->timing;
 		cJSON *j = cJSON_AddObjectToObject(o, "timing");
@@ -172,6 +184,13 @@ report_json(const struct grade_result *r)
 		cJSON_AddBoolToObject(j, "absolute", t->absolute);
 		cJSON_AddNumberToObject(j, "rounds", t->rounds);
 		cJSON_AddNumberToObject(j, "measurements", t->measurements);
+		cJSON_AddNumberToObject(j, "limit_pct", t->limit_pct);
+		cJSON_AddNumberToObject(j, "physical_us", t->physical_us);
+		cJSON_AddStringToObject(j, "physical", t->physical ? t->physical : "device-to-device copy");
+		if (t->gold_us > 0)
+			cJSON_AddNumberToObject(j, "gold_us", t->gold_us);
+		else
+			cJSON_AddNullToObject(j, "gold_us");
 	} else {
 		cJSON_AddNullToObject(o, "timing");
 	}

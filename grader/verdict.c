@@ -58,6 +58,10 @@ verdict_timing(struct grade_result *r, const struct exercise *e, const struct pr
 	t->copy_gbps = m->copy_us > 0 ? bytes / m->copy_us / 1e3 : 0;
 	t->gflops = m->student_us > 0 ? info->flops / m->student_us / 1e3 : 0;
 	t->peak_gbps = 2.0 * device->mem_clock_khz * 1e3 * (device->bus_width_bits / 8.0) / 1e9;
+	t->gold_us = m->gold_us;
+	t->physical_us = m->physical_us > 0 ? m->physical_us : m->copy_us;
+	t->physical = m->physical_us > 0 ? "cuBLAS SGEMM" : "device-to-device copy";
+	t->limit_pct = m->student_us > 0 ? 100 * t->physical_us / m->student_us : 0;
 
 	bool fast_enough = t->absolute ? m->student_us <= t->threshold_us : m->ratio <= t->threshold_ratio;
 	/* no kernel moves its bytes faster than a plain copy of them: part of the work ran outside the timed
@@ -182,6 +186,10 @@ verdict_conclude(struct session *s)
 		return;
 	}
 	r->pass = true;
+	if (r->timing.measured) {
+		double gold = r->timing.gold_us, us = r->timing.median_us;
+		r->tier = gold > 0 && us <= gold ? "gold" : gold > 0 && us <= 1.1 * gold ? "near_gold" : "pass";
+	}
 	int correct = 0;
 	for (int i = 0; i < s->ncases; i++)
 		correct += r->cases[i].passed;

@@ -138,6 +138,8 @@ struct proto_timing {
 	double ratio_lo;      /* 95% confidence interval of that median */
 	double ratio_hi;
 	double wall_us;       /* host time of a student launch beyond the GPU's span: work off the clock */
+	double gold_us;       /* median of the exercise's gold solution, same rounds; 0 when it has none */
+	double physical_us;   /* median of the physical reference when it is not the copy (cuBLAS SGEMM); 0 else */
 	int32_t rounds;
 	int32_t measurements; /* 1, or up to 3 when close to the threshold */
 };

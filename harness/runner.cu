@@ -26,6 +26,10 @@ extern "C" {
 /* Defined by the exercise's generated glue: the reference solution's launcher, and the name of the student's. */
 extern "C" const void *const cudalings_reference_launcher;
 extern "C" const char cudalings_launcher_name[];
+/* The gold solution, timed beside the others when the exercise has one (NULL otherwise). */
+extern "C" const void *const cudalings_gold_launcher;
+/* The physical reference when it is not a copy (harness/physical/NAME.cpp, GPU only). */
+extern "C" __attribute__((weak)) int cudalings_physical_launch(const struct check_case *c, void *const *b);
 
 static struct run_config cfg;
 static int channel;
@@ -401,6 +405,8 @@ struct timing_state {
 	int index;
 	struct case_buffers *b;
 	void *ref_dev[PROTO_MAX_BUFFERS]; /* the inputs shared, the reference's own outputs */
+	void *gold_dev[PROTO_MAX_BUFFERS];     /* likewise for the gold solution */
+	void *physical_dev[PROTO_MAX_BUFFERS]; /* and for the physical reference */
 	void *flush;
 	size_t flush_bytes;
 	void *copy_src, *copy_dst;
@@ -410,7 +416,29 @@ struct timing_state {
 	struct round_check *check; /* device: how the last round's outputs compare */
 };
 
-enum variant { VARIANT_REFERENCE, VARIANT_STUDENT, VARIANT_COPY };
+enum variant { VARIANT_REFERENCE, VARIANT_STUDENT, VARIANT_COPY, VARIANT_GOLD, VARIANT_PHYSICAL };
+
+static bool
+has_physical(void)
+{
+	return cudalings_physical_launch != NULL;
+}
+
+/* The buffers a variant runs on: the inputs are everyone's, the outputs each its own. */
+static void *const *
+variant_buffers(const struct timing_state *t, enum variant v)
+{
+	switch (v) {
+	case VARIANT_STUDENT:
+		return t->b->dev;
+	case VARIANT_GOLD:
+		return t->gold_dev;
+	case VARIANT_PHYSICAL:
+		return t->physical_dev;
+	default:
+		return t->ref_dev;
+	}
+}
 
 /* Element i of an input, as cases_fill draws it on the host. */
 __global__ void
@@ -489,15 +517,17 @@ time_once(struct timing_state *t, enum variant v, unsigned flush_value, double *
 	if (harness_call(index, "flushing the L2 cache", cudaMemsetAsync(t->flush, (int)(flush_value & 0xff), t->flush_bytes)))
 		return -1;
 	if (v != VARIANT_COPY &&
-	    harness_call(index, "poisoning the outputs",
-			 poison_outputs(t->b, v == VARIANT_STUDENT ? t->b->dev : t->ref_dev)))
+	    harness_call(index, "poisoning the outputs", poison_outputs(t->b, variant_buffers(t, v))))
 		return -1;
 	cudaEventRecord(t->start);
 	if (v == VARIANT_COPY)
 		cudaMemcpyAsync(t->copy_dst, t->copy_src, t->copy_bytes, cudaMemcpyDeviceToDevice);
+	else if (v == VARIANT_PHYSICAL)
+		cudalings_physical_launch(&t->b->c, variant_buffers(t, v));
 	else
-		check_definition.launch(v == VARIANT_STUDENT ? student_launcher : cudalings_reference_launcher,
-					&t->b->c, v == VARIANT_STUDENT ? t->b->dev : t->ref_dev);
+		check_definition.launch(v == VARIANT_STUDENT ? student_launcher
+					: v == VARIANT_GOLD ? cudalings_gold_launcher : cudalings_reference_launcher,
+					&t->b->c, variant_buffers(t, v));
 	cudaEventRecord(t->stop);
 	cudaError_t e = cudaGetLastError();
 	if (e == cudaSuccess)
@@ -506,8 +536,9 @@ time_once(struct timing_state *t, enum variant v, unsigned flush_value, double *
 		e = cudaDeviceSynchronize();
 	double wall = now_us() - w0;
 	if (e != cudaSuccess) {
-		report_cuda_error(index, STAGE_TIMING,
-				  v == VARIANT_STUDENT ? "timing the kernel" : "timing the reference solution", e);
+		static const char *const what[] = { "timing the reference solution", "timing the kernel",
+						    "timing a copy", "timing the gold solution", "timing the physical reference" };
+		report_cuda_error(index, STAGE_TIMING, what[v], e);
 		return -1;
 	}
 	float ms = 0, span_ms = 0;
@@ -561,7 +592,7 @@ check_round(struct timing_state *t)
 }
 
 struct measurement {
-	double student_us, reference_us, copy_us, ratio, ratio_lo, ratio_hi, wall_us;
+	double student_us, reference_us, copy_us, gold_us, physical_us, ratio, ratio_lo, ratio_hi, wall_us;
 	int rounds;
 };
 
@@ -569,8 +600,8 @@ struct measurement {
 static int
 measure(struct timing_state *t, double cap_us, struct measurement *m)
 {
-	static double student[ROUNDS_MAX], reference[ROUNDS_MAX], copy[ROUNDS_MAX], ratio[ROUNDS_MAX],
-		wall[ROUNDS_MAX], scratch[ROUNDS_MAX];
+	static double student[ROUNDS_MAX], reference[ROUNDS_MAX], copy[ROUNDS_MAX], gold[ROUNDS_MAX],
+		physical[ROUNDS_MAX], ratio[ROUNDS_MAX], wall[ROUNDS_MAX], scratch[ROUNDS_MAX];
 	double begin = now_us();
 	int n = 0;
 	while (n < ROUNDS_MAX) {
@@ -581,6 +612,11 @@ measure(struct timing_state *t, double cap_us, struct measurement *m)
 		double b = a < 0 ? -1 : time_once(t, second, (unsigned)(2 * n + 1), second == VARIANT_STUDENT ? &wall[n] : NULL);
 		double c = b < 0 ? -1 : time_once(t, VARIANT_COPY, (unsigned)n, NULL);
 		if (c < 0 || check_round(t))
+			return -1;
+		/* where the student stands between the reference and the limit, in the same rounds */
+		gold[n] = cudalings_gold_launcher ? time_once(t, VARIANT_GOLD, (unsigned)n, NULL) : 0;
+		physical[n] = has_physical() ? time_once(t, VARIANT_PHYSICAL, (unsigned)n, NULL) : 0;
+		if (gold[n] < 0 || physical[n] < 0)
 			return -1;
 		t->round++;
 		student[n] = first == VARIANT_STUDENT ? a : b;
@@ -600,6 +636,8 @@ measure(struct timing_state *t, double cap_us, struct measurement *m)
 	m->student_us = stats_median(student, (size_t)n);
 	m->reference_us = stats_median(reference, (size_t)n);
 	m->copy_us = stats_median(copy, (size_t)n);
+	m->gold_us = stats_median(gold, (size_t)n);
+	m->physical_us = stats_median(physical, (size_t)n);
 	m->wall_us = stats_median(wall, (size_t)n);
 	m->ratio = stats_median_ci(ratio, (size_t)n, &m->ratio_lo, &m->ratio_hi);
 	return 0;
@@ -622,14 +660,16 @@ alloc_timing(struct timing_state *t)
 	    harness_call(index, "allocating the round check", cudaMalloc(&t->check, sizeof(*t->check))) ||
 	    harness_call(index, "cudaMemset", cudaMemset(t->copy_src, 0x3c, t->copy_bytes)))
 		return -1;
-	for (int k = 0; k < t->b->c.nbuffers; k++) {
-		if (t->b->c.spec[k].role != BUFFER_OUT) {
-			t->ref_dev[k] = t->b->dev[k];
-			continue;
+	void **outputs[] = { t->ref_dev, cudalings_gold_launcher ? t->gold_dev : NULL,
+			     has_physical() ? t->physical_dev : NULL };
+	for (size_t o = 0; o < sizeof(outputs) / sizeof(*outputs); o++)
+		for (int k = 0; outputs[o] && k < t->b->c.nbuffers; k++) {
+			if (t->b->c.spec[k].role != BUFFER_OUT)
+				outputs[o][k] = t->b->dev[k];
+			else if (harness_call(index, "cudaMalloc in the harness",
+					      cudaMalloc(&outputs[o][k], t->b->bytes[k])))
+				return -1;
 		}
-		if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&t->ref_dev[k], t->b->bytes[k])))
-			return -1;
-	}
 	cudaEventCreate(&t->span);
 	cudaEventCreate(&t->start);
 	cudaEventCreate(&t->stop);
@@ -656,7 +696,9 @@ run_timed_case(int index)
 	proto_sendf(channel, MSG_STAGE, (uint32_t)index, STAGE_TIMING, "warming up");
 	/* every kernel once: module loading and first-touch stay out of the numbers */
 	if (time_once(&t, VARIANT_REFERENCE, 0, NULL) < 0 || time_once(&t, VARIANT_STUDENT, 0, NULL) < 0 ||
-	    time_once(&t, VARIANT_COPY, 0, NULL) < 0)
+	    time_once(&t, VARIANT_COPY, 0, NULL) < 0 ||
+	    (cudalings_gold_launcher && time_once(&t, VARIANT_GOLD, 0, NULL) < 0) ||
+	    (has_physical() && time_once(&t, VARIANT_PHYSICAL, 0, NULL) < 0))
 		exit(1);
 	for (double w0 = now_us(); now_us() - w0 < 100e3;)
 		if (launch_and_wait(index, STAGE_TIMING, student_launcher, &b, b.dev))
@@ -698,6 +740,8 @@ run_timed_case(int index)
 	out.ratio_lo = m[pick].ratio_lo;
 	out.ratio_hi = m[pick].ratio_hi;
 	out.wall_us = m[pick].wall_us;
+	out.gold_us = m[pick].gold_us;
+	out.physical_us = m[pick].physical_us;
 	out.rounds = m[pick].rounds;
 	out.measurements = count;
 	proto_send(channel, MSG_TIMING, (uint32_t)index, 0, &out, sizeof(out));

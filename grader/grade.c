@@ -249,7 +249,7 @@ stage_compile(struct grading *g)
 	snprintf(rtol, sizeof(rtol), "%.17g", g->e->rtol);
 	snprintf(atol, sizeof(atol), "%.17g", g->e->atol);
 	char *options[] = { g->b.judge, "--seed", g->seed_text, "--rtol", rtol, "--atol", atol, NULL };
-	char **judge_argv = tools_argv(g->e, options, g->s.timed >= 0, g->check_round, false);
+	char **judge_argv = tools_argv(g->e, options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round);
 	struct child judge = { .label = "judge", .on_channel = judge_channel, .ctx = &g->s };
 	struct child compile = { .label = "compiler" };
 	struct spawn_options judge_options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = 1,
@@ -402,7 +402,7 @@ stage_run(struct grading *g, const struct runner_command *cmd)
 {
 	struct session *s = &g->s;
 	progress(g, "run", "running %d cases", s->ncases);
-	char **argv = tools_argv(g->e, cmd->options, s->timed >= 0, g->check_round, false);
+	char **argv = tools_argv(g->e, cmd->options, s->timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round);
 	struct child runner = { .label = "runner", .on_channel = runner_channel, .ctx = g };
 	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = cmd->channel_fd,
 					 .timeout_s = START_LIMIT_S, .output_cap = 64 * 1024, .no_fork = true,

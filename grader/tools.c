@@ -34,13 +34,18 @@ dims_text(const int *dims, int ndims)
 }
 
 char **
-tools_argv(const struct exercise *e, char *const *options, bool timed, int check_round, bool timed_size_only)
+tools_argv(const struct exercise *e, char *const *options, enum argv_cases which, int check_round)
 {
 	int argc = 0, cap = 0;
 	char **argv = NULL;
 	for (char *const *o = options; *o; o++)
 		add(&argv, &argc, &cap, xstrdup(*o));
-	if (timed_size_only) {
+	/* a run under the GPU's tools: the sandbox lets them talk to their host */
+	if (which == ARGV_TOOL_CASES || which == ARGV_TOOL_TIMED_SIZE) {
+		add(&argv, &argc, &cap, xstrdup("--under-tool"));
+		add(&argv, &argc, &cap, xstrdup("1"));
+	}
+	if (which == ARGV_TOOL_TIMED_SIZE) {
 		add(&argv, &argc, &cap, xstrdup("--case"));
 		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
 		return argv;
@@ -49,7 +54,7 @@ tools_argv(const struct exercise *e, char *const *options, bool timed, int check
 		add(&argv, &argc, &cap, xstrdup("--case"));
 		add(&argv, &argc, &cap, dims_text(e->cases[i], e->ndims));
 	}
-	if (timed) {
+	if (which == ARGV_GRADED_TIMED) {
 		/* the harness adds the judged round (case timed + 1) itself */
 		add(&argv, &argc, &cap, xstrdup("--timed"));
 		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
@@ -122,7 +127,7 @@ tools_sanitize(struct session *s, const struct runner_command *cmd)
 	int timed = s->timed, ncases = s->ncases;
 	s->timed = -1;
 	s->ncases = s->e->ncases;
-	char **args = tools_argv(s->e, cmd->options, false, -1, false);
+	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_CASES, -1);
 	static const char *const tools[] = { "memcheck", "racecheck", "synccheck" };
 	for (size_t t = 0; t < sizeof(tools) / sizeof(*tools); t++) {
 		char *log = xasprintf("%s.sanitizer.log", cmd->options[0]);
@@ -172,7 +177,7 @@ tools_profile(struct session *s, const struct runner_command *cmd)
 		return;
 	}
 	/* the timed size, as a plain case */
-	char **args = tools_argv(s->e, cmd->options, false, -1, true);
+	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_TIMED_SIZE, -1);
 	/* clocks as they are: METHOD.md, and the timing, leave them alone */
 	enum { METRICS = 7 };
 	char *tool[] = { program, "--csv", "--print-units", "base", "--clock-control", "none", "--metrics",

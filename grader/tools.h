@@ -16,12 +16,15 @@ struct runner_command {
 	int channel_fd;
 };
 
-/*
- * options, then e's cases: every correctness case, and the timed case with
- * its judged round when `timed`; or the timed size alone as a plain case.
- * You own the result (tools_free_argv).
- */
-char **tools_argv(const struct exercise *e, char *const *options, bool timed, int check_round, bool timed_size_only);
+enum argv_cases {
+	ARGV_GRADED,          /* every correctness case */
+	ARGV_GRADED_TIMED,    /* and the timed case, with check_round its judged round */
+	ARGV_TOOL_CASES,      /* the correctness cases under a GPU tool */
+	ARGV_TOOL_TIMED_SIZE, /* the timed size alone, as a plain case, under a GPU tool */
+};
+
+/* options, then e's cases as `which` says. You own the result (tools_free_argv). */
+char **tools_argv(const struct exercise *e, char *const *options, enum argv_cases which, int check_round);
 void tools_free_argv(char **argv);
 
 /* compute-sanitizer's memcheck, racecheck and synccheck over the correctness cases. */

@@ -5,6 +5,7 @@
 #ifndef CUDALINGS_CASES_H
 #define CUDALINGS_CASES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "check.h"
@@ -28,6 +29,7 @@ struct run_config {
 	double threshold_us;     /* runner: absolute threshold, 0 if none */
 	double rtol, atol;       /* judge: the exercise's tolerance */
 	const char *student;     /* runner: the submission's shared object */
+	bool under_tool;         /* runner: under compute-sanitizer or Nsight Compute */
 };
 
 /* Parse the grader's arguments; on a mistake print why and return -1. */

@@ -757,10 +757,10 @@ load_student(void)
 {
 #ifndef __CUDASIM__
 	/* the context, its threads and the files it opens lazily exist before the filter: a launch, an
-	   allocation, a copy and events, each once */
+	   allocation, a copy and events, each once (not under a tool: its figures are the student's) */
 	void *scratch = NULL;
 	cudaEvent_t e;
-	if (cudaMalloc(&scratch, 4096) == cudaSuccess) {
+	if (!cfg.under_tool && cudaMalloc(&scratch, 4096) == cudaSuccess) {
 		draw_inputs<<<1, 32>>>((float *)scratch, 32, 1);
 		cudaMemsetAsync(scratch, 0, 4096);
 		cudaEventCreate(&e);
@@ -779,7 +779,7 @@ load_student(void)
 		#pragma omp atomic
 		threads++;
 	}
-	if (sandbox_enter(channel, is_simulator())) {
+	if (sandbox_enter(channel, is_simulator(), cfg.under_tool)) {
 		proto_sendf(channel, MSG_ERROR, 0, STAGE_DEVICE, "the system-call filter could not be installed");
 		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 		exit(1);

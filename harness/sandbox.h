@@ -21,9 +21,11 @@ enum sandbox_when {
 /*
  * Install the filter; from here on a refused call sends MSG_REFUSED on
  * channel_fd and ends the process. The simulator also refuses new threads.
- * Returns 0, or -1 when the kernel would not take the filter.
+ * Under the GPU's tools (which talk to their host and write files from
+ * inside the runner) only new processes and other processes' memory are
+ * refused. Returns 0, or -1 when the kernel would not take the filter.
  */
-int sandbox_enter(int channel_fd, bool simulator);
+int sandbox_enter(int channel_fd, bool simulator, bool under_tool);
 
 /*
  * dlopen the student's shared object and find its launcher, then (on the

@@ -122,6 +122,7 @@ static const struct rule grader_symbols[] = {
 	{ "cudasimTakeChecks", "it controls the CPU simulator" },
 	{ "cudasimLastErrorDetail", "it controls the CPU simulator" },
 	{ "cudasimConfigure*", "it controls the CPU simulator" },
+	{ "cudasimProgramObject", "it controls the CPU simulator" },
 	{ "sim_*", "it belongs to the CPU simulator" },
 	{ NULL, NULL },
 };

@@ -785,6 +785,10 @@ load_student(void)
 		exit(1);
 	}
 	char why[1024];
+#ifdef __CUDASIM__
+	/* its faults and checks name lines of the student's file */
+	cudasimProgramObject(cfg.student);
+#endif
 	student_launcher = cfg.student ? sandbox_load(cfg.student, cudalings_launcher_name, why, sizeof(why)) : NULL;
 	if (!student_launcher) {
 		proto_sendf(channel, MSG_REFUSED, 0, SANDBOX_LOAD, "%s", cfg.student ? why : "no --student given");

@@ -59,23 +59,35 @@ static timer_t watchdog;
 static bool watchdog_made;
 static double timeout_s = -1;
 
-static uintptr_t text_lo, text_hi;	/* the program's own code */
+/* the program's own code: the executable's, and the student's object's */
+static struct { uintptr_t lo, hi; } text[2];
+static int ntext;
 
 static int
 find_text_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size, (void)data;
-	if (info->dlpi_name && info->dlpi_name[0])
+	if (!sim_is_program_object(info->dlpi_name))
 		return 0;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
+	for (int i = 0; i < info->dlpi_phnum && ntext < 2; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-			text_lo = info->dlpi_addr + ph->p_vaddr;
-			text_hi = text_lo + ph->p_memsz;
+			text[ntext].lo = info->dlpi_addr + ph->p_vaddr;
+			text[ntext].hi = text[ntext].lo + ph->p_memsz;
+			ntext++;
 		}
 	}
-	return 1;
+	return ntext == 2;
+}
+
+static bool
+in_text(uintptr_t w)
+{
+	for (int i = 0; i < ntext; i++)
+		if (w >= text[i].lo && w < text[i].hi)
+			return true;
+	return false;
 }
 
 static bool
@@ -127,7 +139,7 @@ record(struct trace *tr, int sig, siginfo_t *si, ucontext_t *uc)
 	     p < sp + 64 * 1024; p += 8) {
 		uintptr_t w = *(uintptr_t *)p;
 
-		if (w >= text_lo && w < text_hi)
+		if (in_text(w))
 			tr->frames[tr->nframes++] = (void *)w;
 	}
 }

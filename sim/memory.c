@@ -482,7 +482,7 @@ cudasim_atomic_note(void *p, int kind)
 	size_t h = slot_of(p);
 
 	sim_atomics_used = true;
-	if (!sim_alloc_find(p) && !((char *)p >= __start_cudasim_device && (char *)p < __stop_cudasim_device))
+	if (!sim_alloc_find(p) && !sim_is_devvar(p))
 		return;		/* shared memory: not compared */
 	float magnitude = kind == CUDASIM_ATOMIC_FLOAT ? fabsf(*(const float *)p) : 0;
 	for (int i = 0; i < ATOMIC_SLOTS; i++, h = (h + 1) % ATOMIC_SLOTS) {
@@ -529,48 +529,73 @@ sim_atomic_was(const void *p, int *kind, float *scale)
 
 static char *devvar_copy[SIM_DEVVAR_SLOTS];
 
-static size_t
-devvars_size(void)
+/*
+ * The __device__ variables of the student's code: the section of its shared
+ * object once the runner has loaded one, else the program's own.
+ */
+static char *
+devvars(size_t *n)
 {
-	return __start_cudasim_device ? (size_t)(__stop_cudasim_device - __start_cudasim_device) : 0;
+	static char *lo;
+	static size_t size;
+	static bool looked;
+
+	if (!looked) {
+		int found = sim_program_section("cudasim_device", &lo, &size);
+		looked = found >= 0;
+		if (found < 0) {
+			lo = __start_cudasim_device;
+			size = __start_cudasim_device ? (size_t)(__stop_cudasim_device - __start_cudasim_device) : 0;
+		} else if (!found) {
+			lo = NULL;
+			size = 0;
+		}
+	}
+	*n = size;
+	return lo;
 }
 
 void
 sim_devvars_snapshot(int slot)
 {
-	size_t n = devvars_size();
+	size_t n;
+	char *lo = devvars(&n);
 
 	if (!n)
 		return;
 	if (!devvar_copy[slot] && !(devvar_copy[slot] = malloc(n)))
 		abort();
-	memcpy(devvar_copy[slot], __start_cudasim_device, n);
+	memcpy(devvar_copy[slot], lo, n);
 }
 
 void
 sim_devvars_restore(int slot)
 {
-	size_t n = devvars_size();
+	size_t n;
+	char *lo = devvars(&n);
 
 	if (n && devvar_copy[slot])
-		memcpy(__start_cudasim_device, devvar_copy[slot], n);
+		memcpy(lo, devvar_copy[slot], n);
 }
 
 bool
 sim_devvars_compare(int slot, void **where, uint32_t *va, uint32_t *vb)
 {
 	bool atomic_word;
-	size_t n = devvars_size();
+	size_t n;
+	char *lo = devvars(&n);
 
-	return n && devvar_copy[slot] &&
-	       first_difference(__start_cudasim_device, devvar_copy[slot], n & ~(size_t)3, where, va,
-				vb, &atomic_word);
+	return n && devvar_copy[slot] && first_difference(lo, devvar_copy[slot], n & ~(size_t)3, where, va, vb,
+							  &atomic_word);
 }
 
 bool
 sim_is_devvar(const void *p)
 {
-	return (const char *)p >= __start_cudasim_device && (const char *)p < __stop_cudasim_device;
+	size_t n;
+	const char *lo = devvars(&n);
+
+	return n && (const char *)p >= lo && (const char *)p < lo + n;
 }
 
 bool
@@ -595,8 +620,8 @@ in_data_cb(struct dl_phdr_info *info, size_t size, void *data)
 	struct in_data *d = data;
 
 	(void)size;
-	if (info->dlpi_name && info->dlpi_name[0])
-		return 0;	/* only the executable's own globals (__constant__ and the like) */
+	if (!sim_is_program_object(info->dlpi_name))
+		return 0;	/* only the program's own globals (__constant__ and the like) */
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		const char *lo = (const char *)(info->dlpi_addr + ph->p_vaddr);

@@ -208,6 +208,10 @@ bool sim_stream_valid(cudaStream_t s);
 /* "file:line (in function)" of the first frame in the program's own source
  * among pcs (pcs[0] the program counter, the rest return addresses). */
 bool sim_source_line(void *const *pcs, int n, char *out, size_t len);
+/* Whether a loaded object (dl_iterate_phdr's name) is the program: the executable, or the student's object. */
+bool sim_is_program_object(const char *name);
+/* Where a section of the student's object lies once loaded: 1; 0 when it has none; -1 before it is loaded. */
+int sim_program_section(const char *name, char **lo, size_t *size);
 /* The name of the global variable that holds p, and p's byte offset in it. */
 bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
 

@@ -71,14 +71,91 @@ find_obj_cb(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-/* Whether pc lies in the executable itself (not in libc), and its link-time address. */
+/* The student's shared object, which the runner loaded: part of the program, as the executable is. */
+static char program_object[4096];
+
+void
+cudasimProgramObject(const char *path)
+{
+	snprintf(program_object, sizeof(program_object), "%s", path ? path : "");
+}
+
+struct find_bias {
+	const char *name;
+	uintptr_t bias;
+	bool found;
+};
+
+static int
+find_bias_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct find_bias *f = data;
+
+	(void)size;
+	if (!info->dlpi_name || strcmp(info->dlpi_name, f->name))
+		return 0;
+	f->bias = info->dlpi_addr;
+	f->found = true;
+	return 1;
+}
+
+/* Where section `name` of the loaded object at `path` lies, read from the file's section headers:
+ * 1, 0 when it has no such section, -1 when it is not loaded (yet). */
+static int
+loaded_section(const char *path, const char *name, char **lo, size_t *size)
+{
+	struct find_bias f = { path, 0, false };
+	FILE *file;
+	ElfW(Ehdr) eh;
+	bool found = false;
+
+	dl_iterate_phdr(find_bias_cb, &f);
+	if (!f.found)
+		return -1;
+	if (!(file = fopen(path, "rb")))
+		return 0;
+	if (fread(&eh, sizeof(eh), 1, file) == 1 && eh.e_shentsize == sizeof(ElfW(Shdr)) && eh.e_shnum < 4096 &&
+	    eh.e_shstrndx < eh.e_shnum) {
+		ElfW(Shdr) *sh = calloc(eh.e_shnum, sizeof(*sh));
+		ElfW(Shdr) *names = sh ? &sh[eh.e_shstrndx] : NULL;
+		char *strtab = NULL;
+
+		if (sh && !fseek(file, (long)eh.e_shoff, SEEK_SET) && fread(sh, sizeof(*sh), eh.e_shnum, file) == eh.e_shnum &&
+		    names->sh_size < (1 << 20) && (strtab = calloc(1, names->sh_size + 1)) &&
+		    !fseek(file, (long)names->sh_offset, SEEK_SET) && fread(strtab, 1, names->sh_size, file) == names->sh_size)
+			for (int i = 0; i < eh.e_shnum && !found; i++)
+				if (sh[i].sh_name < names->sh_size && !strcmp(strtab + sh[i].sh_name, name) && sh[i].sh_addr) {
+					*lo = (char *)(f.bias + sh[i].sh_addr);
+					*size = sh[i].sh_size;
+					found = true;
+				}
+		free(strtab);
+		free(sh);
+	}
+	fclose(file);
+	return found;
+}
+
+int
+sim_program_section(const char *name, char **lo, size_t *size)
+{
+	return program_object[0] ? loaded_section(program_object, name, lo, size) : -1;
+}
+
+bool
+sim_is_program_object(const char *name)
+{
+	return !name || !name[0] || (program_object[0] && !strcmp(name, program_object));
+}
+
+/* Whether pc lies in the program (the executable or the student's object, not libc), and its link-time address. */
 static bool
 in_program(uintptr_t pc, uintptr_t *link_addr)
 {
 	struct find_obj f = { pc, NULL, 0, false };
 
 	dl_iterate_phdr(find_obj_cb, &f);
-	if (!f.found || (f.name && f.name[0]))
+	if (!f.found || !sim_is_program_object(f.name))
 		return false;
 	*link_addr = pc - f.bias;
 	return true;

@@ -499,6 +499,12 @@ struct cudasimChecks {
 /* Fill *out with what was seen since the last call and start afresh; returns
  * 0, or -1 when no instrumented code ran. */
 CUDASIM_EXTERN_C int cudasimTakeChecks(struct cudasimChecks *out);
+/*
+ * The runner (not a submission: the runner does not export it) names the
+ * shared object it loaded the student's code from, so that faults and checks
+ * in it name its source lines as they do the program's own.
+ */
+CUDASIM_EXTERN_C void cudasimProgramObject(const char *path);
 
 /* ------------------------------------------------------------ simulator internals */
 struct cudasim_site {

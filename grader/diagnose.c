@@ -253,6 +253,11 @@ diagnose_counts_add(struct proto_counts *sum, const struct proto_counts *c)
 	sum->store_sectors += c->store_sectors;
 	sum->shared_requests += c->shared_requests;
 	sum->shared_wavefronts += c->shared_wavefronts;
+	sum->load_ideal += c->load_ideal;
+	sum->store_ideal += c->store_ideal;
+	sum->shared_ideal += c->shared_ideal;
+	sum->load_bytes += c->load_bytes;
+	sum->outputs += c->outputs;
 	if (c->global_excess > sum->global_excess) {
 		sum->global_excess = c->global_excess;
 		memcpy(sum->global_where, c->global_where, sizeof(sum->global_where));
@@ -275,11 +280,17 @@ diagnose_figures(const struct proto_counts *c, const char *source, struct memory
 {
 	out->measured = true;
 	out->source = source;
-	out->load_sectors_per_request = ratio(c->load_sectors, c->load_requests);
-	out->store_sectors_per_request = ratio(c->store_sectors, c->store_requests);
-	out->bank_conflicts_per_request = c->shared_requests && c->shared_wavefronts >= c->shared_requests
-		? ratio(c->shared_wavefronts - c->shared_requests, c->shared_requests) : -1;
+	/* like with like: sectors against the fewest the bytes asked for need, as for a warp's 128 bytes
+	   (4); a coalesced float4 load, 16 sectors for 512 bytes, reads as 4 too */
+	out->load_sectors_per_request = c->load_ideal ? 4 * ratio(c->load_sectors, c->load_ideal)
+						      : ratio(c->load_sectors, c->load_requests);
+	out->store_sectors_per_request = c->store_ideal ? 4 * ratio(c->store_sectors, c->store_ideal)
+							: ratio(c->store_sectors, c->store_requests);
+	uint64_t ideal = c->shared_ideal ? c->shared_ideal : c->shared_requests;
+	out->bank_conflicts_per_request = c->shared_requests && c->shared_wavefronts >= ideal
+		? ratio(c->shared_wavefronts - ideal, c->shared_requests) : -1;
 	out->global_reads_per_thread = ratio(c->global_loads, c->threads);
+	out->global_reads_per_output = c->outputs && c->load_bytes ? ratio(c->load_bytes / 4, c->outputs) : -1;
 	/* Nsight Compute counts warp requests, not each thread's stores */
 	out->global_writes_per_thread = c->global_stores ? ratio(c->global_stores, c->threads) : -1;
 	out->dram_gbps = -1;
@@ -298,6 +309,7 @@ static const struct budget_kind budget_kinds[] = {
 	{ "sectors_per_request", "uncoalesced" },
 	{ "bank_conflicts_per_request", "bank_conflicts" },
 	{ "global_reads_per_thread", "global_reads" },
+	{ "global_reads_per_output", "global_reads" },
 };
 
 bool
@@ -330,6 +342,12 @@ over_budget(const struct budget_kind *k, const struct memory_figures *f, double 
 				 "them one after another (%.1f passes per request instead of 1)", *value, from, limit,
 				 *value + 1);
 	}
+	if (!strcmp(k->name, "global_reads_per_output")) {
+		*value = f->global_reads_per_output;
+		return xasprintf("each output element reads global memory %.1f times on average (%s), where this "
+				 "exercise allows %g: load each element once into shared memory and let the threads "
+				 "read it there", *value, from, limit);
+	}
 	*value = f->global_reads_per_thread;
 	return xasprintf("each thread reads global memory %.1f times on average (%s), where this exercise allows %g: "
 			 "load each element once into shared memory and let the threads read it there", *value, from,
@@ -344,6 +362,8 @@ figure_of(const struct budget_kind *k, const struct memory_figures *f)
 										  : f->store_sectors_per_request;
 	if (!strcmp(k->name, "bank_conflicts_per_request"))
 		return f->bank_conflicts_per_request;
+	if (!strcmp(k->name, "global_reads_per_output"))
+		return f->global_reads_per_output;
 	return f->global_reads_per_thread;
 }
 

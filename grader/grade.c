@@ -54,6 +54,8 @@ struct grading {
 	uint64_t seed;
 	int check_round;
 	char seed_text[32];
+	int measured_dims[PROTO_MAX_DIMS]; /* sim: the timed case made small, for the memory figures */
+	bool has_measured;
 	struct child frontend; /* sim: nvcc's front end, running beside the rest */
 	bool frontend_running;
 	int last_case;         /* the case the runner's deadline was last set for */
@@ -179,16 +181,21 @@ start(struct grading *g, const struct exercise *e, const struct grade_options *o
 	r->file = xstrdup(o->display ? o->display : o->file ? o->file : e->file);
 	r->device = xstrdup(o->backend == BACKEND_SIM ? "cudalings CPU simulator" : "");
 	int timed = e->has_timed && o->backend == BACKEND_GPU && !o->skip_timing ? e->ncases : -1;
-	r->ncases = e->ncases + (timed >= 0 ? 2 : 0);
+	g->has_measured = e->has_timed && o->backend == BACKEND_SIM;
+	if (g->has_measured)
+		tools_measured_dims(e, g->measured_dims);
+	r->ncases = e->ncases + (timed >= 0 ? 2 : 0) + g->has_measured;
 	r->cases = xcalloc((size_t)r->ncases, sizeof(*r->cases));
 	for (int i = 0; i < r->ncases; i++) {
-		bool is_timed = timed >= 0 && i >= timed;
-		case_label(is_timed ? e->timed : e->cases[i], e->ndims, r->cases[i].name, sizeof(r->cases[i].name));
+		bool is_timed = timed >= 0 && i >= timed, is_measured = g->has_measured && i == e->ncases;
+		const int *dims = is_timed ? e->timed : is_measured ? g->measured_dims : e->cases[i];
+		case_label(dims, e->ndims, r->cases[i].name, sizeof(r->cases[i].name));
 		if (is_timed && i > timed)
 			strncat(r->cases[i].name, ", a timed round", sizeof(r->cases[i].name) - strlen(r->cases[i].name) - 1);
 		r->cases[i].timed = is_timed;
 	}
 	session_init(&g->s, e, o->backend, r, timed);
+	g->s.measured = g->has_measured ? e->ncases : -1;
 	g->s.progress = o->progress;
 	if (o->backend == BACKEND_SIM && !o->backend_given)
 		r->note = xstrdup("no GPU: correctness checked on the CPU simulator; timing needs a GPU");
@@ -249,7 +256,8 @@ stage_compile(struct grading *g)
 	snprintf(rtol, sizeof(rtol), "%.17g", g->e->rtol);
 	snprintf(atol, sizeof(atol), "%.17g", g->e->atol);
 	char *options[] = { g->b.judge, "--seed", g->seed_text, "--rtol", rtol, "--atol", atol, NULL };
-	char **judge_argv = tools_argv(g->e, options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round);
+	char **judge_argv = tools_argv(g->e, options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
+					 g->has_measured ? g->measured_dims : NULL);
 	struct child judge = { .label = "judge", .on_channel = judge_channel, .ctx = &g->s };
 	struct child compile = { .label = "compiler" };
 	struct spawn_options judge_options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = 1,
@@ -402,7 +410,8 @@ stage_run(struct grading *g, const struct runner_command *cmd)
 {
 	struct session *s = &g->s;
 	progress(g, "run", "running %d cases", s->ncases);
-	char **argv = tools_argv(g->e, cmd->options, s->timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round);
+	char **argv = tools_argv(g->e, cmd->options, s->timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
+				  g->has_measured ? g->measured_dims : NULL);
 	struct child runner = { .label = "runner", .on_channel = runner_channel, .ctx = g };
 	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = cmd->channel_fd,
 					 .timeout_s = START_LIMIT_S, .output_cap = 64 * 1024, .no_fork = true,

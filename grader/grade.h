@@ -55,6 +55,7 @@ struct memory_figures {
 	double load_sectors_per_request, store_sectors_per_request; /* < 0: no such request */
 	double bank_conflicts_per_request;                          /* < 0: no shared memory request */
 	double global_reads_per_thread, global_writes_per_thread;   /* < 0: not known */
+	double global_reads_per_output;  /* floats read from global memory per output element; < 0: not known */
 	double dram_gbps;                                           /* < 0: not measured */
 	char global_where[256], shared_where[256];                  /* the costliest line, "" if unknown */
 };

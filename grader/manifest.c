@@ -139,7 +139,7 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	cJSON_ArrayForEach(limit, budgets) {
 		if (!cJSON_IsNumber(limit) || limit->valuedouble < 0 || !diagnose_budget_known(limit->string))
 			return error("workbook.json: %s: \"budgets\" maps sectors_per_request, bank_conflicts_per_request "
-				     "or global_reads_per_thread to a number, not \"%s\"", name, limit->string);
+				     "global_reads_per_output or global_reads_per_thread to a number, not \"%s\"", name, limit->string);
 		e->budgets[e->nbudgets].name = xstrdup(limit->string);
 		e->budgets[e->nbudgets++].limit = limit->valuedouble;
 	}

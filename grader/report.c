@@ -128,6 +128,7 @@ add_figures(cJSON *o, const struct memory_figures *f)
 	add_figure(j, "store_sectors_per_request", f->store_sectors_per_request);
 	add_figure(j, "bank_conflicts_per_request", f->bank_conflicts_per_request);
 	add_figure(j, "global_reads_per_thread", f->global_reads_per_thread);
+	add_figure(j, "global_reads_per_output", f->global_reads_per_output);
 	add_figure(j, "global_writes_per_thread", f->global_writes_per_thread);
 	add_figure(j, "dram_gbps", f->dram_gbps);
 }

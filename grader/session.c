@@ -25,6 +25,7 @@ session_init(struct session *s, const struct exercise *e, enum backend backend, 
 	s->backend = backend;
 	s->ncases = r->ncases;
 	s->timed = timed;
+	s->measured = -1;
 	s->current = -1;
 	s->cases = xcalloc((size_t)(s->ncases ? s->ncases : 1), sizeof(*s->cases));
 }
@@ -331,8 +332,16 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 	case MSG_COUNTS: {
 		struct proto_counts n;
 		memcpy(&n, payload, sizeof(n));
+		/* reads are judged per output element: a thread that computes four reads four times as much */
+		n.outputs = 0;
+		for (int k = 0; index < s->ncases && k < s->cases[index].info.nbuffers; k++)
+			n.outputs += s->cases[index].count[k];
 		diagnose_counts_add(&s->counts, &n);
 		s->have_counts = true;
+		if (index == s->measured) {
+			diagnose_counts_add(&s->measured_counts, &n);
+			s->have_measured_counts = true;
+		}
 		break;
 	}
 	case MSG_HELLO:

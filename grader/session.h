@@ -57,12 +57,15 @@ struct session {
 	int refused_when;      /* enum sandbox_when */
 	struct proto_counts counts; /* the simulator's, over every case */
 	bool have_counts;
+	int measured;          /* the simulator's measured case (the timed one, made small), or -1 */
+	struct proto_counts measured_counts; /* the simulator's, over that case: the figures budgets judge */
+	bool have_measured_counts;
 	const char *tool_stage; /* a failure compute-sanitizer found, and its message */
 	char *tool_message;
 	bool progress;         /* JSON lines on stderr as cases end */
 };
 
-/* A session for r's cases (r->ncases of them, named already). */
+/* A session for r's cases (r->ncases of them, named already); s->measured is -1 until set. */
 void session_init(struct session *s, const struct exercise *e, enum backend backend, struct grade_result *r,
 		  int timed);
 void session_release(struct session *s);

@@ -33,8 +33,30 @@ dims_text(const int *dims, int ndims)
 	return buf_detach(&b);
 }
 
+void
+tools_measured_dims(const struct exercise *e, int *dims)
+{
+	/* elements of a 1D or 2D case, or multiply-adds of a 3D one, the simulator takes in well under a second */
+	double limit = e->ndims >= 3 ? (1 << 20) : (1 << 18), work = 1;
+	for (int d = 0; d < e->ndims; d++) {
+		dims[d] = e->timed[d];
+		work *= dims[d];
+	}
+	while (work > limit) {
+		int largest = 0;
+		for (int d = 1; d < e->ndims; d++)
+			if (dims[d] > dims[largest])
+				largest = d;
+		if (dims[largest] < 64)
+			break;
+		dims[largest] /= 2;
+		work /= 2;
+	}
+}
+
 char **
-tools_argv(const struct exercise *e, char *const *options, enum argv_cases which, int check_round)
+tools_argv(const struct exercise *e, char *const *options, enum argv_cases which, int check_round,
+	   const int *measured)
 {
 	int argc = 0, cap = 0;
 	char **argv = NULL;
@@ -53,6 +75,10 @@ tools_argv(const struct exercise *e, char *const *options, enum argv_cases which
 	for (int i = 0; i < e->ncases; i++) {
 		add(&argv, &argc, &cap, xstrdup("--case"));
 		add(&argv, &argc, &cap, dims_text(e->cases[i], e->ndims));
+	}
+	if (measured) {
+		add(&argv, &argc, &cap, xstrdup("--case"));
+		add(&argv, &argc, &cap, dims_text(measured, e->ndims));
 	}
 	if (which == ARGV_GRADED_TIMED) {
 		/* the harness adds the judged round (case timed + 1) itself */
@@ -127,7 +153,7 @@ tools_sanitize(struct session *s, const struct runner_command *cmd)
 	int timed = s->timed, ncases = s->ncases;
 	s->timed = -1;
 	s->ncases = s->e->ncases;
-	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_CASES, -1);
+	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_CASES, -1, NULL);
 	static const char *const tools[] = { "memcheck", "racecheck", "synccheck" };
 	for (size_t t = 0; t < sizeof(tools) / sizeof(*tools); t++) {
 		char *log = xasprintf("%s.sanitizer.log", cmd->options[0]);
@@ -177,7 +203,7 @@ tools_profile(struct session *s, const struct runner_command *cmd)
 		return;
 	}
 	/* the timed size, as a plain case */
-	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_TIMED_SIZE, -1);
+	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_TIMED_SIZE, -1, NULL);
 	/* clocks as they are: METHOD.md, and the timing, leave them alone */
 	enum { METRICS = 7 };
 	char *tool[] = { program, "--csv", "--print-units", "base", "--clock-control", "none", "--metrics",

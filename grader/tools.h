@@ -23,8 +23,20 @@ enum argv_cases {
 	ARGV_TOOL_TIMED_SIZE, /* the timed size alone, as a plain case, under a GPU tool */
 };
 
-/* options, then e's cases as `which` says. You own the result (tools_free_argv). */
-char **tools_argv(const struct exercise *e, char *const *options, enum argv_cases which, int check_round);
+/*
+ * options, then e's cases as `which` says, and (graded, when not NULL) the
+ * simulator's measured case of `measured` dims after the correctness cases.
+ * You own the result (tools_free_argv).
+ */
+char **tools_argv(const struct exercise *e, char *const *options, enum argv_cases which, int check_round,
+		  const int *measured);
+
+/*
+ * The timed case made small enough for the simulator: its largest dimension
+ * halved until the work fits, so the shape (multiples of 32, a long k) stays
+ * like the timed one. The simulator's memory figures come from this case.
+ */
+void tools_measured_dims(const struct exercise *e, int *dims);
 void tools_free_argv(char **argv);
 
 /* compute-sanitizer's memcheck, racecheck and synccheck over the correctness cases. */

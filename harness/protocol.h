@@ -120,6 +120,10 @@ struct proto_counts {
 	/* the line that cost most beyond the ideal, and that cost ("" and 0: none known) */
 	uint64_t global_excess, shared_excess;
 	char global_where[256], shared_where[256];
+	/* the fewest sectors and wavefronts the same requests could have taken (0: not known, as from
+	 * Nsight Compute); the bytes the loads read; the case's output elements (the grader fills these) */
+	uint64_t load_ideal, store_ideal, shared_ideal;
+	uint64_t load_bytes, outputs;
 };
 
 /* A timed round whose outputs are not the reference solution's for the same inputs. */

@@ -130,7 +130,9 @@ send_checks(int index)
 				  c.stats.global_load_requests, c.stats.global_load_sectors,
 				  c.stats.global_store_requests, c.stats.global_store_sectors,
 				  c.stats.shared_requests, c.stats.shared_wavefronts,
-				  c.global_excess, c.shared_excess, "", "" };
+				  c.global_excess, c.shared_excess, "", "",
+				  c.stats.global_load_ideal, c.stats.global_store_ideal, c.stats.shared_ideal,
+				  c.global_load_bytes, 0 };
 	copy_where(n.global_where, c.global_where);
 	copy_where(n.shared_where, c.shared_where);
 	proto_send(channel, MSG_COUNTS, (uint32_t)index, 0, &n, sizeof(n));

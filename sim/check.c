@@ -69,11 +69,11 @@ static struct costly {
 static int ncostly;
 
 static void
-request_cost(const struct sim_access *first, size_t lanes, unsigned units)
+request_cost(const struct sim_access *first, size_t lanes, unsigned units, unsigned ideal)
 {
-	unsigned ideal = first->shared ? 1 : (unsigned)(lanes + 7) / 8;
 	int i;
 
+	(void)lanes;
 	if (units <= ideal)
 		return;
 	for (i = 0; i < ncostly && costly[i].pc != first->pc; i++)
@@ -230,13 +230,27 @@ static_word(size_t index)
 }
 
 static void
-keep(const char *p, bool write, bool shared, uintptr_t pc)
+keep(const char *p, unsigned size, bool write, bool shared, uintptr_t pc)
 {
 	if (blocks_done >= DETAIL_BLOCKS || nacc == DETAIL_CAP)
 		return;
 	if (!acc && !(acc = malloc(DETAIL_CAP * sizeof(*acc))))
 		return;
-	acc[nacc++] = (struct sim_access){ sim_blk.cur, 0, pc, (uintptr_t)p, write, shared };
+	/*
+	 * g++ copies a float4 as two 8-byte moves (or four 4-byte ones), where
+	 * the GPU makes one 16-byte load: the thread's access just before, at
+	 * another instruction, that this one continues within the same aligned
+	 * 16 bytes, is that same load. A loop's next element comes from the
+	 * same instruction, and stays an access of its own.
+	 */
+	struct sim_access *last = nacc ? &acc[nacc - 1] : NULL;
+	uintptr_t at = (uintptr_t)p;
+	if (last && last->thread == sim_blk.cur && last->write == write && last->shared == shared && last->pc != pc &&
+	    at == last->addr + last->size && last->addr / 16 == (at + size - 1) / 16) {
+		last->size += size;
+		return;
+	}
+	acc[nacc++] = (struct sim_access){ sim_blk.cur, 0, pc, at, write, shared, size };
 }
 
 static void
@@ -250,7 +264,7 @@ shared_access(struct word *words, const char *base, const char *p, unsigned size
 		if (w)
 			shared_word(w, p, (long long)(p - base), write, pc);
 	}
-	keep(p, write, true, pc);
+	keep(p, size, write, true, pc);
 }
 
 /* Past the dynamic shared memory asked for (kind 1), or past a __shared__ variable (2), into the gap after it. */
@@ -300,11 +314,13 @@ access(const void *addr, unsigned size, bool write, uintptr_t pc)
 	cached = a;
 	if (p < a->ptr || p + size > a->ptr + a->size)
 		finding(CUDASIM_OUT_OF_BOUNDS, p, size, write, pc);
-	if (write)
+	if (write) {
 		seen.global_stores++;
-	else
+	} else {
 		seen.global_loads++;
-	keep(p, write, false, pc);
+		seen.global_load_bytes += size;
+	}
+	keep(p, size, write, false, pc);
 }
 
 /*

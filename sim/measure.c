@@ -99,7 +99,8 @@ report(int thread, uintptr_t pc, const void *addr, bool write)
 		unprotect_all();
 		return false;
 	}
-	acc[nacc++] = (struct sim_access){ thread, 0, pc, (uintptr_t)addr, write, in_shared(addr) };
+	/* a trapped access shows its address, not its width: counted as a word */
+	acc[nacc++] = (struct sim_access){ thread, 0, pc, (uintptr_t)addr, write, in_shared(addr), 4 };
 	return true;
 }
 
@@ -144,60 +145,124 @@ same_request(const struct sim_access *x, const struct sim_access *y)
 	       x->seq == y->seq && x->write == y->write;
 }
 
-/* One warp's accesses at one instruction: [a, a + n); returns its wavefronts or sectors. */
+/* The bytes the lanes [a, a + n) ask for, a byte read by several lanes once (a broadcast). */
 static unsigned
-count_request(const struct sim_access *a, size_t n, struct cudasimStats *into)
+distinct_bytes(const struct sim_access *a, size_t n)
 {
-	if (a->shared) {
-		unsigned words_in_bank[SIM_WARP] = { 0 }, most = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			bool seen = false;
-
-			/* lanes reading one word share it (a broadcast) */
-			for (size_t j = 0; j < i; j++)
-				seen |= a[j].addr / 4 == a[i].addr / 4;
-			if (!seen && ++words_in_bank[a[i].addr / 4 % SIM_WARP] > most)
-				most = words_in_bank[a[i].addr / 4 % SIM_WARP];
-		}
-		into->shared_requests++;
-		into->shared_wavefronts += most;
-		return most;
-	}
-	unsigned sectors = 0;
+	unsigned bytes = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		bool seen = false;
 
-		for (size_t j = 0; j < i; j++)
-			seen |= a[j].addr / 32 == a[i].addr / 32;
-		sectors += !seen;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = a[j].addr == a[i].addr;
+		bytes += seen ? 0 : a[i].size;
 	}
+	return bytes;
+}
+
+/*
+ * Shared memory serves a warp's request in phases (32-bit accesses: one
+ * phase of 32 lanes; 64-bit: two of 16; 128-bit: four of 8); in each, the
+ * lanes that want different words of one bank wait in turn. Returns the
+ * wavefronts; *ideal gets the phases, the fewest there can be.
+ */
+static unsigned
+shared_wavefronts(const struct sim_access *a, size_t n, unsigned *ideal)
+{
+	unsigned size = a->size >= 4 ? a->size : 4, lanes_per_phase = 128 / size, total = 0;
+
+	*ideal = 0;
+	for (size_t start = 0; start < n;) {
+		/* the lanes of one phase: threads in the same group of lanes_per_phase */
+		int phase = (a[start].thread % SIM_WARP) / (int)lanes_per_phase;
+		size_t end = start;
+		unsigned words_in_bank[SIM_WARP] = { 0 }, most = 0;
+
+		while (end < n && (a[end].thread % SIM_WARP) / (int)lanes_per_phase == phase)
+			end++;
+		for (size_t i = start; i < end; i++)
+			for (uintptr_t w = a[i].addr / 4; w < (a[i].addr + size + 3) / 4; w++) {
+				bool seen = false;
+
+				/* lanes reading one word share it (a broadcast) */
+				for (size_t j = start; j < i && !seen; j++)
+					seen = w >= a[j].addr / 4 && w < (a[j].addr + size + 3) / 4;
+				if (!seen && ++words_in_bank[w % SIM_WARP] > most)
+					most = words_in_bank[w % SIM_WARP];
+			}
+		total += most;
+		(*ideal)++;
+		start = end;
+	}
+	return total;
+}
+
+/* One warp's accesses at one instruction: [a, a + n), in lane order; returns its wavefronts or sectors. */
+static unsigned
+count_request(const struct sim_access *a, size_t n, struct cudasimStats *into, unsigned *ideal)
+{
+	if (a->shared) {
+		unsigned wavefronts = shared_wavefronts(a, n, ideal);
+
+		into->shared_requests++;
+		into->shared_wavefronts += wavefronts;
+		into->shared_ideal += *ideal;
+		return wavefronts;
+	}
+	unsigned sectors = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (uintptr_t s = a[i].addr / 32; s <= (a[i].addr + (a[i].size ? a[i].size : 1) - 1) / 32; s++) {
+			bool seen = false;
+
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = s >= a[j].addr / 32 && s <= (a[j].addr + (a[j].size ? a[j].size : 1) - 1) / 32;
+			sectors += !seen;
+		}
+	/* the bytes asked for, contiguous and aligned, would fill this many sectors */
+	*ideal = (distinct_bytes(a, n) + 31) / 32;
+	if (*ideal == 0)
+		*ideal = 1;
 	if (a->write) {
 		into->global_store_requests++;
 		into->global_store_sectors += sectors;
+		into->global_store_ideal += *ideal;
 	} else {
 		into->global_load_requests++;
 		into->global_load_sectors += sectors;
+		into->global_load_ideal += *ideal;
 	}
 	return sectors;
 }
 
+static int
+by_lane(const void *a, const void *b)
+{
+	const struct sim_access *x = a, *y = b;
+
+	return (x->thread > y->thread) - (x->thread < y->thread);
+}
+
 void
 sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into,
-		   void (*each)(const struct sim_access *first, size_t lanes, unsigned units))
+		   void (*each)(const struct sim_access *first, size_t lanes, unsigned units, unsigned ideal))
 {
 	qsort(a, n, sizeof(*a), by_thread_pc);
 	for (size_t i = 0; i < n; i++)
 		a[i].seq = i && !by_thread_pc(&a[i - 1], &a[i]) ? a[i - 1].seq + 1 : 0;
 	qsort(a, n, sizeof(*a), by_request);
 	for (size_t i = 0, j; i < n; i = j) {
+		unsigned ideal;
+
 		for (j = i + 1; j < n && same_request(&a[i], &a[j]); j++)
 			;
-		unsigned units = count_request(&a[i], j - i, into);
+		/* lane order, for the shared memory's phases */
+		qsort(&a[i], j - i, sizeof(*a), by_lane);
+		unsigned units = count_request(&a[i], j - i, into, &ideal);
 
 		if (each)
-			each(&a[i], j - i, units);
+			each(&a[i], j - i, units, ideal);
 	}
 	into->measured = 1;
 }

@@ -222,13 +222,16 @@ struct sim_access {
 	unsigned seq;			/* the k-th time this thread ran this instruction */
 	uintptr_t pc, addr;
 	bool write, shared;
+	unsigned size;			/* bytes: 4 for a float, 16 for a float4 */
 };
 /* Add the requests of one block's accesses [a, a + n) to *into: a warp at one
  * instruction, the k-th time each lane got there, makes one (reorders a).
- * each, unless NULL, sees every request: its first access, its lanes and its
- * wavefronts (shared memory) or sectors (global). */
+ * each, unless NULL, sees every request: its first access, its lanes, its
+ * wavefronts (shared memory) or sectors (global), and the fewest it could
+ * have for the bytes it asked for (a warp's float4 load of 512 contiguous
+ * bytes: 16 sectors, 4 wavefronts). */
 void sim_requests_count(struct sim_access *a, size_t n, struct cudasimStats *into,
-			void (*each)(const struct sim_access *first, size_t lanes, unsigned units));
+			void (*each)(const struct sim_access *first, size_t lanes, unsigned units, unsigned ideal));
 /* A block runs with shared memory protected: the runtime's own writes there unprotect first. */
 extern bool sim_measuring;
 /* Measure block (0,0,0) of the launch just run, when asked to. */

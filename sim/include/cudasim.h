@@ -454,6 +454,9 @@ struct cudasimStats {
 	unsigned long long global_load_requests, global_load_sectors;
 	unsigned long long global_store_requests, global_store_sectors;
 	unsigned long long shared_requests, shared_wavefronts;
+	/* the fewest sectors and wavefronts the same requests could have taken, for
+	 * the bytes they asked for: a coalesced float4 load is as good as a float one */
+	unsigned long long global_load_ideal, global_store_ideal, shared_ideal;
 };
 CUDASIM_EXTERN_C void cudasimMeasure(int on);
 CUDASIM_EXTERN_C int cudasimLastLaunchStats(struct cudasimStats *stats);
@@ -489,6 +492,7 @@ struct cudasimChecks {
 	struct cudasimStats stats;	/* measured: requests were counted */
 	unsigned long long threads;	/* threads launched */
 	unsigned long long global_loads, global_stores;
+	unsigned long long global_load_bytes;	/* what the loads read: a float4 load reads 16 */
 	int nfindings;
 	struct cudasimFinding findings[CUDASIM_FINDING_KINDS - 1];
 	/* the instruction that cost most beyond the ideal (a sector per 8 lanes,

@@ -662,6 +662,45 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	return status;
 }
 
+/* A path nvcc's driver passes on intact: letters, digits and / . _ - + only. */
+static bool
+nvcc_can_take(const char *path)
+{
+	for (const char *p = path; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("/._-+", *p))
+			return false;
+	return true;
+}
+
+/* `rel` itself, or a link to it under the build folder with a plain name (you own that one). */
+static char *
+nvcc_safe_name(struct student_build *s, char *rel)
+{
+	if (nvcc_can_take(rel))
+		return rel;
+	char *link = xasprintf("%s/source.cu", s->dir), *link_abs = root_path(link), *target = NULL;
+	char *path = rel[0] == '/' ? xstrdup(rel) : root_path(rel), resolved[PATH_MAX];
+	if (realpath(path, resolved))
+		target = xstrdup(resolved);
+	free(path);
+	unlink(link_abs);
+	if (!target || symlink(target, link_abs)) {
+		free(link);
+		link = NULL;
+	}
+	free(target);
+	free(link_abs);
+	s->nvcc_link = link ? xstrdup(link) : NULL;
+	return link ? link : rel;
+}
+
+static char *
+source_folder_flag(const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+	return slash ? xasprintf("-I%.*s", (int)(slash - rel), rel) : xstrdup("-I.");
+}
+
 int
 build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 	      const char *student_path, struct buf *log)
@@ -698,6 +737,9 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 	}
 	free(dir_abs);
 
+	/* nvcc's driver cannot take some file names (quotes, say): it reads those through a plain-named link,
+	   with the file's own folder on the include path for what it includes beside it */
+	char *nvcc_source = nvcc_safe_name(s, rel), *beside = nvcc_source != rel ? source_folder_flag(rel) : NULL;
 	if (!status) {
 		struct args cmd = { 0 };
 		char *depfile = xasprintf("%s.d", s->object);
@@ -705,8 +747,10 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		/* the student's compile sees its exercise's header and the system's: no path into the workbook */
 		if (b == BACKEND_GPU) {
 			char *arch = xasprintf("-arch=%s", build_arch());
-			ARGS_ADD(&cmd, build_nvcc(), NVCC_COMMON, arch, "-Xcompiler", "-fPIC", include_flag, "-MD",
-				 "-MF", depfile, "-c", rel, "-o", s->object);
+			ARGS_ADD(&cmd, build_nvcc(), NVCC_COMMON, arch, "-Xcompiler", "-fPIC", include_flag);
+			if (beside)
+				args_add(&cmd, beside);
+			ARGS_ADD(&cmd, "-MD", "-MF", depfile, "-c", nvcc_source, "-o", s->object);
 			free(arch);
 			s->compile_source = xstrdup(rel);
 		} else {
@@ -736,8 +780,10 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 			/* nvcc's front end judges what nvcc would accept; the simulator's g++ alone would take more */
 			if (build_nvcc()) {
 				struct args fe = { 0 };
-				ARGS_ADD(&fe, build_nvcc(), NVCC_COMMON, "-arch=sm_90", include_flag, "-cuda", "-o",
-					 "/dev/null", rel);
+				ARGS_ADD(&fe, build_nvcc(), NVCC_COMMON, "-arch=sm_90", include_flag);
+				if (beside)
+					args_add(&fe, beside);
+				ARGS_ADD(&fe, "-cuda", "-o", "/dev/null", nvcc_source);
 				s->frontend_argv = fe.v;
 			}
 		}
@@ -754,6 +800,9 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		free(include);
 		free(include_flag);
 	}
+	if (nvcc_source != rel)
+		free(nvcc_source);
+	free(beside);
 	free(rel);
 	return status;
 }
@@ -763,6 +812,24 @@ build_tidy_messages(const struct student_build *s, const char *text)
 {
 	/* nvcc says "path(12): error: …"; make it "path:12: error: …" like gcc, and name the file as given */
 	struct buf out = { 0 };
+	char *renamed = NULL;
+	if (s->nvcc_link) {
+		/* what nvcc read through a link is the student's file */
+		struct buf named = { 0 };
+		size_t n = strlen(s->nvcc_link);
+		for (const char *p = text; *p;) {
+			const char *at = strstr(p, s->nvcc_link);
+			if (!at) {
+				buf_addstr(&named, p);
+				break;
+			}
+			buf_add(&named, p, (size_t)(at - p));
+			buf_addstr(&named, s->source);
+			p = at + n;
+		}
+		renamed = buf_detach(&named);
+		text = renamed ? renamed : "";
+	}
 	for (const char *line = text; *line;) {
 		const char *end = strchrnul(line, '\n');
 		const char *paren = memchr(line, '(', (size_t)(end - line));
@@ -781,6 +848,7 @@ build_tidy_messages(const struct student_build *s, const char *text)
 		buf_addstr(&out, "\n");
 		line = *end ? end + 1 : end;
 	}
+	free(renamed);
 	return buf_detach(&out);
 }
 
@@ -894,6 +962,7 @@ build_release(struct student_build *s)
 	free(s->judge);
 	free(s->compile_source);
 	free(s->compile_line);
+	free(s->nvcc_link);
 	memset(s, 0, sizeof(*s));
 }
 

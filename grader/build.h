@@ -37,6 +37,7 @@ struct student_build {
 	char *compile_line;   /* the command as remembered for the cache */
 	char **frontend_argv; /* sim: nvcc's front end over the same file, when nvcc is here; else NULL */
 	char **scan_argv;     /* sim: the preprocessor's list of what the original file includes */
+	char *nvcc_link;      /* a plain-named link nvcc reads the file through, when its name would trip nvcc */
 };
 
 /*

@@ -286,6 +286,10 @@ diagnose_figures(const struct proto_counts *c, const char *source, struct memory
 						      : ratio(c->load_sectors, c->load_requests);
 	out->store_sectors_per_request = c->store_ideal ? 4 * ratio(c->store_sectors, c->store_ideal)
 							: ratio(c->store_sectors, c->store_requests);
+	/* what a budget judges: every request by the bytes it asked for, so a thread's one strided store of
+	   its results weighs little beside the loads of its inner loop */
+	out->sectors_per_request = c->load_ideal + c->store_ideal
+		? 4 * ratio(c->load_sectors + c->store_sectors, c->load_ideal + c->store_ideal) : -1;
 	uint64_t ideal = c->shared_ideal ? c->shared_ideal : c->shared_requests;
 	out->bank_conflicts_per_request = c->shared_requests && c->shared_wavefronts >= ideal
 		? ratio(c->shared_wavefronts - ideal, c->shared_requests) : -1;
@@ -329,7 +333,8 @@ over_budget(const struct budget_kind *k, const struct memory_figures *f, double 
 		: "Nsight Compute, on the timed case";
 	if (!strcmp(k->name, "sectors_per_request")) {
 		bool stores = f->store_sectors_per_request > f->load_sectors_per_request;
-		*value = stores ? f->store_sectors_per_request : f->load_sectors_per_request;
+		*value = f->sectors_per_request >= 0 ? f->sectors_per_request
+			: stores ? f->store_sectors_per_request : f->load_sectors_per_request;
 		return xasprintf("global %s touch %.1f sectors of 32 bytes per request (%s), where this exercise allows "
 				 "%g: when the 32 threads of a warp %s 32 neighbouring floats, one request touches 4 "
 				 "sectors; uncoalesced, up to 32", stores ? "stores" : "loads", *value, from, limit,
@@ -357,6 +362,8 @@ over_budget(const struct budget_kind *k, const struct memory_figures *f, double 
 static double
 figure_of(const struct budget_kind *k, const struct memory_figures *f)
 {
+	if (!strcmp(k->name, "sectors_per_request") && f->sectors_per_request >= 0)
+		return f->sectors_per_request;
 	if (!strcmp(k->name, "sectors_per_request"))
 		return f->load_sectors_per_request > f->store_sectors_per_request ? f->load_sectors_per_request
 										  : f->store_sectors_per_request;

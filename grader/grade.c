@@ -193,6 +193,7 @@ start(struct grading *g, const struct exercise *e, const struct grade_options *o
 		if (is_timed && i > timed)
 			strncat(r->cases[i].name, ", a timed round", sizeof(r->cases[i].name) - strlen(r->cases[i].name) - 1);
 		r->cases[i].timed = is_timed;
+		r->cases[i].measured = is_measured;
 	}
 	session_init(&g->s, e, o->backend, r, timed);
 	g->s.measured = g->has_measured ? e->ncases : -1;

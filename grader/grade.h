@@ -26,6 +26,7 @@ struct grade_options {
 struct case_result {
 	char name[64];
 	bool timed, ran, passed;
+	bool measured;   /* the simulator's small copy of the timed case, whose figures the budgets judge */
 	size_t mismatches;
 	bool wrong;      /* a correctness failure nothing mismatched shows: a race, a changed input */
 	char *message;
@@ -53,6 +54,7 @@ struct memory_figures {
 	bool measured;
 	const char *source;            /* "simulator" or "nsight compute" */
 	double load_sectors_per_request, store_sectors_per_request; /* < 0: no such request */
+	double sectors_per_request;    /* loads and stores together, weighed by the bytes each asked for; < 0: not known */
 	double bank_conflicts_per_request;                          /* < 0: no shared memory request */
 	double global_reads_per_thread, global_writes_per_thread;   /* < 0: not known */
 	double global_reads_per_output;  /* floats read from global memory per output element; < 0: not known */

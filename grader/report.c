@@ -74,7 +74,7 @@ report_text(FILE *out, const struct grade_result *r, bool color)
 		if (!c->ran)
 			continue;
 		char label[80];
-		snprintf(label, sizeof(label), "%s%s", c->name, c->timed ? " (timed)" : "");
+		snprintf(label, sizeof(label), "%s%s", c->name, c->timed ? " (timed)" : c->measured ? " (measured)" : "");
 		fprintf(out, "  case %-16s %s%s%s\n", label, paint(color, c->passed ? GREEN : RED),
 			c->passed ? "ok" : "FAIL", paint(color, RESET));
 		if (!c->passed && c->message)
@@ -127,6 +127,7 @@ add_figures(cJSON *o, const struct memory_figures *f)
 	add_figure(j, "load_sectors_per_request", f->load_sectors_per_request);
 	add_figure(j, "store_sectors_per_request", f->store_sectors_per_request);
 	add_figure(j, "bank_conflicts_per_request", f->bank_conflicts_per_request);
+	add_figure(j, "sectors_per_request", f->sectors_per_request);
 	add_figure(j, "global_reads_per_thread", f->global_reads_per_thread);
 	add_figure(j, "global_reads_per_output", f->global_reads_per_output);
 	add_figure(j, "global_writes_per_thread", f->global_writes_per_thread);
@@ -156,6 +157,7 @@ report_json(const struct grade_result *r)
 		cJSON *j = cJSON_CreateObject();
 		cJSON_AddStringToObject(j, "name", c->name);
 		cJSON_AddBoolToObject(j, "timed", c->timed);
+		cJSON_AddBoolToObject(j, "measured", c->measured);
 		cJSON_AddBoolToObject(j, "passed", c->passed);
 		cJSON_AddNumberToObject(j, "mismatches", (double)c->mismatches);
 		cJSON_AddStringToObject(j, "message", c->message ? c->message : "");

@@ -38,16 +38,19 @@ tools_measured_dims(const struct exercise *e, int *dims)
 {
 	/* elements of a 1D or 2D case, or multiply-adds of a 3D one, the simulator takes in well under a second */
 	double limit = e->ndims >= 3 ? (1 << 20) : (1 << 18), work = 1;
+	int kept = -1; /* of three or more, the smallest (matmul's k) keeps its length: the loop over it is the kernel */
 	for (int d = 0; d < e->ndims; d++) {
 		dims[d] = e->timed[d];
 		work *= dims[d];
+		if (e->ndims >= 3 && (kept < 0 || dims[d] < dims[kept]))
+			kept = d;
 	}
 	while (work > limit) {
-		int largest = 0;
-		for (int d = 1; d < e->ndims; d++)
-			if (dims[d] > dims[largest])
+		int largest = -1;
+		for (int d = 0; d < e->ndims; d++)
+			if (d != kept && (largest < 0 || dims[d] > dims[largest]))
 				largest = d;
-		if (dims[largest] < 64)
+		if (largest < 0 || dims[largest] < 64)
 			break;
 		dims[largest] /= 2;
 		work /= 2;

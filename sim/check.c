@@ -31,6 +31,7 @@
 struct word {
 	unsigned wepoch, repoch;	/* the block of the last write, of the last reads */
 	unsigned wgen, rgen;		/* and their barrier intervals */
+	unsigned wwarp, rwarp;		/* and how many warp syncs their warps had passed */
 	int writer, reader, reader2;	/* reader2: another reader in the same interval */
 	uintptr_t wpc, rpc;
 };
@@ -168,18 +169,34 @@ other_access(struct cudasimFinding *f, int thread, bool write, uintptr_t pc)
 	source_line(pc, f->other_where, sizeof(f->other_where));
 }
 
+/*
+ * Whether thread t's access is ordered after `other`'s, made when other's
+ * warp had passed `warp_syncs` warp syncs: in one warp, a __syncwarp() (or
+ * another warp function) that both lanes met since then orders them.
+ */
+static bool
+warp_ordered(int t, int other, unsigned warp_syncs)
+{
+	int warp = t / SIM_WARP;
+
+	return other >= 0 && other / SIM_WARP == warp && sim_blk.warp_gen[warp] != warp_syncs;
+}
+
 static void
 shared_word(struct word *w, const char *addr, long long offset, bool write, uintptr_t pc)
 {
 	unsigned epoch = cudasim_block_epoch, gen = sim_blk.gen;
 	int t = sim_blk.cur;
+	unsigned warp_syncs = sim_blk.warp_gen[t / SIM_WARP];
 	struct cudasimFinding *f = NULL;
 
 	if (write) {
 		bool read_now = w->repoch == epoch && w->rgen == gen;
 		int reader = !read_now ? NOBODY : w->reader != t ? w->reader : w->reader2;
 
-		if (w->wepoch == epoch && w->wgen == gen && w->writer != t) {
+		if (reader != NOBODY && warp_ordered(t, reader, w->rwarp))
+			reader = NOBODY;
+		if (w->wepoch == epoch && w->wgen == gen && w->writer != t && !warp_ordered(t, w->writer, w->wwarp)) {
 			f = finding(CUDASIM_RACE, addr, 4, true, pc);
 			other_access(f, w->writer, true, w->wpc);
 		} else if (reader != NOBODY) {
@@ -188,18 +205,22 @@ shared_word(struct word *w, const char *addr, long long offset, bool write, uint
 		}
 		w->wepoch = epoch;
 		w->wgen = gen;
+		w->wwarp = warp_syncs;
 		w->writer = t;
 		w->wpc = pc;
 	} else {
 		if (w->wepoch != epoch) {
 			f = finding(CUDASIM_UNINITIALIZED, addr, 4, false, pc);
-		} else if (w->wgen == gen && w->writer != t) {
+		} else if (w->wgen == gen && w->writer != t && !warp_ordered(t, w->writer, w->wwarp)) {
 			f = finding(CUDASIM_RACE, addr, 4, false, pc);
 			other_access(f, w->writer, true, w->wpc);
 		}
-		if (w->repoch != epoch || w->rgen != gen) {
+		bool same_interval = w->repoch == epoch && w->rgen == gen;
+
+		if (!same_interval || (w->reader >= 0 && warp_ordered(t, w->reader, w->rwarp))) {
 			w->repoch = epoch;
 			w->rgen = gen;
+			w->rwarp = warp_syncs;
 			w->reader = t;
 			w->reader2 = NOBODY;
 			w->rpc = pc;

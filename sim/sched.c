@@ -342,6 +342,9 @@ warp_complete(int w, struct sim_warp_group *g)
 {
 	struct sim_thread *lanes = &sim_blk.th[w * SIM_WARP];
 	unsigned m = g->mask, bits = 0;
+
+	/* the lanes met: what each did before is ordered before what any does after (check.c) */
+	sim_blk.warp_gen[w]++;
 	long long lo = LLONG_MAX, hi = LLONG_MIN;
 	unsigned long long sum = 0;
 
@@ -691,6 +694,7 @@ sim_block_run(uint3 bid, bool forward)
 	b->ndone = 0;
 	b->nbar = 0;
 	b->gen = 0;
+	memset(b->warp_gen, 0, sizeof(b->warp_gen));
 	b->cur = -1;
 	b->failed = false;
 	b->static_smem = 0;

@@ -136,6 +136,7 @@ struct sim_block {
 	bool ran;
 	int ndone, nbar;
 	unsigned gen;			/* barriers the block has passed */
+	unsigned warp_gen[SIM_MAX_THREADS / SIM_WARP]; /* __syncwarp()s (and other warp functions) each warp passed */
 	int cur;			/* the running thread, or -1 */
 	int bar_result, bar_and, bar_or;
 	size_t static_smem;		/* of the __shared__ variables met so far */

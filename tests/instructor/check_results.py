@@ -65,7 +65,8 @@ for student, grade in sorted(grades.items()):
         continue
     # the timed case counts once, however many input sets it was judged on
     timed = [c["passed"] for c in grade["cases"] if c.get("timed")]
-    passed = sum(1 for c in grade["cases"] if c["passed"] and not c.get("timed")) + bool(timed and all(timed))
+    passed = sum(1 for c in grade["cases"] if c["passed"] and not c.get("timed") and not c.get("measured")) \
+        + bool(timed and all(timed))
     timing = grade.get("timing") or {}
     want = [student, grade["verdict"], grade["stage"] or "", str(passed), str(total_cases),
             f"{timing['median_us']:.2f}" if timing else "", f"{timing['ratio']:.3f}" if timing else "",

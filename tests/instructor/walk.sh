@@ -13,7 +13,7 @@ g=$repo/build/cudalings
 book=$tmp/book
 mkdir -p "$book/build/sim"
 git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$book"
-cp build/sim/libcudasim.a build/sim/cudasim-rewrite "$book/build/sim/"
+cp build/sim/libcudasim.a build/sim/cudasim-rewrite build/sim/student.dynlist "$book/build/sim/"
 export CUDALINGS_ROOT=$book
 # the grader's build cache names its files from the workbook's folder: work there, as an instructor does
 cd "$book"

@@ -1,8 +1,10 @@
 // exercise: col_sums
-// expect: pass
-// message: cases correct
-// Legitimate and fast: four columns per thread, read with float4 loads where
-// the rows allow it, a scalar fallback elsewhere.
+// expect: performance
+// message: the reference solution's
+// gpu-only
+// Correct and coalesced (float4 loads, four columns per thread) but slow on
+// a GPU: 16384 columns make 4096 threads, 32 blocks for 132 multiprocessors,
+// 3.6x the reference on an H100. The simulator has no clock: it passes there.
 #include "cudalings/col_sums.h"
 // four columns per thread with float4 loads where the row allows it
 __global__ void sums4(const float *a, float *s, int rows, int cols)

@@ -72,6 +72,49 @@ forbid_processes(void)
 #endif
 }
 
+/*
+ * The process groups of the children still running: a signal that ends the
+ * grader (Ctrl-C, a terminal closed, kill) ends them first, so nothing it
+ * started outlives it. A kill -9 cannot be caught: PR_SET_PDEATHSIG in each
+ * child covers that.
+ */
+#define LIVE_MAX 64
+static volatile pid_t live[LIVE_MAX];
+
+static void
+on_fatal_signal(int sig)
+{
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (live[i] > 0)
+			kill(-live[i], SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+remember_live(pid_t pid, pid_t forget)
+{
+	static bool handlers;
+	if (!handlers) {
+		handlers = true;
+		static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+		for (size_t i = 0; i < sizeof(fatal) / sizeof(*fatal); i++) {
+			struct sigaction old;
+			/* a signal the caller chose to ignore stays ignored */
+			if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+				continue;
+			struct sigaction sa = { .sa_handler = on_fatal_signal };
+			sigemptyset(&sa.sa_mask);
+			sigaction(fatal[i], &sa, NULL);
+		}
+	}
+	for (int i = 0; i < LIVE_MAX; i++)
+		if (live[i] == forget) {
+			live[i] = pid;
+			return;
+		}
+}
+
 int
 child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 {
@@ -98,6 +141,7 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 		return error("cannot create a pipe: %s", strerror(errno));
 	}
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		error("cannot start '%s': %s", argv[0], strerror(errno));
@@ -111,6 +155,10 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* should the grader die, even by kill -9, its children die with it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
 		int devnull = open("/dev/null", O_RDONLY);
 		dup2(devnull, 0);
@@ -148,6 +196,7 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 		_exit(127);
 	}
 	setpgid(pid, pid); /* both sides, so the group exists before either goes on */
+	remember_live(pid, 0);
 	close(out[1]);
 	close(report[1]);
 	close_fd(&chan[1]);
@@ -159,6 +208,7 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 	if (n > 0) {
 		why[n] = 0;
 		waitpid(pid, NULL, 0);
+		remember_live(0, pid);
 		close(out[0]);
 		close_fd(&chan[0]);
 		return error("%s", why);
@@ -217,6 +267,7 @@ finish(struct child *c, int status)
 {
 	c->status = status;
 	c->running = false;
+	remember_live(0, c->pid);
 	/* stragglers the child left behind in its group go too */
 	kill(-c->pid, SIGKILL);
 	if (c->out_fd >= 0)

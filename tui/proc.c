@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,8 +16,10 @@ child_exec(char *const argv[], const char *cwd, int out, int err)
 {
 	int null = open("/dev/null", O_RDONLY);
 
-	/* its own group, so that one kill stops the grader and its runners */
+	/* its own group, so that one kill stops the grader (which stops its runners); and should the
+	   workbook die, even by kill -9, the grader goes too */
 	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);

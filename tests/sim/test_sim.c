@@ -65,22 +65,14 @@ Test(barriers, three_dimensional_indices, .timeout = 10)
 	free(out);
 }
 
-Test(barriers, ten_million_crossings_per_second, .timeout = 10)
+/* Speed is bench-sim's to print (bench/sim/RESULTS.md), never a test's to assert: only that many rounds complete. */
+Test(barriers, many_rounds_of_barriers_complete, .timeout = 60)
 {
-	double s;
-	int blocks = 64, threads = 256, rounds = 200;
-	double crossings = (double)blocks * threads * rounds;
+	double t;
 
 	setenv("CUDASIM_ORDER_CHECK", "0", 1);
-	/* the best of three, so that a busy machine does not fail the test */
-	for (int i = 0; i < 3; i++) {
-		double t;
-
-		cr_assert_eq(sim_barrier_loop(blocks, threads, rounds, &t), cudaSuccess, "%s", detail());
-		s = i ? fmin(s, t) : t;
-	}
-	cr_log_info("%.0f barrier crossings in %.3f s: %.1f M/s", crossings, s, crossings / s / 1e6);
-	cr_expect_gt(crossings / s, 1e7, "%.1f M crossings/s", crossings / s / 1e6);
+	cr_assert_eq(sim_barrier_loop(64, 256, 200, &t), cudaSuccess, "%s", detail());
+	cr_log_info("%.0f barrier crossings in %.3f s", 64.0 * 256 * 200, t);
 }
 
 /* ---------------------------------------------------------------- shared memory */

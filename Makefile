@@ -45,12 +45,19 @@ $(B)/cudalings: $(B)/grader/main.o $(CUDALINGS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CUDALINGS_LIBS)
 
-$(B)/%.o: %.c
+# Before the first compile, what the build needs from Debian (tools/deps.sh installs it, or says how).
+.PHONY: deps deps-test
+deps:
+	$(Q)sh tools/deps.sh build
+deps-test:
+	$(Q)sh tools/deps.sh test
+
+$(B)/%.o: %.c | deps
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -std=gnu11 -c -o $@ $<
 
-$(B)/%.o: %.cpp
+$(B)/%.o: %.cpp | deps
 	$(call msg,CXX,$<)
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(WARN) $(DEPFLAGS) -std=gnu++17 -c -o $@ $<
@@ -59,13 +66,16 @@ $(B)/%.o: %.cpp
 EX      ?=
 FILE    ?=
 BACKEND ?=
-GRADE_ARGS = $(EX) $(if $(FILE),--file $(FILE)) $(if $(BACKEND),--backend $(BACKEND))
+AFTER   ?=
+# The recipes read these from their environment, quoted there: FILE="my file.cu" is one argument, and no
+# name is ever run as shell code. An exercise's name is a C identifier (tools/make-args.sh checks).
+export EX FILE BACKEND AFTER
+MAKE_ARGS := sh tools/make-args.sh
 
 .PHONY: grade list
 ## grade: grade one exercise: make grade EX=transpose [FILE=path] [BACKEND=gpu|sim]
 grade: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
-	@if [ -z "$(EX)" ]; then echo 'make grade: say which exercise, e.g. make grade EX=col_sums (make list shows them)'; exit 2; fi
-	@$(B)/cudalings grade $(GRADE_ARGS)
+	@$(MAKE_ARGS) grade $(B)/cudalings
 
 ## list: list the lessons and exercises in order
 list: $(B)/cudalings
@@ -74,7 +84,7 @@ list: $(B)/cudalings
 # ---------------------------------------------------------------- tests
 .PHONY: test test-gpu check-exercises starters reset
 ## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator)
-test: $(TEST_PROGRAMS) $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui)
+test: deps-test $(TEST_PROGRAMS) $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui)
 	$(Q)set -e; for t in $(TEST_PROGRAMS); do echo "== $$t"; $$t --jobs 2; done
 	$(Q)set -e; for s in $(TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
 
@@ -88,7 +98,7 @@ starters: $(B)/cudalings
 
 ## reset: put an exercise back to its starter, keeping a backup: make reset EX=transpose
 reset: $(B)/cudalings
-	@$(B)/cudalings reset $(EX)
+	@$(MAKE_ARGS) reset $(B)/cudalings
 
 ## test-gpu: on a GPU machine: every solution passes, starters and slow variants fail, timings
 test-gpu: $(B)/cudalings

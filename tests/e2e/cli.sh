@@ -65,5 +65,13 @@ echo '{"items": [' >"$tmp/book/workbook.json"
 expect 2 "workbook.json:[0-9]+: not valid JSON" -- env CUDALINGS_ROOT="$tmp/book" $g list
 expect 2 "no workbook.json there" -- env CUDALINGS_ROOT=/nonexistent $g list
 
+# make's targets quote what they are given, and refuse names that are not names
+cp solutions/col_sums.cu "$tmp/my solution, 'quoted'.cu"
+expect 0 "PASS" -- make -s grade EX=col_sums FILE="$tmp/my solution, 'quoted'.cu" BACKEND=sim
+expect 2 "is not an exercise's name" -- make -s grade "EX=col_sums; touch $tmp/ran"
+expect 2 "say which exercise|is not an exercise's name" -- make -s reset "EX=\$(touch $tmp/ran)"
+expect 2 "say which exercise" -- make -s grade
+[ ! -e "$tmp/ran" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: a make variable ran as a command"; }
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -8,8 +8,7 @@ SIM_IF_ANY := $(if $(wildcard sim/sim.mk),sim)
 .PHONY: new dist gradescope
 ## new: scaffold an exercise: make new EX=name [AFTER=item] (four files; then write them)
 new: $(B)/cudalings
-	@if [ -z "$(EX)" ]; then echo 'make new: name the exercise, e.g. make new EX=reverse'; exit 2; fi
-	@$(B)/cudalings new $(EX) $(if $(AFTER),--after $(AFTER))
+	@$(MAKE_ARGS) new $(B)/cudalings
 
 ## dist: the student copy without solutions: build/dist/cudalings and build/dist/cudalings.tar.gz
 dist: $(B)/cudalings $(SIM_IF_ANY)
@@ -17,8 +16,7 @@ dist: $(B)/cudalings $(SIM_IF_ANY)
 
 ## gradescope: a Gradescope autograder for one exercise: make gradescope EX=name (build/gradescope/NAME.zip)
 gradescope: $(B)/cudalings $(SIM_IF_ANY)
-	@if [ -z "$(EX)" ]; then echo 'make gradescope: say which exercise, e.g. make gradescope EX=transpose'; exit 2; fi
-	@bash tools/gradescope.sh $(EX) $(B)/gradescope
+	@$(MAKE_ARGS) gradescope $(B)/gradescope
 
 TEST_SCRIPTS += tests/instructor/walk.sh tests/instructor/dist.sh
 

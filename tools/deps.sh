@@ -1,0 +1,58 @@
+#!/bin/sh
+# What cudalings needs from Debian, installed before anything is compiled, so
+# that a missing library is never a raw compiler error.
+#   tools/deps.sh build   the grader, the simulator and the workbook
+#   tools/deps.sh test    and what the tests use (Criterion, tmux, python3)
+# As root it runs apt-get, with sudo where that needs no password; where
+# neither can, it prints the one command to run and exits 3. Used by
+# `make tui`, `make test` and .ci/run.
+set -u
+want=${1:-build}
+build_packages="build-essential binutils pkg-config libcjson-dev libncurses-dev libmd4c-dev libseccomp-dev"
+test_packages="libcriterion-dev tmux python3"
+
+# a header the compiler cannot find, or a command that is not there, names its package
+missing=""
+probe_header() {
+	printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1 || missing="$missing $2"
+}
+probe_command() {
+	command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
+}
+probe_command cc build-essential
+probe_command make build-essential
+probe_command nm binutils
+probe_command objcopy binutils
+probe_command g++ build-essential
+if command -v cc >/dev/null 2>&1; then
+	probe_header cjson/cJSON.h libcjson-dev
+	probe_header curses.h libncurses-dev
+	probe_header md4c.h libmd4c-dev
+	probe_header seccomp.h libseccomp-dev
+	[ "$want" = test ] && probe_header criterion/criterion.h libcriterion-dev
+fi
+if [ "$want" = test ]; then
+	probe_command tmux tmux
+	probe_command python3 python3
+fi
+[ -z "$missing" ] && exit 0
+
+# install every package of the set, so a second probe finds nothing missing
+packages=$build_packages
+[ "$want" = test ] && packages="$packages $test_packages"
+echo "cudalings: installing what it needs from Debian:$missing" >&2
+if [ "$(id -u)" = 0 ]; then
+	run=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+	run="sudo"
+else
+	echo "cudalings needs Debian packages it cannot install without root; run:" >&2
+	echo "  sudo apt-get install -y $packages" >&2
+	exit 3
+fi
+export DEBIAN_FRONTEND=noninteractive
+if ! { $run apt-get update -qq && $run apt-get install -y -qq $packages >/dev/null; }; then
+	echo "cudalings: apt-get could not install them; run:" >&2
+	echo "  sudo apt-get install -y $packages" >&2
+	exit 3
+fi

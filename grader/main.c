@@ -772,19 +772,28 @@ cmd_check(int argc, char **argv)
 			continue;
 		}
 		check_block_edges(e);
+		/* the starter as the solution makes it is what must fail: exercises/ is the student's to edit */
 		char *starter = make_starter(e);
 		char *path = root_path(e->file);
 		char *current = read_file(path, NULL);
-		if (!starter || !current || strcmp(starter, current)) {
-			printf("  BAD  %s is %s\n", e->file, current ? "out of date with its solution (make starters)"
-								      : "missing");
+		char *starter_file = xasprintf("build/check/%s.cu", e->name), *starter_abs = root_path(starter_file);
+		char *check_dir = root_path("build/check");
+		bool made = mkdir_p(check_dir) == 0;
+		free(check_dir);
+		if (!starter || !made ||
+		    write_file_if_changed(starter_abs, starter, strlen(starter))) {
+			printf("  BAD  cannot make the starter of %s\n", e->name);
 			failures++;
 		}
+		if (current && starter && strcmp(starter, current))
+			printf("  --   %s differs from its starter (your work, or run 'make starters' after editing the "
+			       "solution): the starter is checked\n", e->file);
 		free(starter);
 		free(current);
 		free(path);
+		free(starter_abs);
 		if (compile_only) {
-			const char *files[] = { e->file, e->solution };
+			const char *files[] = { starter_file, e->solution };
 			for (int f = 0; f < 2; f++) {
 				struct buf log = { 0 };
 				bool ok = build_compile_only(e, files[f], &log) == 0;
@@ -795,10 +804,13 @@ cmd_check(int argc, char **argv)
 				}
 				buf_free(&log);
 			}
+			free(starter_file);
 			continue;
 		}
-		if (check_grade(e, e->solution, b, "pass", &failures) ||
-		    check_grade(e, e->file, b, "fail", &failures))
+		int broken = check_grade(e, e->solution, b, "pass", &failures) ||
+			     check_grade(e, starter_file, b, "fail", &failures);
+		free(starter_file);
+		if (broken)
 			return EXIT_ENVIRONMENT;
 		if (check_wrong_files(e, b, &failures))
 			return EXIT_ENVIRONMENT;

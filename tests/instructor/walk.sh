@@ -45,7 +45,7 @@ expect 0 '"name":	"scale"' -- "$g" list --json
 # unwritten: the starter fails, and so does the scaffold's solution, and check says which
 expect 1 "FAIL +at correctness" -- "$g" grade scale
 expect 1 "BAD +solutions/scale.cu +expected pass +got correctness" -- "$g" check scale
-expect 1 "ok +exercises/scale.cu +expected fail" -- "$g" check scale
+expect 1 "ok +build/check/scale.cu +expected fail" -- "$g" check scale
 
 # written: the reference kernel now computes what the check does
 sed -i -e 's/    out\[i\] = in\[i\];/    out[i] = 2.0f * in[i];/' -e '/TODO(instructor): the reference kernel/d' \

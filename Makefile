@@ -114,4 +114,5 @@ clean:
 help:
 	@sed -n 's/^## \([^:]*\): \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 20
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# the grader's own builds (a class's submissions, with whatever names they have) are not make's
+-include $(shell find $(B) \( -path '*/sub' -o -path '$(B)/check' -o -path '$(B)/judge' \) -prune -o -name '*.d' -print 2>/dev/null)

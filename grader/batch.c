@@ -219,9 +219,24 @@ made_up_result(const struct batch *b, const struct submission *s, const char *st
 
 /* ------------------------------------------------------------ the gradebook and Gradescope */
 
+/*
+ * One field as RFC 4180 has it, and never a formula: a spreadsheet runs a
+ * cell that starts with = + - @ (or a tab or CR before one), so such a
+ * field gets a leading apostrophe, as OWASP advises. Numbers the batch
+ * writes itself (a negative one, say) are not texts from a student.
+ */
 static void
 csv_field(struct buf *b, const char *text, bool last)
 {
+	char *guarded = NULL;
+	bool number = false;
+	if (*text) {
+		char *end;
+		strtod(text, &end);
+		number = !*end;
+	}
+	if (!number && strchr("=+-@\t\r", text[0]) && text[0])
+		text = guarded = xasprintf("'%s", text);
 	if (strpbrk(text, ",\"\r\n")) {
 		buf_addstr(b, "\"");
 		for (const char *p = text; *p; p++)
@@ -231,6 +246,7 @@ csv_field(struct buf *b, const char *text, bool last)
 		buf_addstr(b, text);
 	}
 	buf_addstr(b, last ? "\r\n" : ",");
+	free(guarded);
 }
 
 /*
@@ -953,5 +969,54 @@ out:
 	free(b.subs);
 	for (int i = 0; i < b.nlanes; i++)
 		free(b.lanes[i].device);
+	return status;
+}
+
+/* The absolute, resolved form of a path that may not exist yet: its deepest existing folder resolved. */
+static char *
+resolved_path(const char *path)
+{
+	char buf[PATH_MAX], *copy = xstrdup(path), *rest = NULL;
+	for (;;) {
+		if (realpath(copy, buf)) {
+			char *r = rest ? xasprintf("%s/%s", buf, rest) : xstrdup(buf);
+			free(copy);
+			free(rest);
+			return r;
+		}
+		char *slash = strrchr(copy, '/');
+		char *tail = xstrdup(slash ? slash + 1 : copy);
+		char *joined = rest ? xasprintf("%s/%s", tail, rest) : xstrdup(tail);
+		free(tail);
+		free(rest);
+		rest = joined;
+		if (!slash) {
+			free(copy);
+			copy = xstrdup(".");
+		} else if (slash == copy) {
+			copy[1] = 0;
+		} else {
+			*slash = 0;
+		}
+	}
+}
+
+int
+batch_check_out(const char *out, const char *dir)
+{
+	if (!*out)
+		return error("batch: --out is empty: name a folder for the results, e.g. --out results/");
+	char *o = resolved_path(out), *d = resolved_path(dir);
+	size_t n = strlen(d);
+	int status = 0;
+	if (!strcmp(o, "/"))
+		status = error("batch: --out '%s' is the root folder: name a folder of its own for the results", out);
+	else if (!strncmp(o, d, n) && (o[n] == '/' || o[n] == 0))
+		status = error("batch: --out '%s' is inside the submissions folder '%s': its files would be taken "
+			       "for submissions", out, dir);
+	else if (mkdir_p(o) || access(o, W_OK))
+		status = error("batch: cannot write the results to '%s': %s", out, strerror(errno ? errno : EACCES));
+	free(o);
+	free(d);
 	return status;
 }

@@ -35,6 +35,13 @@ struct batch_options {
 int batch_run(const struct exercise *e, const struct batch_options *o);
 
 /*
+ * Whether `out` may take a batch's results for submissions in `dir`: not
+ * empty, not '/', not inside `dir` (its results would be graded next time),
+ * and writable (created if need be). -1 with the reason printed otherwise.
+ */
+int batch_check_out(const char *out, const char *dir);
+
+/*
  * The Gradescope results.json of one grade JSON: a test for compiling, one
  * per case the exercise has (a case that never ran fails), one for the time
  * on a GPU, and the time on the leaderboard. `seconds` < 0 leaves the

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,6 +303,12 @@ cmd_grade(int argc, char **argv)
 	int status = choose_backend(&o, backend);
 	if (status)
 		return status;
+	/* said, not silently dropped: the simulator's own checks stand in for both */
+	if (o.backend == BACKEND_SIM && (o.sanitize || o.profile)) {
+		error("%s needs a GPU: on the simulator its own checks (bounds, races, sectors and bank conflicts "
+		      "per request) run on every grading", o.sanitize ? "--sanitize" : "--profile");
+		return EXIT_USAGE;
+	}
 	/* a check may share another exercise's code, and with it that one's header */
 	if (build_headers(&manifest))
 		return EXIT_ENVIRONMENT;
@@ -882,8 +889,10 @@ cmd_batch(int argc, char **argv)
 				backend = v;
 			else if (!strcmp(a, "--jobs") && ((bo.jobs = (int)strtol(v, &end, 10)) < 1 || *end))
 				return usage_error("--jobs takes a number of lanes ≥ 1, not '%s'", v);
-			else if (!strcmp(a, "--timeout") && ((bo.timeout_s = strtod(v, &end)) <= 0 || *end))
-				return usage_error("--timeout takes seconds, not '%s'", v);
+			else if (!strcmp(a, "--timeout") &&
+				 (!(bo.timeout_s = strtod(v, &end)) || *end || !isfinite(bo.timeout_s) || bo.timeout_s <= 0 ||
+				  bo.timeout_s > 86400))
+				return usage_error("--timeout takes seconds, more than 0 and at most a day, not '%s'", v);
 		} else if (a[0] == '-') {
 			return usage_error("batch: unknown option '%s'", a);
 		} else if (!name) {
@@ -899,6 +908,8 @@ cmd_batch(int argc, char **argv)
 			"'cudalings batch transpose submissions/ --out results/'");
 	if (!is_directory(dir))
 		return usage_error("batch: '%s' is not a folder of submissions", dir);
+	if (batch_check_out(bo.out, dir))
+		return EXIT_USAGE;
 	load_manifest();
 	struct exercise *e = find_exercise(name, true);
 	if (!e)

@@ -65,6 +65,19 @@ echo '{"items": [' >"$tmp/book/workbook.json"
 expect 2 "workbook.json:[0-9]+: not valid JSON" -- env CUDALINGS_ROOT="$tmp/book" $g list
 expect 2 "no workbook.json there" -- env CUDALINGS_ROOT=/nonexistent $g list
 
+# a batch's --out and options, checked before anything is graded
+mkdir -p "$tmp/class"
+cp solutions/col_sums.cu "$tmp/class/=HYPERLINK(x).cu"
+expect 2 "--out is empty" -- $g batch col_sums "$tmp/class" --out ""
+expect 2 "is the root folder" -- $g batch col_sums "$tmp/class" --out /
+expect 2 "inside the submissions folder" -- $g batch col_sums "$tmp/class" --out "$tmp/class/results"
+expect 2 "takes seconds" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --timeout nan
+expect 2 "needs a value" -- $g batch col_sums "$tmp/class" --out
+expect 2 "needs a GPU" -- $g grade col_sums --backend sim --profile
+expect 0 "1 submission" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --backend sim
+# a cell a spreadsheet would run as a formula is kept as text
+expect 0 "^'=HYPERLINK" -- cat "$tmp/out/gradebook.csv"
+
 # make's targets quote what they are given, and refuse names that are not names
 cp solutions/col_sums.cu "$tmp/my solution, 'quoted'.cu"
 expect 0 "PASS" -- make -s grade EX=col_sums FILE="$tmp/my solution, 'quoted'.cu" BACKEND=sim

@@ -120,7 +120,8 @@ Test(diagnose, budgets_allow_a_little_and_no_more, .timeout = 5)
 	r.figures = (struct memory_figures){ .measured = true, .source = "simulator", .load_sectors_per_request = 3.5,
 					     .store_sectors_per_request = 4.5, .bank_conflicts_per_request = 0.2,
 					     .global_reads_per_thread = 1, .global_writes_per_thread = 1,
-					     .dram_gbps = -1 };
+					     .dram_gbps = -1, .sectors_per_request = -1,
+					     .global_reads_per_output = -1 };
 	strcpy(r.figures.shared_where, "exercises/transpose.cu:23");
 	cr_assert_null(diagnose_budgets(&e, &r));
 	r.figures.bank_conflicts_per_request = 13.3;
@@ -136,4 +137,22 @@ Test(diagnose, budgets_allow_a_little_and_no_more, .timeout = 5)
 	cr_assert_str_eq(r.diagnostics[0].file, "exercises/transpose.cu");
 	cr_assert_eq(r.diagnostics[0].line, 23);
 	cr_assert_null(r.diagnostics[1].file);
+}
+
+Test(diagnose, a_coalesced_float4_load_is_as_good_as_a_float_load, .timeout = 5)
+{
+	/* a warp's float4 load: 512 bytes, 16 sectors, 16 ideal; a strided scalar store: 32 sectors for 4 */
+	struct proto_counts c = { .threads = 32, .load_requests = 1, .load_sectors = 16, .load_ideal = 16,
+				  .store_requests = 1, .store_sectors = 4, .store_ideal = 4,
+				  .load_bytes = 512, .outputs = 128 };
+	struct memory_figures f;
+	diagnose_figures(&c, "simulator", &f);
+	cr_assert_float_eq(f.load_sectors_per_request, 4.0, 1e-9);
+	cr_assert_float_eq(f.sectors_per_request, 4.0, 1e-9);
+	cr_assert_float_eq(f.global_reads_per_output, 1.0, 1e-9);
+	c.store_sectors = 32;
+	diagnose_figures(&c, "simulator", &f);
+	cr_assert_float_eq(f.store_sectors_per_request, 32.0, 1e-9);
+	/* weighed by the bytes asked for: (16 + 32) sectors for 20 ideal */
+	cr_assert_float_eq(f.sectors_per_request, 4 * 48.0 / 20, 1e-9);
 }

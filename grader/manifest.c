@@ -68,12 +68,116 @@ valid_name(const char *name)
 	return true;
 }
 
+/* The keys the format knows, by where they stand: one table, so an unknown key is a mistake, with its nearest. */
+static const char *const root_keys[] = { "version", "title", "items", NULL };
+static const char *const item_keys[] = { "name", "kind", "title", "lesson", "launcher", "dims", "cases", "timed",
+					  "tolerance", "threshold_ratio", "absolute_us", "hints", "budgets", "allow",
+					  NULL };
+static const char *const tolerance_keys[] = { "rtol", "atol", NULL };
+static const char *const hint_keys[] = { "when", "text", NULL };
+/* what a hint may answer: a stage, or a diagnosis the grader makes */
+static const char *const hint_whens[] = { "fail", "compile", "run", "correctness", "performance", "out_of_bounds",
+					  "race", "uninitialized", "barrier_divergence", "untransposed_tile",
+					  "uncoalesced", "bank_conflicts", "global_reads", "refused", "timing", "slow",
+					  "nvcc", NULL };
+#define MANIFEST_VERSION 1
+
+static const char *
+nearest(const char *word, const char *const *known)
+{
+	const char *best = NULL;
+	int best_distance = 4;
+	for (const char *const *k = known; *k; k++) {
+		int d = edit_distance(word, *k);
+		if (d < best_distance) {
+			best_distance = d;
+			best = *k;
+		}
+	}
+	return best;
+}
+
+static int
+unknown_word(const char *where, const char *what, const char *word, const char *const *known)
+{
+	const char *close = nearest(word, known);
+	struct buf list = { 0 };
+	for (const char *const *k = known; *k; k++)
+		buf_addf(&list, "%s%s", k == known ? "" : ", ", *k);
+	int status = close ? error("workbook.json: %s: unknown %s '%s': did you mean '%s'?", where, what, word, close)
+			   : error("workbook.json: %s: unknown %s '%s' (known: %s)", where, what, word, list.data);
+	buf_free(&list);
+	return status;
+}
+
+/* Every key of object o is one the format knows; o must be an object. */
+static int
+check_keys(const cJSON *o, const char *where, const char *const *known)
+{
+	if (!cJSON_IsObject(o))
+		return error("workbook.json: %s must be an object { … }", where);
+	const cJSON *k;
+	cJSON_ArrayForEach(k, o) {
+		bool found = false;
+		for (const char *const *w = known; *w && !found; w++)
+			found = !strcmp(k->string, *w);
+		if (!found)
+			return unknown_word(where, "key", k->string, known);
+	}
+	return 0;
+}
+
+/* The types of an item's keys, and its hints' keys and whens. */
+static int
+check_item(const cJSON *o, const char *name)
+{
+	if (check_keys(o, name, item_keys))
+		return -1;
+	static const struct { const char *key; int type; const char *what; } types[] = {
+		{ "kind", cJSON_String, "a string" },   { "title", cJSON_String, "a string" },
+		{ "lesson", cJSON_String, "a string" }, { "launcher", cJSON_String, "a string" },
+		{ "dims", cJSON_Array, "a list" },      { "cases", cJSON_Array, "a list" },
+		{ "timed", cJSON_Array, "a list" },     { "tolerance", cJSON_Object, "an object" },
+		{ "threshold_ratio", cJSON_Number, "a number" }, { "absolute_us", cJSON_Object, "an object" },
+		{ "hints", cJSON_Array, "a list" },     { "budgets", cJSON_Object, "an object" },
+		{ "allow", cJSON_Array, "a list" },
+	};
+	for (size_t i = 0; i < sizeof(types) / sizeof(*types); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, types[i].key);
+		if (v && (v->type & 0xff) != types[i].type)
+			return error("workbook.json: %s: \"%s\" must be %s", name, types[i].key, types[i].what);
+	}
+	const cJSON *tol = cJSON_GetObjectItemCaseSensitive(o, "tolerance");
+	char *where = xasprintf("%s: tolerance", name);
+	int status = tol ? check_keys(tol, where, tolerance_keys) : 0;
+	free(where);
+	const cJSON *h;
+	int i = 0;
+	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(o, "hints")) {
+		where = xasprintf("%s: hint %d", name, ++i);
+		const char *when = string_field(h, "when");
+		if (!status)
+			status = check_keys(h, where, hint_keys);
+		if (!status && !string_field(h, "text"))
+			status = error("workbook.json: %s needs a \"text\"", where);
+		bool known = !when;
+		for (const char *const *w = hint_whens; *w && when && !known; w++)
+			known = !strcmp(when, *w);
+		if (!status && !known)
+			status = unknown_word(where, "\"when\"", when, hint_whens);
+		free(where);
+	}
+	return status;
+}
+
 static int
 parse_exercise(const cJSON *o, struct exercise *e)
 {
-	const char *name = string_field(o, "name");
+	const char *name = cJSON_IsObject(o) ? string_field(o, "name") : NULL;
 	if (!name || !valid_name(name))
 		return error("workbook.json: every item needs a \"name\" of lower-case letters, digits and '_'");
+	if (check_item(o, name))
+		return -1;
 	e->name = xstrdup(name);
 	const char *kind = string_field(o, "kind");
 	if (!kind || !strcmp(kind, "exercise"))
@@ -192,12 +296,19 @@ manifest_load(struct manifest *m)
 		free(path);
 		return -1;
 	}
-	const char *title = string_field(root, "title");
-	m->title = xstrdup(title ? title : "cudalings");
+	int status = check_keys(root, "the top level", root_keys);
+	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
 	const cJSON *items = cJSON_GetObjectItemCaseSensitive(root, "items"), *o;
+	if (!status && version && (!cJSON_IsNumber(version) || version->valuedouble != MANIFEST_VERSION))
+		status = error("workbook.json: \"version\" must be %d, the format this cudalings reads",
+			       MANIFEST_VERSION);
+	if (!status && (!cJSON_IsArray(items) || !cJSON_GetArraySize(items)))
+		status = error("workbook.json: \"items\" must list the lessons and exercises, in order");
+	const char *title = cJSON_IsObject(root) ? string_field(root, "title") : NULL;
+	m->title = xstrdup(title ? title : "cudalings");
 	m->items = xcalloc((size_t)cJSON_GetArraySize(items) + 1, sizeof(*m->items));
-	int status = 0;
-	cJSON_ArrayForEach(o, items) {
+	const cJSON *listed = status ? NULL : items;
+	cJSON_ArrayForEach(o, listed) {
 		struct exercise *e = &m->items[m->count];
 		if (parse_exercise(o, e)) {
 			status = -1;

@@ -65,6 +65,22 @@ echo '{"items": [' >"$tmp/book/workbook.json"
 expect 2 "workbook.json:[0-9]+: not valid JSON" -- env CUDALINGS_ROOT="$tmp/book" $g list
 expect 2 "no workbook.json there" -- env CUDALINGS_ROOT=/nonexistent $g list
 
+# workbook.json is checked on load: every mistake named, with its item and key
+bad_book() {
+	mkdir -p "$tmp/bad"
+	printf '%s\n' "$1" >"$tmp/bad/workbook.json"
+	expect 2 "$2" -- env CUDALINGS_ROOT="$tmp/bad" $g list
+}
+bad_book '[]' "the top level must be an object"
+bad_book '{"version": 1, "items": []}' '"items" must list'
+bad_book '{"version": 7, "items": [{"name": "a", "kind": "lesson"}]}' '"version" must be 1'
+bad_book '{"items": [{"name": "a", "kind": "lesson", "titel": "x"}]}' "a: unknown key 'titel': did you mean 'title'"
+bad_book '{"items": [{"name": "a", "threshhold_ratio": 2}]}' "did you mean 'threshold_ratio'"
+bad_book '{"items": [{"name": "a", "kind": "lesson", "hints": [{"when": "racee", "text": "x"}]}]}' \
+	"a: hint 1: unknown \"when\" 'racee': did you mean 'race'"
+bad_book '{"items": [{"name": "a", "kind": "lesson", "title": 3}]}' '"title" must be a string'
+bad_book '{"items": [{"name": "a", "kind": "lesson"}, {"name": "a", "kind": "lesson"}]}' "listed twice"
+
 # a batch's --out and options, checked before anything is graded
 mkdir -p "$tmp/class"
 cp solutions/col_sums.cu "$tmp/class/=HYPERLINK(x).cu"

@@ -6,6 +6,8 @@
 #   for f in *.deb; do dpkg -x "$f" root; done
 # gpu_build TARGETS… builds with it when it is there, with the system's otherwise.
 export CUDALINGS_ROOT=$PWD
+# the libraries come from .gpu/ below, not from a package registry the machine cannot reach
+export CUDALINGS_SKIP_DEPS=1
 gpu_build() {
 	local extra=()
 	if [ -d .gpu/root/usr/include/cjson ]; then

@@ -526,7 +526,10 @@ const char diagnose_ncu_metrics[] =
 	"smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,"
 	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
 	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
-	"launch__thread_count,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum";
+	"launch__thread_count,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,"
+	/* how much of each sector a request used: the like-with-like figure (a float4 load uses all of 16) */
+	"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,"
+	"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct";
 const char diagnose_ncu_core_metrics[] =
 	"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
 	"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
@@ -556,6 +559,8 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 {
 	int name_col = -1, value_col = -1, rows = 0;
 	double read = 0, written = 0, ns = 0, conflicts = 0;
+	/* a kernel's sectors come before its use of them (the metrics are sorted by name) */
+	double load_sectors = 0, store_sectors = 0, load_ideal = 0, store_ideal = 0;
 	memset(c, 0, sizeof(*c));
 	for (const char *line = text; line && *line;) {
 		const char *end = strchrnul(line, '\n');
@@ -595,11 +600,15 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 		if (!strcmp(name, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"))
 			c->load_requests += v;
 		else if (!strcmp(name, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
-			c->load_sectors += v;
+			c->load_sectors += v, load_sectors = value;
 		else if (!strcmp(name, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"))
 			c->store_requests += v;
 		else if (!strcmp(name, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"))
-			c->store_sectors += v;
+			c->store_sectors += v, store_sectors = value;
+		else if (!strcmp(name, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"))
+			load_ideal += load_sectors * value / 100;
+		else if (!strcmp(name, "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"))
+			store_ideal += store_sectors * value / 100;
 		else if (!strncmp(name, "smsp__inst_executed_op_shared_", 30))
 			c->shared_requests += v;
 		else if (!strncmp(name, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_", 47))
@@ -617,6 +626,9 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 	c->shared_wavefronts = c->shared_requests + (uint64_t)(conflicts + 0.5);
 	/* Nsight counts warp requests, not threads' loads: a full warp per request */
 	c->global_loads = c->load_requests * 32;
+	/* the fewest sectors the bytes used would fill: known when Nsight gave the sectors' use */
+	c->load_ideal = (uint64_t)(load_ideal + 0.5);
+	c->store_ideal = (uint64_t)(store_ideal + 0.5);
 	*dram_gbps = ns > 0 ? (read + written) / ns : -1;
 	return rows ? 0 : -1;
 }

@@ -40,9 +40,12 @@ if grep -rl --include='*.cu' "BEGIN SOLUTION" "$copy" >"$tmp/leaks"; then
 else
 	ok
 fi
-for dir in tools tests/instructor tests/wrong bench; do
+for dir in tests/instructor tests/wrong bench; do
 	[ ! -e "$copy/$dir" ] && ok || bad "the copy has $dir/, which is the instructor's"
 done
+# of tools/, only what the student's make runs: setting up, and quoting make's variables
+[ "$(ls "$copy/tools" 2>/dev/null | tr '\n' ' ')" = "deps.sh make-args.sh " ] && ok ||
+	bad "the copy's tools/ holds $(ls "$copy/tools" | tr '\n' ' '), not just deps.sh and make-args.sh"
 
 (cd "$copy" && make -s -j2 build/cudalings sim >"$tmp/build.log" 2>&1) && ok ||
 	bad "the copy does not build: $(tail -20 "$tmp/build.log")"

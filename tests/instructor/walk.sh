@@ -228,10 +228,10 @@ else
 	bad "a batch whose grader was killed: status $status, $(cat "$tmp/kill.log")"
 fi
 
-# results kept inside the folder of submissions are not taken for a student
+# results inside the folder of submissions are refused before anything is graded (exit 2)
 mkdir -p "$tmp/inside" && cp "$class/r01_ada.cu" "$tmp/inside/"
-expect 0 "^1 submission: 1 graded now" -- "$g" batch scale "$tmp/inside" --out "$tmp/inside/results"
-expect 0 "^1 submission: 0 graded now, 1 from an earlier run" -- "$g" batch scale "$tmp/inside" --out "$tmp/inside/results"
+expect 2 "inside the submissions folder" -- "$g" batch scale "$tmp/inside" --out "$tmp/inside/results"
+[ ! -e "$tmp/inside/results" ] && ok || bad "a refused --out was created"
 
 # refused: what batch will not start on
 expect 2 "not a folder of submissions" -- "$g" batch scale "$tmp/nowhere" --out "$tmp/x"

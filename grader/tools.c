@@ -36,8 +36,8 @@ dims_text(const int *dims, int ndims)
 void
 tools_measured_dims(const struct exercise *e, int *dims)
 {
-	/* elements of a 1D or 2D case, or multiply-adds of a 3D one, the simulator takes in well under a second */
-	double limit = e->ndims >= 3 ? (1 << 20) : (1 << 18), work = 1;
+	/* elements of a 1D or 2D case, or multiply-adds of a 3D one: what the simulator takes in a fraction of a second */
+	double limit = 1 << 16, work = 1;
 	int kept = -1; /* of three or more, the smallest (matmul's k) keeps its length: the loop over it is the kernel */
 	for (int d = 0; d < e->ndims; d++) {
 		dims[d] = e->timed[d];
@@ -55,6 +55,10 @@ tools_measured_dims(const struct exercise *e, int *dims)
 		dims[largest] /= 2;
 		work /= 2;
 	}
+	/* whole warps and tiles, as the timed sizes have */
+	for (int d = 0; d < e->ndims; d++)
+		if (d != kept && dims[d] > 32)
+			dims[d] -= dims[d] % 32;
 }
 
 char **

@@ -123,6 +123,7 @@ static const struct rule grader_symbols[] = {
 	{ "cudasimLastErrorDetail", "it controls the CPU simulator" },
 	{ "cudasimConfigure*", "it controls the CPU simulator" },
 	{ "cudasimProgramObject", "it controls the CPU simulator" },
+	{ "cudasimGuardDeviceMemory", "it controls the CPU simulator" },
 	{ "sim_*", "it belongs to the CPU simulator" },
 	{ NULL, NULL },
 };

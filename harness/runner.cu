@@ -10,6 +10,8 @@
 #include <cuda_runtime.h>
 
 #include <math.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,7 @@ extern "C" __attribute__((weak)) int cudalings_physical_launch(const struct chec
 
 static struct run_config cfg;
 static int channel;
+static volatile int current_case; /* for a report from a signal handler */
 /* found in the student's shared object once the sandbox is up */
 static const void *student_launcher;
 
@@ -381,6 +384,7 @@ verify_inputs(int index, struct case_buffers *b)
 static void
 run_correctness_case(int index)
 {
+	current_case = index;
 	struct case_buffers b;
 	proto_send(channel, MSG_CASE_BEGIN, (uint32_t)index, 0, NULL, 0);
 	if (setup_case(index, &b) == 0 &&
@@ -749,6 +753,38 @@ run_timed_case(int index)
 	proto_send(channel, MSG_TIMING, (uint32_t)index, 0, &out, sizeof(out));
 }
 
+#ifdef __CUDASIM__
+extern "C" bool sim_device_guarded(void);
+extern "C" bool sim_in_alloc_pages(const void *p);
+
+/* Host code that reads or writes "device" memory, which on a GPU it cannot reach: said in those words. */
+static void
+on_host_fault(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (sim_device_guarded() && sim_in_alloc_pages(si->si_addr)) {
+		static const char text[] = "host code touched device memory outside a kernel (a loop over a cudaMalloc'd "
+					   "pointer in the launcher, say): on a GPU that memory is not the host's and this "
+					   "is an illegal access; only kernels and cudaMemcpy/cudaMemset may touch it";
+		struct proto_header h = { PROTO_MAGIC, MSG_ERROR, (uint32_t)current_case, STAGE_RUN, sizeof(text) - 1 };
+		if (write(channel, &h, sizeof(h)) == (ssize_t)sizeof(h))
+			(void)!write(channel, text, sizeof(text) - 1);
+		_exit(1);
+	}
+	signal(sig, SIG_DFL);
+}
+
+static void
+catch_host_faults(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_host_fault;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, NULL);
+}
+#endif
+
 /*
  * Open the GPU, enter the sandbox, then load the submission: its code, its
  * constructors too, runs only under the filter. The grader hears HELLO
@@ -792,6 +828,11 @@ load_student(void)
 	cudasimProgramObject(cfg.student);
 #endif
 	student_launcher = cfg.student ? sandbox_load(cfg.student, cudalings_launcher_name, why, sizeof(why)) : NULL;
+#ifdef __CUDASIM__
+	/* as on a GPU, host code cannot read or write device memory: only kernels and runtime calls can */
+	catch_host_faults();
+	cudasimGuardDeviceMemory(1);
+#endif
 	if (!student_launcher) {
 		proto_sendf(channel, MSG_REFUSED, 0, SANDBOX_LOAD, "%s", cfg.student ? why : "no --student given");
 		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);

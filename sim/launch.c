@@ -343,11 +343,13 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	sim_blk.thunk = thunk;
 	sim_blk.closure = closure;
 	sim_fault_init();
+	sim_device_open();
 
 	if (sigsetjmp(sim_abandon_jmp, 1)) {
 		/* A fault, a timeout or a limit ended the launch. */
 		bool tracked = cudasim_tracking;
 
+		sim_device_close();
 		sim_cur.active = false;
 		cudasim_tracking = 0;
 		sim_watchdog_disarm();
@@ -398,4 +400,5 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		sim_detail_prefix("kernel '%s' (launched at %s:%d): ", site->kernel,
 				  site->file, site->line);
 	sim_printf_flush();
+	sim_device_close();
 }

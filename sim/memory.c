@@ -40,6 +40,10 @@ round_up(size_t n, size_t to)
 	return (n + to - 1) / to * to;
 }
 
+/* sim_device_open/close below: whether device memory is guarded, and how many launches and calls opened it */
+static bool guarding;
+static int open_depth;
+
 void *
 sim_alloc(size_t size, enum sim_alloc_kind kind)
 {
@@ -76,6 +80,9 @@ sim_alloc(size_t size, enum sim_alloc_kind kind)
 	a->size = size;
 	a->kind = kind;
 	memset(a->ptr, 0xff, size);
+	/* out of host code's reach from the start, when device memory is guarded */
+	if (guarding && open_depth == 0)
+		mprotect(a->page_lo, body, PROT_NONE);
 	for (i = nallocs; i > 0 && allocs[i - 1]->ptr > a->ptr; i--)
 		allocs[i] = allocs[i - 1];
 	allocs[i] = a;
@@ -165,6 +172,40 @@ sim_allocs_protect(int prot)
 {
 	for (int i = 0; i < nallocs; i++)
 		mprotect(allocs[i]->page_lo, allocs[i]->npages * page, prot);
+}
+
+/*
+ * Device memory is out of host code's reach, as on a GPU: once the runner
+ * asks (after loading the submission), allocations are PROT_NONE except
+ * while a kernel runs or a runtime call (cudaMemcpy, cudaMemset) touches
+ * them. A launcher that loops over "device" pointers on the host faults.
+ */
+void
+cudasimGuardDeviceMemory(int on)
+{
+	guarding = on != 0;
+	open_depth = 0;
+	sim_allocs_protect(guarding ? PROT_NONE : PROT_READ | PROT_WRITE);
+}
+
+void
+sim_device_open(void)
+{
+	if (guarding && open_depth++ == 0)
+		sim_allocs_protect(PROT_READ | PROT_WRITE);
+}
+
+void
+sim_device_close(void)
+{
+	if (guarding && open_depth > 0 && --open_depth == 0)
+		sim_allocs_protect(PROT_NONE);
+}
+
+bool
+sim_device_guarded(void)
+{
+	return guarding && open_depth == 0;
 }
 
 /* Async-signal-safe: only reads the table. */

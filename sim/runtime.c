@@ -150,7 +150,9 @@ cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 		err = check_device_range("cudaMemcpy", "source", src, count, kind);
 	if (err)
 		return err;
+	sim_device_open();
 	memmove(dst, src, count);
+	sim_device_close();
 	return cudaSuccess;
 }
 
@@ -193,7 +195,9 @@ cudaMemset(void *ptr, int value, size_t count)
 	err = check_device_range("cudaMemset", "destination", ptr, count, cudaMemcpyDefault);
 	if (err)
 		return err;
+	sim_device_open();
 	memset(ptr, value, count);
+	sim_device_close();
 	return cudaSuccess;
 }
 

@@ -509,6 +509,8 @@ CUDASIM_EXTERN_C int cudasimTakeChecks(struct cudasimChecks *out);
  * in it name its source lines as they do the program's own.
  */
 CUDASIM_EXTERN_C void cudasimProgramObject(const char *path);
+/* The runner again: from here on host code cannot touch device memory outside a launch or a runtime call. */
+CUDASIM_EXTERN_C void cudasimGuardDeviceMemory(int on);
 
 /* ------------------------------------------------------------ simulator internals */
 struct cudasim_site {

@@ -21,11 +21,19 @@ compare_is_poison(float v)
 	return bits_of(v) == PROTO_POISON_BITS;
 }
 
-/* Where the first launch left the poison but the second launch changed its own: updated before it was set. */
+/* NaN after the first launch (the poison, or arithmetic on it) but a number after a launch over the second
+ * poison: the element was updated from what it found, never set. */
 static bool
-updated_unset(const float *second, size_t i)
+updated_unset(float first, const float *second, size_t i)
 {
-	return second && bits_of(second[i]) != PROTO_SECOND_POISON_BITS;
+	return isnan(first) && second && !isnan(second[i]) && bits_of(second[i]) != PROTO_SECOND_POISON_BITS;
+}
+
+/* The poison left alone: the first launch's bits, or the second poison untouched by the second launch. */
+static bool
+never_written(float first, const float *second, size_t i)
+{
+	return compare_is_poison(first) || (isnan(first) && second && bits_of(second[i]) == PROTO_SECOND_POISON_BITS);
 }
 
 void
@@ -42,15 +50,15 @@ compare_output(const float *actual, const float *second, const struct proto_expe
 		if (ok)
 			continue;
 		r->wrong++;
-		bool unset = compare_is_poison(a) && updated_unset(second, i);
+		bool unset = updated_unset(a, second, i), untouched = !unset && never_written(a, second, i);
 		if (unset)
 			r->updated_unset++;
-		else if (compare_is_poison(a))
+		else if (untouched)
 			r->unwritten++;
 		else if (!isfinite(a))
 			r->not_finite++;
 		if (r->shown < COMPARE_SHOWN)
-			r->first[r->shown++] = (struct mismatch){ i, e, a, unset };
+			r->first[r->shown++] = (struct mismatch){ i, e, a, unset, untouched };
 		size_t row = cols ? i / cols : 0, col = cols ? i % cols : i;
 		if (row < r->row_min)
 			r->row_min = row;
@@ -91,7 +99,7 @@ describe_value(struct buf *b, const struct mismatch *m)
 	float v = m->actual;
 	if (m->updated_unset)
 		buf_addstr(b, "is NaN: it was updated (+=, an atomic) from the harness's poison, never set first");
-	else if (compare_is_poison(v))
+	else if (m->never_written || compare_is_poison(v))
 		buf_addstr(b, "was never written");
 	else if (isnan(v))
 		buf_addstr(b, "is NaN");

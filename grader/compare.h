@@ -16,6 +16,7 @@ struct mismatch {
 	double expected;
 	float actual;
 	bool updated_unset;
+	bool never_written;
 };
 
 struct comparison {

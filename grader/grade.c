@@ -141,6 +141,48 @@ first_line_with(const char *text, const char *needle, size_t *length)
 	return NULL;
 }
 
+/*
+ * What in the student's file the simulator cannot run, by the marks it
+ * leaves in the source; NULL when none. Such a file is graded on a GPU.
+ */
+static const char *
+beyond_simulator(const struct grading *g)
+{
+	static const struct { const char *mark, *what; } marks[] = {
+		{ "cooperative_groups", "cooperative groups" }, { "cub/", "CUB" }, { "cub::", "CUB" },
+		{ "thrust/", "Thrust" }, { "thrust::", "Thrust" }, { "asm(", "inline PTX (asm)" },
+		{ "asm volatile", "inline PTX (asm)" }, { "__asm__", "inline PTX (asm)" },
+		{ "cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernel" },
+		{ "cudaLaunchKernel", "cudaLaunchKernel" }, { "wmma::", "warp matrix instructions (wmma)" },
+	};
+	if (g->o->backend != BACKEND_SIM)
+		return NULL;
+	char *text = read_file(g->o->file ? g->o->file : g->e->file, NULL);
+	if (!text) {
+		char *path = root_path(g->e->file ? g->e->file : "");
+		text = read_file(path, NULL);
+		free(path);
+	}
+	const char *what = NULL;
+	for (size_t i = 0; text && i < sizeof(marks) / sizeof(*marks) && !what; i++)
+		if (strstr(text, marks[i].mark))
+			what = marks[i].what;
+	free(text);
+	return what;
+}
+
+/* The simulator failed on a file that uses what it cannot run: no verdict, a GPU's to give (exit 3). */
+static bool
+needs_gpu(struct grading *g)
+{
+	const char *what = beyond_simulator(g);
+	if (!what)
+		return false;
+	environment_error(g, xasprintf("the simulator cannot run %s: grade this on a GPU (--backend gpu on a machine "
+				       "with one); nvcc accepts the file", what));
+	return true;
+}
+
 static enum stage_result
 compile_failed(struct grading *g, const char *output)
 {
@@ -297,7 +339,8 @@ stage_compile(struct grading *g)
 		if (compile.timed_out)
 			buf_addf(&compile.output, "the compiler ran past %d s and was stopped\n", COMPILE_LIMIT_S);
 		if (!compiled && !frontend_refused(g))
-			result = compile_failed(g, compile.output.data ? compile.output.data : "");
+			result = needs_gpu(g) ? STAGE_ENVIRONMENT
+						: compile_failed(g, compile.output.data ? compile.output.data : "");
 		else if (!compiled)
 			result = STAGE_VERDICT;
 		else
@@ -484,6 +527,9 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 		runner_options(g, &cmd, channel_text, threshold_text);
 		result = stage_run(g, &cmd);
 	}
+	/* a symbol of the CUDA runtime the simulator lacks (cudaLaunchKernel, say) is no student's mistake */
+	if (result == STAGE_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))
+		result = STAGE_ENVIRONMENT;
 	/* nvcc's errors come first: what it rejects fails, whatever the simulator made of it */
 	if (result != STAGE_ENVIRONMENT && frontend_refused(g))
 		result = STAGE_VERDICT;

@@ -81,6 +81,27 @@ bad_book '{"items": [{"name": "a", "kind": "lesson", "hints": [{"when": "racee",
 bad_book '{"items": [{"name": "a", "kind": "lesson", "title": 3}]}' '"title" must be a string'
 bad_book '{"items": [{"name": "a", "kind": "lesson"}, {"name": "a", "kind": "lesson"}]}' "listed twice"
 
+# what the simulator cannot run is said so, with no verdict (exit 3), never a misleading compile error
+cat >"$tmp/grid_sync.cu" <<'CU'
+#include <cooperative_groups.h>
+#include "cudalings/col_sums.h"
+namespace cg = cooperative_groups;
+__global__ void sums(const float *a, float *s, int rows, int cols)
+{
+    cg::thread_block block = cg::this_thread_block();
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    block.sync();
+    if (c < cols) {
+        float t = 0;
+        for (int r = 0; r < rows; r++)
+            t += a[(size_t)r * cols + c];
+        s[c] = t;
+    }
+}
+void col_sums_launch(const float *a, float *s, int rows, int cols) { sums<<<(cols + 255) / 256, 256>>>(a, s, rows, cols); }
+CU
+expect 3 "the simulator cannot run cooperative groups: grade this on a GPU" -- $g grade col_sums --file "$tmp/grid_sync.cu" --backend sim
+
 # a batch's --out and options, checked before anything is graded
 mkdir -p "$tmp/class"
 cp solutions/col_sums.cu "$tmp/class/=HYPERLINK(x).cu"

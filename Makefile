@@ -47,8 +47,10 @@ $(B)/cudalings: $(B)/grader/main.o $(CUDALINGS_OBJS)
 
 # Before the first compile, what the build needs from Debian (tools/deps.sh installs it, or says how).
 .PHONY: deps deps-test
+## deps: install what the build needs from Debian (tools/deps.sh; make tui and make test do it first)
 deps:
 	$(Q)sh tools/deps.sh build
+## deps-test: the same, with what the tests need (Criterion, tmux, python3)
 deps-test:
 	$(Q)sh tools/deps.sh test
 

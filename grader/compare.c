@@ -99,7 +99,7 @@ describe_value(struct buf *b, const struct mismatch *m)
 	float v = m->actual;
 	if (m->updated_unset)
 		buf_addstr(b, "is NaN: it was updated (+=, an atomic) from the harness's poison, never set first");
-	else if (m->never_written || compare_is_poison(v))
+	else if (m->never_written)
 		buf_addstr(b, "was never written");
 	else if (isnan(v))
 		buf_addstr(b, "is NaN");

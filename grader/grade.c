@@ -58,6 +58,7 @@ struct grading {
 	bool has_measured;
 	struct child frontend; /* sim: nvcc's front end, running beside the rest */
 	bool frontend_running;
+	bool nvcc_accepted;    /* sim: nvcc's front end read the file and found nothing wrong */
 	int last_case;         /* the case the runner's deadline was last set for */
 	int status;            /* exit status when the environment stops the grading */
 };
@@ -157,12 +158,10 @@ beyond_simulator(const struct grading *g)
 	};
 	if (g->o->backend != BACKEND_SIM)
 		return NULL;
-	char *text = read_file(g->o->file ? g->o->file : g->e->file, NULL);
-	if (!text) {
-		char *path = root_path(g->e->file ? g->e->file : "");
-		text = read_file(path, NULL);
-		free(path);
-	}
+	/* the file as build_prepare took it: absolute, or relative to the workbook */
+	char *path = g->b.source[0] == '/' ? xstrdup(g->b.source) : root_path(g->b.source);
+	char *text = read_file(path, NULL);
+	free(path);
 	const char *what = NULL;
 	for (size_t i = 0; text && i < sizeof(marks) / sizeof(*marks) && !what; i++)
 		if (strstr(text, marks[i].mark))
@@ -179,7 +178,7 @@ needs_gpu(struct grading *g)
 	if (!what)
 		return false;
 	environment_error(g, xasprintf("the simulator cannot run %s: grade this on a GPU (--backend gpu on a machine "
-				       "with one); nvcc accepts the file", what));
+				       "with one)%s", what, g->nvcc_accepted ? "; nvcc accepts the file" : ""));
 	return true;
 }
 
@@ -280,6 +279,7 @@ frontend_refused(struct grading *g)
 	child_pump(&one, 1);
 	g->frontend_running = false;
 	bool refused = !child_succeeded(&g->frontend) && !g->frontend.timed_out;
+	g->nvcc_accepted = child_succeeded(&g->frontend);
 	if (refused) {
 		/* the object g++ made stays stale, so the next grading asks nvcc again */
 		char *cmdfile = xasprintf("%s/%s.cmd", workbook_root(), g->b.object);
@@ -527,12 +527,12 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 		runner_options(g, &cmd, channel_text, threshold_text);
 		result = stage_run(g, &cmd);
 	}
-	/* a symbol of the CUDA runtime the simulator lacks (cudaLaunchKernel, say) is no student's mistake */
-	if (result == STAGE_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))
-		result = STAGE_ENVIRONMENT;
 	/* nvcc's errors come first: what it rejects fails, whatever the simulator made of it */
 	if (result != STAGE_ENVIRONMENT && frontend_refused(g))
 		result = STAGE_VERDICT;
+	/* a symbol of the CUDA runtime the simulator lacks (cudaLaunchKernel, say) is no student's mistake */
+	if (result == STAGE_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))
+		result = STAGE_ENVIRONMENT;
 	if (result == STAGE_OK && o->backend == BACKEND_GPU && o->sanitize)
 		tools_sanitize(&g->s, &cmd);
 	/* a kernel too slow gets Nsight Compute's figures even unasked: they say where the time goes */

@@ -124,6 +124,7 @@ static const struct rule grader_symbols[] = {
 	{ "cudasimConfigure*", "it controls the CPU simulator" },
 	{ "cudasimProgramObject", "it controls the CPU simulator" },
 	{ "cudasimGuardDeviceMemory", "it controls the CPU simulator" },
+	{ "cudasimGuardedDeviceAddress", "it controls the CPU simulator" },
 	{ "sim_*", "it belongs to the CPU simulator" },
 	{ NULL, NULL },
 };

@@ -889,9 +889,8 @@ cmd_batch(int argc, char **argv)
 				backend = v;
 			else if (!strcmp(a, "--jobs") && ((bo.jobs = (int)strtol(v, &end, 10)) < 1 || *end))
 				return usage_error("--jobs takes a number of lanes ≥ 1, not '%s'", v);
-			else if (!strcmp(a, "--timeout") &&
-				 (!(bo.timeout_s = strtod(v, &end)) || *end || !isfinite(bo.timeout_s) || bo.timeout_s <= 0 ||
-				  bo.timeout_s > 86400))
+			else if (!strcmp(a, "--timeout") && ((bo.timeout_s = strtod(v, &end)), *end || !isfinite(bo.timeout_s) ||
+								    bo.timeout_s <= 0 || bo.timeout_s > 86400))
 				return usage_error("--timeout takes seconds, more than 0 and at most a day, not '%s'", v);
 		} else if (a[0] == '-') {
 			return usage_error("batch: unknown option '%s'", a);

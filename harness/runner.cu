@@ -752,15 +752,12 @@ run_timed_case(int index)
 }
 
 #ifdef __CUDASIM__
-extern "C" bool sim_device_guarded(void);
-extern "C" bool sim_in_alloc_pages(const void *p);
-
 /* Host code that reads or writes "device" memory, which on a GPU it cannot reach: said in those words. */
 static void
 on_host_fault(int sig, siginfo_t *si, void *ctx)
 {
 	(void)ctx;
-	if (sim_device_guarded() && sim_in_alloc_pages(si->si_addr)) {
+	if (cudasimGuardedDeviceAddress(si->si_addr)) {
 		static const char text[] = "host code touched device memory outside a kernel (a loop over a cudaMalloc'd "
 					   "pointer in the launcher, say): on a GPU that memory is not the host's and this "
 					   "is an illegal access; only kernels and cudaMemcpy/cudaMemset may touch it";

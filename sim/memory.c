@@ -202,10 +202,10 @@ sim_device_close(void)
 		sim_allocs_protect(PROT_NONE);
 }
 
-bool
-sim_device_guarded(void)
+int
+cudasimGuardedDeviceAddress(const void *addr)
 {
-	return guarding && open_depth == 0;
+	return guarding && open_depth == 0 && sim_in_alloc_pages(addr);
 }
 
 /* Async-signal-safe: only reads the table. */

@@ -214,8 +214,7 @@ bool sim_is_program_object(const char *name);
 /* Device memory open to host code for a launch or a runtime call, and closed again (nested). */
 void sim_device_open(void);
 void sim_device_close(void);
-/* Whether host code touching device memory now would fault: guarded, and no launch or call open. */
-bool sim_device_guarded(void);
+
 /* Where a section of the student's object lies once loaded: 1; 0 when it has none; -1 before it is loaded. */
 int sim_program_section(const char *name, char **lo, size_t *size);
 /* The name of the global variable that holds p, and p's byte offset in it. */

@@ -32,7 +32,7 @@ all: sim
 
 # What a runner exports to the student's shared object: the simulator's
 # symbols, less the controls a submission must not reach.
-SIM_CONTROLS := cudasimTakeChecks|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|sim_[a-z_]*
+SIM_CONTROLS := cudasimTakeChecks|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|cudasimGuardedDeviceAddress|sim_[a-z_]*
 $(B)/sim/student.dynlist: $(SIM_LIB)
 	$(call msg,GEN,$@)
 	$(Q){ echo '{'; nm -g --defined-only $(SIM_LIB) | awk 'NF == 3 { print "  " $$3 ";" }' | \

@@ -511,6 +511,8 @@ CUDASIM_EXTERN_C int cudasimTakeChecks(struct cudasimChecks *out);
 CUDASIM_EXTERN_C void cudasimProgramObject(const char *path);
 /* The runner again: from here on host code cannot touch device memory outside a launch or a runtime call. */
 CUDASIM_EXTERN_C void cudasimGuardDeviceMemory(int on);
+/* The runner's fault handler: whether a fault at addr was host code touching guarded device memory. */
+CUDASIM_EXTERN_C int cudasimGuardedDeviceAddress(const void *addr);
 
 /* ------------------------------------------------------------ simulator internals */
 struct cudasim_site {

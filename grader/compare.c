@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "sim/fill.h"
 
 static uint32_t
 bits_of(float v)
@@ -19,6 +20,13 @@ bool
 compare_is_poison(float v)
 {
 	return bits_of(v) == PROTO_POISON_BITS;
+}
+
+/* The simulator's fill of shared memory, or arithmetic on it (which may flip the sign, not the payload). */
+static bool
+from_unstored_shared(float v)
+{
+	return (bits_of(v) & 0x7fffffffu) == CUDASIM_SHARED_FILL_BITS;
 }
 
 /* NaN after the first launch (the poison, or arithmetic on it) but a number after a launch over the second
@@ -50,15 +58,19 @@ compare_output(const float *actual, const float *second, const struct proto_expe
 		if (ok)
 			continue;
 		r->wrong++;
-		bool unset = updated_unset(a, second, i), untouched = !unset && never_written(a, second, i);
-		if (unset)
+		bool shared = from_unstored_shared(a);
+		bool unset = !shared && updated_unset(a, second, i);
+		bool untouched = !shared && !unset && never_written(a, second, i);
+		if (shared)
+			r->unstored_shared++;
+		else if (unset)
 			r->updated_unset++;
 		else if (untouched)
 			r->unwritten++;
 		else if (!isfinite(a))
 			r->not_finite++;
 		if (r->shown < COMPARE_SHOWN)
-			r->first[r->shown++] = (struct mismatch){ i, e, a, unset, untouched };
+			r->first[r->shown++] = (struct mismatch){ i, e, a, unset, untouched, shared };
 		size_t row = cols ? i / cols : 0, col = cols ? i % cols : i;
 		if (row < r->row_min)
 			r->row_min = row;
@@ -97,7 +109,9 @@ static void
 describe_value(struct buf *b, const struct mismatch *m)
 {
 	float v = m->actual;
-	if (m->updated_unset)
+	if (m->unstored_shared)
+		buf_addstr(b, "is NaN from shared memory nobody stored to");
+	else if (m->updated_unset)
 		buf_addstr(b, "is NaN: it was updated (+=, an atomic) from the harness's poison, never set first");
 	else if (m->never_written)
 		buf_addstr(b, "was never written");
@@ -132,13 +146,22 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 	format_count(r->wrong, wrong, sizeof(wrong));
 	format_count(r->total, total, sizeof(total));
 	buf_addf(&b, " (%s of %s elements wrong", wrong, total);
+	char count[32];
 	if (r->unwritten == r->wrong)
 		buf_addstr(&b, ", none of them written");
-	else if (r->unwritten)
-		buf_addf(&b, ", %zu never written", r->unwritten);
-	if (r->updated_unset)
-		buf_addf(&b, ", %zu updated before anything set them: zero an output before adding into it",
-			 r->updated_unset);
+	else if (r->unwritten) {
+		format_count(r->unwritten, count, sizeof(count));
+		buf_addf(&b, ", %s never written", count);
+	}
+	if (r->updated_unset) {
+		format_count(r->updated_unset, count, sizeof(count));
+		buf_addf(&b, ", %s updated before anything set them: zero an output before adding into it", count);
+	}
+	if (r->unstored_shared) {
+		format_count(r->unstored_shared, count, sizeof(count));
+		buf_addf(&b, ", %s copied from __shared__ memory that no thread stored to: is a load into shared "
+			 "memory missing, or guarded off?", count);
+	}
 	/* a pattern in where the wrong ones are is often the best clue */
 	bool partial_rows = rows > 1 && (r->row_min > 0 || r->row_max + 1 < rows);
 	bool partial_cols = cols > 1 && (r->col_min > 0 || r->col_max + 1 < cols);

@@ -17,12 +17,14 @@ struct mismatch {
 	float actual;
 	bool updated_unset;
 	bool never_written;
+	bool unstored_shared;
 };
 
 struct comparison {
 	size_t total, wrong;
 	size_t unwritten;   /* still the poison pattern: no thread wrote them */
 	size_t updated_unset; /* the poison in one launch, changed in a launch over another: read before set */
+	size_t unstored_shared; /* the simulator's fill of shared memory (sim/fill.h): copied from a slot nobody stored */
 	size_t not_finite;  /* NaN or infinity that the kernel wrote */
 	size_t shown;
 	struct mismatch first[COMPARE_SHOWN];

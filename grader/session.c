@@ -288,12 +288,15 @@ error_message(struct session *s, const struct proto_header *h, int index, const 
 	session_fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
 	if (h->aux == STAGE_RACE && !s->r->cases[index].wrong) {
 		s->r->cases[index].wrong = true;
-		bool blocks = memmem(payload, h->length, "blocks run", 10) != NULL;
-		diagnose_add(s->r, "race",
-			     xasprintf("in case %s the result depends on the order in which %s", s->r->cases[index].name,
-				       blocks ? "blocks run: blocks cannot wait for each other within a launch "
-						"(an atomic, or a second launch?)"
-					      : "the threads of a block run: a missing __syncthreads()?"));
+		const char *why = memmem(payload, h->length, "two blocks write", 16)
+					  ? "two blocks write the same element: on a GPU whichever runs last wins (one block "
+					    "per element, or atomicAdd)"
+				  : memmem(payload, h->length, "blocks run", 10)
+					  ? "the result depends on the order in which blocks run: blocks cannot wait for each "
+					    "other within a launch (an atomic, or a second launch?)"
+					  : "the result depends on the order in which the threads of a block run: a missing "
+					    "__syncthreads()?";
+		diagnose_add(s->r, "race", xasprintf("in case %s %s", s->r->cases[index].name, why));
 	}
 }
 

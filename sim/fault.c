@@ -486,7 +486,7 @@ sim_watch_end(void)
 }
 
 bool
-sim_watch_describe(char *out, size_t n)
+sim_watch_describe(char *out, size_t n, uint3 *block)
 {
 	char src[600];
 
@@ -497,6 +497,7 @@ sim_watch_describe(char *out, size_t n)
 	snprintf(out, n, "thread (%u,%u,%u) of block (%u,%u,%u) at %s", watch.last.tid.x,
 		 watch.last.tid.y, watch.last.tid.z, watch.last.bid.x, watch.last.bid.y,
 		 watch.last.bid.z, src);
+	*block = watch.last.bid;
 	return true;
 }
 

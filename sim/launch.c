@@ -157,15 +157,19 @@ compare_runs(int devvar_slot, void **where, uint32_t *va, uint32_t *vb)
  * Run one block (or, with bid NULL, the whole grid) once more in each order
  * from the memory it started with, watching the word that came out
  * different, to name who wrote it last. Leaves the memory as the first order
- * makes it.
+ * makes it. *two_blocks (if not NULL): the last writers were of different blocks, so the
+ * blocks race to write the word rather than one reading what another wrote.
  */
 static void
-find_writers(const uint3 *bid, void *where, int devvar_slot, char *out, size_t n)
+find_writers(const uint3 *bid, void *where, int devvar_slot, char *out, size_t n, bool *two_blocks)
 {
 	char desc[2][600];
+	uint3 block[2];
 	bool have[2];
 
 	out[0] = '\0';
+	if (two_blocks)
+		*two_blocks = false;
 	if (!sim_alloc_find(where))
 		return;		/* a __device__ variable shares its page with other globals */
 	for (int pass = 0; pass < 2; pass++) {
@@ -179,11 +183,14 @@ find_writers(const uint3 *bid, void *where, int devvar_slot, char *out, size_t n
 		else
 			run_grid(forward);
 		sim_watch_end();
-		have[pass] = sim_watch_describe(desc[pass], sizeof(desc[pass]));
+		have[pass] = sim_watch_describe(desc[pass], sizeof(desc[pass]), &block[pass]);
 	}
 	if (have[0] && have[1])
 		snprintf(out, n, "; it was written last by %s in the first order and by %s "
 			 "in the other", desc[1], desc[0]);
+	if (two_blocks)
+		*two_blocks = have[0] && have[1] &&
+			      (block[0].x != block[1].x || block[0].y != block[1].y || block[0].z != block[1].z);
 }
 
 /*
@@ -197,8 +204,9 @@ diagnose(const char *whole, void *whole_where)
 	dim3 g = sim_cur.grid;
 	unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z;
 	char word[512], grid_writers[1400];
+	bool two_blocks;
 
-	find_writers(NULL, whole_where, 0, grid_writers, sizeof(grid_writers));
+	find_writers(NULL, whole_where, 0, grid_writers, sizeof(grid_writers), &two_blocks);
 	sim_track_restore_orig();
 	sim_devvars_restore(0);
 	for (unsigned long long l = 0; l < nblocks; l++) {
@@ -226,7 +234,7 @@ diagnose(const char *whole, void *whole_where)
 			char writers[1400];
 
 			describe_word(word, sizeof(word), where, va, vb);
-			find_writers(&bid, where, 2, writers, sizeof(writers));
+			find_writers(&bid, where, 2, writers, sizeof(writers), NULL);
 			sim_error(cudaErrorLaunchFailure,
 				  "the result depends on the order in which threads run: when "
 				  "the threads of block (%u,%u,%u) run in one order and then in "
@@ -238,6 +246,15 @@ diagnose(const char *whole, void *whole_where)
 		}
 		sim_track_restore_a();
 		sim_devvars_restore(3);
+	}
+	if (two_blocks) {
+		sim_error(cudaErrorLaunchFailure,
+			  "the result depends on the order in which blocks run, because two blocks "
+			  "write the same word: %s when the blocks run last-to-first "
+			  "instead of first-to-last%s. Blocks run in any order on a GPU, so "
+			  "whichever writes last wins: give each output element to one block, or "
+			  "combine the blocks' parts with atomicAdd", whole, grid_writers);
+		return;
 	}
 	sim_error(cudaErrorLaunchFailure,
 		  "the result depends on the order in which blocks run: %s when the blocks run "

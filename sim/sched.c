@@ -11,6 +11,7 @@
  * the barrier, or reports a divergence or a deadlock.
  */
 #include "sim.h"
+#include "fill.h"
 
 #include <sys/mman.h>
 
@@ -584,6 +585,19 @@ take_slot(size_t size)
 	return at;
 }
 
+/* Shared memory as a block finds it: CUDASIM_SHARED_FILL_BITS in every word (fill.h says why). */
+static void
+fill_shared(void *p, size_t size)
+{
+	const uint32_t word = CUDASIM_SHARED_FILL_BITS;
+	char *c = p;
+	size_t i = 0;
+
+	for (; i + 4 <= size; i += 4)
+		memcpy(c + i, &word, 4);
+	memcpy(c + i, &word, size - i);
+}
+
 bool
 sim_static_slot(size_t at, size_t *start, size_t *size)
 {
@@ -641,10 +655,10 @@ cudasim_shared_slot(size_t size, unsigned *slot, unsigned *epoch, const char *fi
 		size_t len = (size_t)(p + size - lo + 4095) / 4096 * 4096;
 
 		mprotect(lo, len, PROT_READ | PROT_WRITE);
-		memset(p, 0xff, size);
+		fill_shared(p, size);
 		mprotect(lo, len, PROT_NONE);
 	} else {
-		memset(p, 0xff, size);
+		fill_shared(p, size);
 	}
 	sim_blk.static_smem += size;
 	if (sim_blk.static_smem + sim_cur.smem > sim_cur.smem_limit) {
@@ -711,8 +725,8 @@ sim_block_run(uint3 bid, bool forward)
 	blockIdx = bid;
 	cudasim_block_epoch++;
 	for (int i = 0; i < nglobals; i++)
-		memset(globals[i].p, 0xff, globals[i].n);
-	memset(cudasim_dyn_smem, 0xff, sim_cur.smem);
+		fill_shared(globals[i].p, globals[i].n);
+	fill_shared(cudasim_dyn_smem, sim_cur.smem);
 	if (sim_block_started)
 		sim_block_started();
 

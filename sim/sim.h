@@ -199,7 +199,7 @@ bool sim_trace_begin(bool (*traced)(const void *addr),
 		     bool (*report)(int thread, uintptr_t pc, const void *addr, bool write));
 void sim_trace_end(void);
 /* "thread (x,y,z) of block (x,y,z) at file:line (in f)" of the last writer; false if none wrote. */
-bool sim_watch_describe(char *out, size_t n);
+bool sim_watch_describe(char *out, size_t n, uint3 *block);
 
 /* ---------------------------------------------------------------- runtime.c */
 extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set */

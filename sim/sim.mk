@@ -35,7 +35,7 @@ all: sim
 SIM_CONTROLS := cudasimTakeChecks|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|cudasimGuardedDeviceAddress|sim_[a-z_]*
 $(B)/sim/student.dynlist: $(SIM_LIB)
 	$(call msg,GEN,$@)
-	$(Q){ echo '{'; nm -g --defined-only $(SIM_LIB) | awk 'NF == 3 { print "  " $$3 ";" }' | \
+	$(Q){ echo '{'; nm -g --defined-only --quiet $(SIM_LIB) | awk 'NF == 3 { print "  " $$3 ";" }' | \
 		grep -Ev '^  ($(SIM_CONTROLS));' | sort -u; echo '};'; } >$@.tmp && mv $@.tmp $@
 
 $(SIM_LIB): $(SIM_OBJS) $(SIM_BT_OBJS)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cudasim.h"
+#include "sim/fill.h"
 #include "kernels/kernels.h"
 #include "sim_test.h"
 
@@ -83,8 +84,13 @@ Test(shared, unwritten_reads_as_nan, .timeout = 10)
 
 	cr_assert_eq(sim_unwritten(out, 3), cudaSuccess, "%s", detail());
 	for (int i = 64; i < 64 * 3; i++)
-		cr_assert(isnan(out[i]), "out[%d] = %g: block %d saw shared memory it never wrote",
-			  i, out[i], i / 64);
+	{
+		uint32_t bits;
+
+		memcpy(&bits, &out[i], sizeof(bits));
+		cr_assert_eq(bits, CUDASIM_SHARED_FILL_BITS, "out[%d] = 0x%08x: block %d saw shared memory it never wrote",
+			     i, bits, i / 64);
+	}
 }
 
 Test(shared, dynamic_shared_memory, .timeout = 10)
@@ -503,6 +509,16 @@ Test(order, blocks_that_wait_for_each_other, .timeout = 10)
 	assert_detail_has("depends on the order in which blocks run");
 	assert_detail_has("written last by thread (0,0,0) of block (");
 	cr_assert(detail_names_mark(ERRORS_CU, "chain_write"), "%s", detail());
+}
+
+Test(order, two_blocks_writing_one_word_are_named, .timeout = 10)
+{
+	cr_assert_eq(sim_blocks_write_one_word(), cudaErrorLaunchFailure);
+	assert_detail_has("two blocks write the same word");
+	assert_detail_has("of block (7,0,0)");
+	assert_detail_has("of block (0,0,0)");
+	cr_assert(detail_names_mark(ERRORS_CU, "last_wins_write"), "%s", detail());
+	cr_assert_eq(strstr(detail(), "does a block read"), NULL, "%s", detail());
 }
 
 Test(order, no_room_for_the_check_runs_once, .timeout = 10)

@@ -1,9 +1,11 @@
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
+#include "sim/fill.h"
 
 static float
 poison(void)
@@ -126,5 +128,33 @@ Test(compare, an_output_added_into_before_it_was_set_is_not_called_unwritten, .t
 	cr_assert_not_null(strstr(text, "sums[0] is NaN: it was updated"), "%s", text);
 	cr_assert_not_null(strstr(text, "sums[1] was never written"), "%s", text);
 	cr_assert_not_null(strstr(text, "zero an output"), "%s", text);
+	free(text);
+}
+
+static float
+float_of(uint32_t bits)
+{
+	float v;
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
+Test(compare, a_value_copied_from_unstored_shared_memory_is_named_so, .timeout = 5)
+{
+	float expected[4] = { 1, 2, 3, 4 }, actual[4] = { 1, 2, 3, 4 };
+	struct proto_expect e[4];
+	struct comparison r;
+	exact(e, expected, 4);
+	actual[1] = float_of(CUDASIM_SHARED_FILL_BITS);
+	actual[2] = float_of(CUDASIM_SHARED_FILL_BITS | 0x80000000u); /* negated on its way out */
+	actual[3] = poison();
+	compare_output(actual, NULL, e, 4, 4, &r);
+	cr_assert_eq(r.wrong, 3);
+	cr_assert_eq(r.unstored_shared, 2);
+	cr_assert_eq(r.unwritten, 1, "the output poison is still \"never written\"");
+	char *text = compare_describe(&r, "out", 1, 4);
+	cr_assert_not_null(strstr(text, "out[1] is NaN from shared memory nobody stored to"), "%s", text);
+	cr_assert_not_null(strstr(text, "out[3] was never written"), "%s", text);
+	cr_assert_not_null(strstr(text, "2 copied from __shared__ memory that no thread stored to"), "%s", text);
 	free(text);
 }

@@ -313,6 +313,23 @@ sim_race_between_blocks(void)
 	return finish();
 }
 
+// Every block stores its index into one word: whichever block runs last wins.
+__global__ void last_block_wins_kernel(int *a)
+{
+	if (threadIdx.x == 0)
+		a[0] = (int)blockIdx.x;	// MARK:last_wins_write
+}
+
+extern "C" int
+sim_blocks_write_one_word(void)
+{
+	int *d;
+
+	cudaMalloc(&d, sizeof(int));
+	last_block_wins_kernel<<<8, 32>>>(d);
+	return finish();
+}
+
 // ---------------------------------------------------------------- runtime misuse
 
 extern "C" int

@@ -31,6 +31,8 @@ CUDALINGS_LIBS := -lcjson -lm
 TEST_PROGRAMS :=
 # Extra scripts run by `make test` after the unit tests.
 TEST_SCRIPTS :=
+# What those scripts need built first.
+TEST_PREREQS :=
 
 .PHONY: all
 ## all: build the grader (build/cudalings) and its tools
@@ -86,7 +88,7 @@ list: $(B)/cudalings
 # ---------------------------------------------------------------- tests
 .PHONY: test test-gpu check-exercises starters reset
 ## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator)
-test: deps-test $(TEST_PROGRAMS) $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui)
+test: deps-test $(TEST_PROGRAMS) $(TEST_PREREQS) $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui)
 	$(Q)set -e; for t in $(TEST_PROGRAMS); do echo "== $$t"; $$t --jobs 2; done
 	$(Q)set -e; for s in $(TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
 

@@ -718,11 +718,14 @@ rewrite_dynamic_shared(int first, int sh, int end, bool ns)
 	return end + 1;
 }
 
-/* The source of tokens [from, to), one space between tokens, leaving out
- * storage classes, __shared__ and attributes (slots are aligned anyway). */
+/* The source of tokens [from, to), leaving out storage classes, __shared__
+ * and attributes (slots are aligned anyway): one space where the source had
+ * any between two tokens, none where it had none, so "<<" stays a shift. */
 static void
 add_tokens(struct buf *b, int from, int to)
 {
+	int last = -1;
+
 	for (int j = from; j < to; j++) {
 		int k = skip_attribute(j);
 
@@ -732,17 +735,18 @@ add_tokens(struct buf *b, int from, int to)
 		}
 		if (ident_is(j, "__shared__") || ident_is(j, "static") || ident_is(j, "extern"))
 			continue;
-		if (b->len && b->s[b->len - 1] != ' ')
+		if (b->len && b->s[b->len - 1] != ' ' && (last < 0 || toks[last].end != toks[j].start))
 			buf_str(b, " ");
 		buf_src(b, toks[j].start, toks[j].end);
+		last = j;
 	}
 }
 
 /*
  * __shared__ T x[N], *p; becomes, for each declarator, a reference bound to
  * the declaration's slot in the static shared arena:
- *   T (&x)[N] = *reinterpret_cast<T (*)[N]>(cudasim_shared_at(sizeof(T [N]), ...));
- * so x keeps its type (sizeof, decay, &x) and lives at a fixed address that
+ *   T (&x)[N] = *(T (*)[N])(cudasim_shared_at(sizeof(T [N]), ...));
+ * (a C cast, not reinterpret_cast<>: N may hold a '>>') so x keeps its type (sizeof, decay, &x) and lives at a fixed address that
  * the first thread of each block poisons.
  */
 static int
@@ -801,14 +805,14 @@ rewrite_shared(int sh)
 			buf_fmt(&nm, "&%.*s", (int)(toks[names[i]].end - toks[names[i]].start),
 				src + toks[names[i]].start);
 		if (ns)
-			buf_fmt(&b, "static %s %s%s%s = *reinterpret_cast<%s %s(*)%s>("
+			buf_fmt(&b, "static %s %s%s%s = *(%s %s(*)%s)("
 				"cudasim_shared_global_at(sizeof(%s %s%s)));",
 				type.s, pre.s ? pre.s : "", nm.s, post.s ? post.s : "",
 				type.s, pre.s ? pre.s : "", post.s ? post.s : "",
 				type.s, pre.s ? pre.s : "", post.s ? post.s : "");
 		else
 			buf_fmt(&b, "static unsigned cudasim_slot%d_%d_, cudasim_ep%d_%d_; "
-				"%s %s%s%s = *reinterpret_cast<%s %s(*)%s>(cudasim_shared_at("
+				"%s %s%s%s = *(%s %s(*)%s)(cudasim_shared_at("
 				"sizeof(%s %s%s), &cudasim_slot%d_%d_, &cudasim_ep%d_%d_));",
 				counter, i, counter, i,
 				type.s, pre.s ? pre.s : "", nm.s, post.s ? post.s : "",
@@ -1135,6 +1139,11 @@ main(int argc, char **argv)
 	if (!src) {
 		fprintf(stderr, "cudasim-rewrite: cannot read '%s': %s\n", in_path, strerror(errno));
 		return 1;
+	}
+	/* a UTF-8 byte-order mark: nvcc skips it, g++ only where it opens the file, not after our #line */
+	if (src_len >= 3 && !memcmp(src, "\xef\xbb\xbf", 3)) {
+		src_len -= 3;
+		memmove(src, src + 3, src_len + 1);
 	}
 	snprintf(dir, sizeof(dir), "%s", in_path);
 	slash = strrchr(dir, '/');

@@ -11,3 +11,25 @@ $(B)/tests/unit-grader: $(GRADER_TEST_OBJS) $(CUDALINGS_OBJS) $(HARNESS_HOST_OBJ
 TEST_PROGRAMS += $(B)/tests/unit-grader
 TEST_SCRIPTS += tests/e2e/cli.sh tests/e2e/lifetime.sh tests/e2e/compile.sh tests/e2e/workbook.sh tests/adversarial/run.sh \
 	tests/mistakes/run.sh
+
+# Valid CUDA syntax (tests/corpus/): each file is a program that checks its own
+# results, built through the simulator's rewriter here; tests/corpus/run.sh
+# runs them and, where nvcc is installed, compiles the same files with nvcc.
+ifneq ($(SIM_LIB),)
+CORPUS_SRCS := $(wildcard tests/corpus/*.cu)
+CORPUS_SIM := $(CORPUS_SRCS:tests/corpus/%.cu=$(B)/tests/corpus/%.sim)
+
+$(B)/tests/corpus/%.cpp: tests/corpus/%.cu $(SIM_REWRITE)
+	$(call msg,REWRITE,$<)
+	@mkdir -p $(@D)
+	$(Q)$(SIM_REWRITE) $< $@
+
+$(B)/tests/corpus/%.sim: $(B)/tests/corpus/%.cpp $(SIM_LIB)
+	$(call msg,SIMCXX,$<)
+	$(Q)$(SIM_CXX) $(WARN) -o $@ $< $(SIM_LIBS)
+
+.PHONY: corpus
+corpus: $(CORPUS_SIM)
+TEST_SCRIPTS += tests/corpus/run.sh
+TEST_PREREQS += corpus
+endif

@@ -3,7 +3,8 @@
 # pass), every starter (must fail), every file in tests/wrong/ (must fail at
 # the stage it declares, the slow variants at "performance"), and the
 # transpose solution ten times in a row (all must pass), every demo's variants
-# (all must be correct), and the adversarial submissions. Prints a table; with
+# (all must be correct), the adversarial submissions and the valid-syntax
+# corpus (tests/corpus/, built by nvcc and run). Prints a table; with
 # OUT set, also writes it to $OUT/gpu-results.md.
 set -u
 cd "$(dirname "$0")/../.."
@@ -80,6 +81,10 @@ echo "== adversarial submissions on the GPU"
 BACKEND=gpu bash tests/adversarial/run.sh | tee /tmp/adversarial.log
 [ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
 
+echo "== valid CUDA syntax (tests/corpus/) compiled by nvcc and run on the GPU"
+BACKEND=gpu bash tests/corpus/run.sh | tee /tmp/corpus.log
+[ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
+
 {
 	echo "## make test-gpu on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d)"
 	echo
@@ -95,6 +100,10 @@ BACKEND=gpu bash tests/adversarial/run.sh | tee /tmp/adversarial.log
 	echo "adversarial submissions (tests/adversarial/run.sh, BACKEND=gpu):"
 	echo
 	sed 's/^/    /' /tmp/adversarial.log
+	echo
+	echo "valid syntax (tests/corpus/run.sh, BACKEND=gpu):"
+	echo
+	sed 's/^/    /' /tmp/corpus.log
 	echo
 	echo "$failures unexpected results"
 } | tee "${OUT:-/tmp}/gpu-results.md"

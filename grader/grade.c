@@ -34,7 +34,8 @@
 #define LOAD_LIMIT_S 5     /* from then until its first case: loading the submission, its constructors */
 #define CASE_LIMIT_GPU_S 10
 #define TIMED_LIMIT_S 90
-/* The simulator's limit is CPU time, which a busy machine does not use up; the wall clock only backs it up. */
+/* The simulator's limit is CPU time, which a busy machine does not use up; the wall clock only backs it up.
+ * More than one launch may take (harness/runner.cu's SIM_LAUNCH_CPU_LIMIT_S), so the simulator names the line. */
 #define CASE_CPU_LIMIT_SIM_S 25
 #define CASE_WALL_LIMIT_SIM_S 250
 #define SIM_MEMORY_LIMIT (16ul << 30)

@@ -110,7 +110,8 @@ static const struct rule forbidden_calls[] = {
 	{ NULL, NULL },
 };
 
-/* Symbols of the grader's side of the runner: a submission may neither name nor define them. */
+/* Symbols of the grader's side of the runner: a submission may neither name nor define them. The
+ * simulator's controls here are those sim/sim.mk's SIM_CONTROLS keeps out of the runner's exports. */
 static const struct rule grader_symbols[] = {
 	{ "cudalings_*", "it belongs to the grader's harness" },
 	{ "proto_*", "it belongs to the grader's harness" },
@@ -125,6 +126,8 @@ static const struct rule grader_symbols[] = {
 	{ "cudasimProgramObject", "it controls the CPU simulator" },
 	{ "cudasimGuardDeviceMemory", "it controls the CPU simulator" },
 	{ "cudasimGuardedDeviceAddress", "it controls the CPU simulator" },
+	{ "cudasimMeasure", "it controls the CPU simulator" },
+	{ "cudasimLastLaunchStats", "it controls the CPU simulator" },
 	{ "sim_*", "it belongs to the CPU simulator" },
 	{ NULL, NULL },
 };

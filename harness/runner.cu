@@ -752,6 +752,10 @@ run_timed_case(int index)
 }
 
 #ifdef __CUDASIM__
+/* Seconds of CPU time one simulated launch may take: less than the grader's limit per case
+ * (grader/grade.c), so that an endless kernel is named by the simulator, at its line. */
+#define SIM_LAUNCH_CPU_LIMIT_S 20.0
+
 /* Host code that reads or writes "device" memory, which on a GPU it cannot reach: said in those words. */
 static void
 on_host_fault(int sig, siginfo_t *si, void *ctx)
@@ -841,6 +845,10 @@ main(int argc, char **argv)
 	if (cases_parse(argc, argv, &cfg))
 		return 2;
 	channel = cfg.channel_fd;
+#ifdef __CUDASIM__
+	/* the order check always, and a CPU-time limit per launch under the grader's per-case one */
+	cudasimConfigure(1, SIM_LAUNCH_CPU_LIMIT_S);
+#endif
 	/* the driver's JIT cache is a file it writes: the sandbox writes none */
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	send_device();

@@ -58,6 +58,7 @@ static int watchdog_sig;
 static timer_t watchdog;
 static bool watchdog_made;
 static double timeout_s = -1;
+static bool timeout_fixed;	/* by cudasimConfigure: CUDASIM_TIMEOUT is not read */
 
 /* the program's own code: the executable's, and the student's object's */
 static struct { uintptr_t lo, hi; } text[2];
@@ -315,6 +316,13 @@ sim_fault_init(void)
 	installed = true;
 }
 
+void
+sim_watchdog_limit(double seconds)
+{
+	timeout_s = seconds;
+	timeout_fixed = true;
+}
+
 static double
 timeout_seconds(void)
 {
@@ -340,7 +348,8 @@ sim_watchdog_arm(void)
 		sev.sigev_notify = SIGEV_THREAD_ID;
 		sev.sigev_signo = watchdog_sig;
 		sev._sigev_un._tid = watchdog_tid = (pid_t)syscall(SYS_gettid);
-		if (timer_create(CLOCK_MONOTONIC, &sev, &watchdog))
+		/* CPU time, not the wall clock: a busy machine must not end a launch that is on its way */
+		if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &watchdog))
 			return;
 		watchdog_made = true;
 	}
@@ -421,14 +430,15 @@ sim_fault_report(void)
 
 	if (fault.timeout) {
 		err = cudaErrorLaunchTimeout;
-		sim_error(err, "%s was still running after %g s%s: an endless loop, or "
+		sim_error(err, "%s was still running after %g s of CPU time%s: an endless loop, or "
 			  "threads that wait for each other (a spin lock, or a block that "
 			  "waits for another block, never ends on the simulator, which runs "
 			  "one block at a time), or a launch too big for a CPU (%llu blocks of "
-			  "%u threads); CUDASIM_TIMEOUT=seconds changes the limit",
+			  "%u threads)%s",
 			  who, timeout_seconds(), src,
 			  (unsigned long long)gridDim.x * gridDim.y * gridDim.z,
-			  blockDim.x * blockDim.y * blockDim.z);
+			  blockDim.x * blockDim.y * blockDim.z,
+			  timeout_fixed ? "" : "; CUDASIM_TIMEOUT=seconds changes the limit");
 		return err;
 	}
 	switch (fault.sig) {

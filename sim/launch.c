@@ -22,6 +22,13 @@ int cudasim_tracking;
 
 static int order_check = -1;
 
+void
+cudasimConfigure(int check_order, double launch_cpu_seconds)
+{
+	order_check = check_order != 0;
+	sim_watchdog_limit(launch_cpu_seconds);
+}
+
 static bool
 order_check_on(void)
 {

@@ -200,6 +200,8 @@ bool sim_trace_begin(bool (*traced)(const void *addr),
 void sim_trace_end(void);
 /* "thread (x,y,z) of block (x,y,z) at file:line (in f)" of the last writer; false if none wrote. */
 bool sim_watch_describe(char *out, size_t n, uint3 *block);
+/* The CPU seconds a launch may take, fixed (CUDASIM_TIMEOUT is then not read); 0: no limit. */
+void sim_watchdog_limit(double seconds);
 
 /* ---------------------------------------------------------------- runtime.c */
 extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set */

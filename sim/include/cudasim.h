@@ -513,6 +513,14 @@ CUDASIM_EXTERN_C void cudasimProgramObject(const char *path);
 CUDASIM_EXTERN_C void cudasimGuardDeviceMemory(int on);
 /* The runner's fault handler: whether a fault at addr was host code touching guarded device memory. */
 CUDASIM_EXTERN_C int cudasimGuardedDeviceAddress(const void *addr);
+/*
+ * The runner, before any submission code runs: fix the settings that a
+ * program otherwise takes from CUDASIM_ORDER_CHECK and CUDASIM_TIMEOUT at its
+ * first launch, so that no environment (the student's shell, or code that
+ * rewrites its own) changes a grading. launch_cpu_seconds: the CPU time one
+ * launch may take, 0 for no limit.
+ */
+CUDASIM_EXTERN_C void cudasimConfigure(int check_order, double launch_cpu_seconds);
 
 /* ------------------------------------------------------------ simulator internals */
 struct cudasim_site {

@@ -123,5 +123,9 @@ expect 2 "say which exercise|is not an exercise's name" -- make -s reset "EX=\$(
 expect 2 "say which exercise" -- make -s grade
 [ ! -e "$tmp/ran" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: a make variable ran as a command"; }
 
+# the simulator's settings are the grader's: the student's shell cannot turn a check off
+expect 1 "two blocks write the same" -- env CUDASIM_ORDER_CHECK=0 CUDASIM_TIMEOUT=0 $g grade col_sums \
+	--file tests/mistakes/col_sums/rows_split_without_atomics.cu --backend sim
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -11,7 +11,10 @@ CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter
 DEPFLAGS  = -MMD -MP
-CPPFLAGS += -D_GNU_SOURCE -I. -Iharness -Igrader
+# The project's own preprocessor flags; CPPFLAGS stays the user's (make CPPFLAGS=-I/opt/x adds to
+# these, never replaces them). Fragments add per-target flags to PROJECT_CPPFLAGS.
+PROJECT_CPPFLAGS := -D_GNU_SOURCE -I. -Iharness -Igrader
+ALL_CPPFLAGS = $(PROJECT_CPPFLAGS) $(CPPFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -59,12 +62,12 @@ deps-test:
 $(B)/%.o: %.c | deps
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -std=gnu11 -c -o $@ $<
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -std=gnu11 -c -o $@ $<
 
 $(B)/%.o: %.cpp | deps
 	$(call msg,CXX,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) $(WARN) $(DEPFLAGS) -std=gnu++17 -c -o $@ $<
+	$(Q)$(CXX) $(ALL_CPPFLAGS) $(CXXFLAGS) $(WARN) $(DEPFLAGS) -std=gnu++17 -c -o $@ $<
 
 # ---------------------------------------------------------------- student commands
 EX      ?=

@@ -12,7 +12,7 @@ SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o
 # symbols.c falls back to running addr2line.
 SIM_BT_LIB := $(shell $(CC) -print-file-name=libbacktrace.a)
 ifneq ($(SIM_BT_LIB),libbacktrace.a)
-$(B)/sim/symbols.o: CPPFLAGS += -DCUDASIM_BACKTRACE
+$(B)/sim/symbols.o: PROJECT_CPPFLAGS += -DCUDASIM_BACKTRACE
 SIM_BT_OBJS := $(B)/sim/backtrace/.extracted
 endif
 SIM_LIB := $(B)/sim/libcudasim.a
@@ -80,7 +80,7 @@ $(B)/tests/sim/kernels/%.o: $(B)/tests/sim/kernels/%.cpp sim/include/cudasim.h
 
 $(B)/tests/sim/kernels/checked.o: SIM_CXX += $(SIM_CHECK)
 
-$(SIM_TEST_OBJS): CPPFLAGS += -Isim/include
+$(SIM_TEST_OBJS): PROJECT_CPPFLAGS += -Isim/include
 
 $(B)/tests/sim/test-sim: $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LIB)
 	$(call msg,LINK,$@)

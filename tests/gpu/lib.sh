@@ -12,7 +12,7 @@ gpu_build() {
 	local extra=()
 	if [ -d .gpu/root/usr/include/cjson ]; then
 		export LD_LIBRARY_PATH=$PWD/.gpu/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-		extra=(CPPFLAGS="-D_GNU_SOURCE -I. -Iharness -Igrader -I.gpu/root/usr/include"
+		extra=(CPPFLAGS="-I.gpu/root/usr/include"
 			LDFLAGS="-L.gpu/root/usr/lib/x86_64-linux-gnu")
 	fi
 	make -s -j"$(nproc)" "${extra[@]}" "$@"

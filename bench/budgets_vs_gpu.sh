@@ -12,7 +12,7 @@ gpu_build build/cudalings sim || exit 3
 g=build/cudalings
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 files=(
-	"sliding_average tests/mistakes/sliding_average/seven_global_reads.cu"
+	"sliding_average tests/adversarial/fast_sliding_average_seven_reads.cu"
 	"sliding_average tests/adversarial/fast_sliding_average_shuffles.cu"
 	"sliding_average solutions/sliding_average.cu"
 	"transpose tests/mistakes/transpose/tile_without_padding.cu"

@@ -5,7 +5,7 @@
  * out[i] = the mean of in[j] for i - R ≤ j ≤ i + R and 0 ≤ j < n: near the
  * ends the window is cut off, and the mean is over the elements that exist
  * (out[0] is the mean of in[0..R], R + 1 elements). Any n ≥ 1 must work.
- * Budget: at most 2 reads of global memory per thread. Lesson: slides/sliding_average.md
+ * Budget: coalesced loads and stores; aim for 2 global reads per thread. Lesson: slides/sliding_average.md
  */
 #include "cudalings/sliding_average.h"
 

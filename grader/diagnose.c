@@ -307,13 +307,19 @@ diagnose_figures(const struct proto_counts *c, const char *source, struct memory
 struct budget_kind {
 	const char *name; /* in workbook.json */
 	const char *kind; /* the diagnostic's */
+	bool advice;      /* said, never failed on: the figure does not predict the time */
 };
 
+/*
+ * Sectors and bank conflicts cost time wherever they occur. Repeated global reads do not: the L1
+ * cache absorbs them (bench/budgets-vs-gpu.md: seven reads per output ran at 0.80x the tiled
+ * reference on an H100), so the simulator, which stands in for the GPU's clock, only advises.
+ */
 static const struct budget_kind budget_kinds[] = {
-	{ "sectors_per_request", "uncoalesced" },
-	{ "bank_conflicts_per_request", "bank_conflicts" },
-	{ "global_reads_per_thread", "global_reads" },
-	{ "global_reads_per_output", "global_reads" },
+	{ "sectors_per_request", "uncoalesced", false },
+	{ "bank_conflicts_per_request", "bank_conflicts", false },
+	{ "global_reads_per_thread", "global_reads", true },
+	{ "global_reads_per_output", "global_reads", true },
 };
 
 bool
@@ -396,6 +402,12 @@ diagnose_budgets(const struct exercise *e, struct grade_result *r)
 				free(message);
 				message = longer;
 			}
+			if (k->advice) {
+				char *advice = xasprintf("%s (advice: the GPU's caches may absorb the repeats, and only "
+							 "the time decides)", message);
+				free(message);
+				message = advice;
+			}
 			struct diagnostic *d = diagnose_add(r, k->kind, message);
 			if (!d)
 				continue;
@@ -405,7 +417,7 @@ diagnose_budgets(const struct exercise *e, struct grade_result *r)
 			d->figures[d->nfigures++].value = value;
 			d->figures[d->nfigures].name = "budget";
 			d->figures[d->nfigures++].value = limit;
-			if (!first)
+			if (!first && !k->advice)
 				first = d->message;
 		}
 	return first;

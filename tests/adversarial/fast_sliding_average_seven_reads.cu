@@ -1,8 +1,10 @@
 // exercise: sliding_average
-// expect: global_reads
-// message: reads global memory
-// stage: performance
-// No tile: each thread reads its 7 neighbours from global memory.
+// expect: pass
+// message: cases correct
+// Legitimate: no tile, each thread reads its 7 neighbours from global memory.
+// The L1 cache absorbs the repeats: on an H100 it ran at 0.80x the tiled
+// reference (bench/budgets-vs-gpu.md). The simulator names the 8 reads per
+// output as advice and passes it, as the GPU does.
 #include "cudalings/sliding_average.h"
 
 #define R 3         // the radius: the window is 2R + 1 = 7 elements

@@ -139,6 +139,28 @@ Test(diagnose, budgets_allow_a_little_and_no_more, .timeout = 5)
 	cr_assert_null(r.diagnostics[1].file);
 }
 
+Test(diagnose, read_budgets_advise_and_never_fail, .timeout = 5)
+{
+	struct budget budgets[] = { { "global_reads_per_output", 2 }, { "sectors_per_request", 4 } };
+	struct exercise e = { .name = "sliding_average", .budgets = budgets, .nbudgets = 2 };
+	struct grade_result r;
+	memset(&r, 0, sizeof(r));
+	r.figures = (struct memory_figures){ .measured = true, .source = "simulator", .sectors_per_request = 4.2,
+					     .global_reads_per_output = 8, .dram_gbps = -1 };
+	/* seven reads per output through L1: said, but nothing to fail on */
+	cr_assert_null(diagnose_budgets(&e, &r));
+	cr_assert_eq(r.ndiagnostics, 1);
+	cr_assert_str_eq(r.diagnostics[0].kind, "global_reads");
+	cr_assert(strstr(r.diagnostics[0].message, "advice"), "%s", r.diagnostics[0].message);
+	/* an uncoalesced kernel still fails, whatever the advice said first */
+	r.figures.sectors_per_request = 32;
+	memset(r.diagnostics, 0, sizeof(r.diagnostics));
+	r.ndiagnostics = 0;
+	const char *first = diagnose_budgets(&e, &r);
+	cr_assert_not_null(first);
+	cr_assert(strstr(first, "sectors"), "%s", first);
+}
+
 Test(diagnose, a_coalesced_float4_load_is_as_good_as_a_float_load, .timeout = 5)
 {
 	/* a warp's float4 load: 512 bytes, 16 sectors, 16 ideal; a strided scalar store: 32 sectors for 4 */

@@ -151,7 +151,9 @@ static const char *
 beyond_simulator(const struct grading *g)
 {
 	static const struct { const char *mark, *what; } marks[] = {
-		{ "cooperative_groups", "cooperative groups" }, { "cub/", "CUB" }, { "cub::", "CUB" },
+		{ "this_grid", "a grid-wide cooperative group" }, { "grid_group", "a grid-wide cooperative group" },
+		{ "multi_grid", "a multi-grid cooperative group" }, { "memcpy_async", "memcpy_async" },
+		{ "cub/", "CUB" }, { "cub::", "CUB" },
 		{ "thrust/", "Thrust" }, { "thrust::", "Thrust" }, { "asm(", "inline PTX (asm)" },
 		{ "asm volatile", "inline PTX (asm)" }, { "__asm__", "inline PTX (asm)" },
 		{ "cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernel" },

@@ -28,6 +28,7 @@ enum { T_RUN = T_DONE + 1 };
 
 static void sched_entry(void) __attribute__((noreturn));
 static const char *warp_op_name(int op);
+static bool complete_activemasks(void);
 
 static void
 where_thread(char *buf, size_t n, int t)
@@ -197,6 +198,8 @@ stuck(void)
 		release_barrier();
 		return;
 	}
+	if (complete_activemasks())
+		return;
 	for (int t = 0; t < b->n; t++)
 		if (b->th[t].state == T_BAR || b->th[t].state == T_WARP) {
 			waiting = t;
@@ -332,7 +335,7 @@ warp_op_name(int op)
 		"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
 		"__ballot_sync", "__any_sync", "__all_sync", "__syncwarp",
 		"__match_any_sync", "__match_all_sync", "__reduce_add_sync",
-		"__reduce_min_sync", "__reduce_max_sync",
+		"__reduce_min_sync", "__reduce_max_sync", "__activemask",
 	};
 	return op >= 0 && op < (int)(sizeof(names) / sizeof(names[0])) ? names[op] : "a warp function";
 }
@@ -344,8 +347,10 @@ warp_complete(int w, struct sim_warp_group *g)
 	struct sim_thread *lanes = &sim_blk.th[w * SIM_WARP];
 	unsigned m = g->mask, bits = 0;
 
-	/* the lanes met: what each did before is ordered before what any does after (check.c) */
-	sim_blk.warp_gen[w]++;
+	/* the lanes met: what each did before is ordered before what any does after (check.c); not so
+	   for __activemask, which only asks who is here */
+	if (g->op != CUDASIM_ACTIVEMASK)
+		sim_blk.warp_gen[w]++;
 	long long lo = LLONG_MAX, hi = LLONG_MIN;
 	unsigned long long sum = 0;
 
@@ -404,6 +409,9 @@ warp_complete(int w, struct sim_warp_group *g)
 		case CUDASIM_REDUCE_MAX:
 			out = (unsigned long long)hi;
 			break;
+		case CUDASIM_ACTIVEMASK:
+			out = m;
+			break;
 		default:
 			break;
 		}
@@ -414,6 +422,82 @@ warp_complete(int w, struct sim_warp_group *g)
 			th->state = T_READY;
 	}
 	g->arrived = 0;
+}
+
+/* The lanes of warp w that have not exited. */
+static unsigned
+warp_live(int w)
+{
+	unsigned m = 0;
+
+	for (int l = 0; l < SIM_WARP && w * SIM_WARP + l < sim_blk.n; l++)
+		if (sim_blk.th[w * SIM_WARP + l].state != T_DONE)
+			m |= 1u << l;
+	return m;
+}
+
+/*
+ * __activemask(): the lanes that get here together. Threads run one at a time, so a lane waits here
+ * until every live lane of its warp has come, or until no thread of the block can go on (the others
+ * took another branch to a barrier, a warp function or the end): stuck() then completes the group
+ * with the lanes that came.
+ */
+static unsigned long long
+activemask_arrive(struct sim_thread *th, int w, int lane, const char *file, int line)
+{
+	struct sim_warp_group *g = NULL, *free_g = NULL;
+
+	for (int k = 0; k < SIM_WARP_GROUPS && !g; k++) {
+		struct sim_warp_group *c = &sim_blk.wg[w][k];
+
+		if (!c->arrived)
+			free_g = free_g ? free_g : c;
+		else if (c->op == CUDASIM_ACTIVEMASK && c->line == line && c->file == file)
+			g = c;
+	}
+	if (!g && !free_g) {
+		sim_error(cudaErrorLaunchFailure,
+			  "warp divergence: %s calls __activemask at %s:%d while %d other groups of lanes of its "
+			  "warp wait in other warp functions", sim_where(), file, line, SIM_WARP_GROUPS);
+		fail();
+	}
+	if (!g) {
+		g = free_g;
+		g->op = CUDASIM_ACTIVEMASK;
+		g->file = file;
+		g->line = line;
+	}
+	g->arrived |= 1u << lane;
+	g->mask = warp_live(w);
+	th->file = file;
+	th->line = line;
+	if (g->arrived == g->mask) {
+		warp_complete(w, g);
+		th->state = T_RUN;
+		return th->warp_out;
+	}
+	th->state = T_WARP;
+	block_thread(th);
+	return th->warp_out;
+}
+
+/* stuck(): an __activemask group still waiting gets the lanes that came; true if one did. */
+static bool
+complete_activemasks(void)
+{
+	bool any = false;
+
+	for (int w = 0; w < (sim_blk.n + SIM_WARP - 1) / SIM_WARP; w++)
+		for (int k = 0; k < SIM_WARP_GROUPS; k++) {
+			struct sim_warp_group *g = &sim_blk.wg[w][k];
+
+			if (g->arrived && g->op == CUDASIM_ACTIVEMASK) {
+				g->mask = g->arrived;
+				warp_complete(w, g);
+				any = true;
+			}
+		}
+	return any;
 }
 
 unsigned long long
@@ -445,6 +529,8 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 			  sim_where(), warp_op_name(op), file, line, mask, lane);
 		fail();
 	}
+	if (op == CUDASIM_ACTIVEMASK)
+		return activemask_arrive(th, w, lane, file, line);
 	for (int l = 0; l < SIM_WARP; l++)
 		if ((m >> l & 1) && b->th[w * SIM_WARP + l].state == T_DONE) {
 			char w1[96];
@@ -466,9 +552,18 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 			free_g = free_g ? free_g : c;
 			continue;
 		}
-		if (!(c->mask & m))
+		if (!(c->mask & m) || c->op == CUDASIM_ACTIVEMASK)
 			continue;
-		if (c->mask != m || c->op != op || c->line != line) {
+		if (c->mask == m && c->op == op && c->line == line) {
+			g = c;
+			continue;
+		}
+		/*
+		 * Another function over overlapping lanes, as when tiles of one warp shuffle apart and then
+		 * the whole warp together: fine until each waits for the other (this lane is in that group's
+		 * mask, and a lane of ours already waits there), which no order of the lanes can finish.
+		 */
+		if ((c->mask >> lane & 1) && (c->arrived & m)) {
 			sim_error(cudaErrorLaunchFailure,
 				  "warp divergence: %s calls %s at %s:%d (mask 0x%08x) while "
 				  "other lanes of its warp wait in %s at %s:%d (mask 0x%08x); "
@@ -477,7 +572,6 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 				  warp_op_name(c->op), c->file, c->line, c->mask);
 			fail();
 		}
-		g = c;
 	}
 	if (!g) {
 		if (!free_g) {
@@ -508,21 +602,6 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 	th->state = T_WARP;
 	block_thread(th);
 	return th->warp_out;
-}
-
-unsigned
-cudasim_activemask(void)
-{
-	int t = sim_blk.cur, w;
-	unsigned m = 0;
-
-	if (!sim_cur.active || t < 0)
-		return 1;
-	w = t / SIM_WARP;
-	for (int l = 0; l < SIM_WARP && w * SIM_WARP + l < sim_blk.n; l++)
-		if (sim_blk.th[w * SIM_WARP + l].state != T_DONE)
-			m |= 1u << l;
-	return m;
 }
 
 /*

@@ -542,7 +542,6 @@ CUDASIM_EXTERN_C void *cudasim_shared_slot(size_t size, unsigned *slot, unsigned
 CUDASIM_EXTERN_C void *cudasim_shared_global_at(size_t size);
 CUDASIM_EXTERN_C void cudasim_atomic_note(void *p, int kind);
 CUDASIM_EXTERN_C int cudasim_printf(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
-CUDASIM_EXTERN_C unsigned cudasim_activemask(void);
 CUDASIM_EXTERN_C long long cudasim_clock(void);
 
 /* The dynamic shared memory arena: one fixed address, since blocks run one at a time. */
@@ -573,7 +572,7 @@ enum cudasim_warp_op {
 	CUDASIM_SHFL, CUDASIM_SHFL_UP, CUDASIM_SHFL_DOWN, CUDASIM_SHFL_XOR,
 	CUDASIM_BALLOT, CUDASIM_ANY, CUDASIM_ALL, CUDASIM_SYNCWARP,
 	CUDASIM_MATCH_ANY, CUDASIM_MATCH_ALL, CUDASIM_REDUCE_ADD,
-	CUDASIM_REDUCE_MIN, CUDASIM_REDUCE_MAX
+	CUDASIM_REDUCE_MIN, CUDASIM_REDUCE_MAX, CUDASIM_ACTIVEMASK
 };
 enum cudasim_bar_op { CUDASIM_BAR_COUNT, CUDASIM_BAR_AND, CUDASIM_BAR_OR };
 enum cudasim_atomic_kind { CUDASIM_ATOMIC_EXACT = 1, CUDASIM_ATOMIC_FLOAT, CUDASIM_ATOMIC_DOUBLE, CUDASIM_ATOMIC_ORDER };
@@ -720,7 +719,9 @@ static inline int __any_sync(unsigned mask, int pred, const char *file = __built
 { return (int)cudasim_warp(CUDASIM_ANY, mask, pred != 0, 0, 32, file, line); }
 static inline int __all_sync(unsigned mask, int pred, const char *file = __builtin_FILE(), int line = __builtin_LINE())
 { return (int)cudasim_warp(CUDASIM_ALL, mask, pred != 0, 0, 32, file, line); }
-static inline unsigned __activemask(void) { return cudasim_activemask(); }
+/* The lanes that reach this point together: those of the warp that arrive before none can go on. */
+static inline unsigned __activemask(const char *file = __builtin_FILE(), int line = __builtin_LINE())
+{ return (unsigned)cudasim_warp(CUDASIM_ACTIVEMASK, 0xffffffffu, 0, 0, 32, file, line); }
 
 template <class T>
 static inline T __shfl_sync(unsigned mask, T var, int src, int width = 32,

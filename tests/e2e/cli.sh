@@ -88,9 +88,9 @@ cat >"$tmp/grid_sync.cu" <<'CU'
 namespace cg = cooperative_groups;
 __global__ void sums(const float *a, float *s, int rows, int cols)
 {
-    cg::thread_block block = cg::this_thread_block();
+    cg::grid_group grid = cg::this_grid();
     int c = blockIdx.x * blockDim.x + threadIdx.x;
-    block.sync();
+    grid.sync();
     if (c < cols) {
         float t = 0;
         for (int r = 0; r < rows; r++)
@@ -100,7 +100,12 @@ __global__ void sums(const float *a, float *s, int rows, int cols)
 }
 void col_sums_launch(const float *a, float *s, int rows, int cols) { sums<<<(cols + 255) / 256, 256>>>(a, s, rows, cols); }
 CU
-expect 3 "the simulator cannot run cooperative groups: grade this on a GPU" -- $g grade col_sums --file "$tmp/grid_sync.cu" --backend sim
+expect 3 "the simulator cannot run a grid-wide cooperative group: grade this on a GPU" -- \
+	$g grade col_sums --file "$tmp/grid_sync.cu" --backend sim
+# while a block's groups and tiles it runs
+sed -e 's/cg::grid_group grid = cg::this_grid();/cg::thread_block block = cg::this_thread_block();/' \
+	-e 's/grid.sync();/block.sync();/' "$tmp/grid_sync.cu" >"$tmp/block_sync.cu"
+expect 0 "PASS" -- $g grade col_sums --file "$tmp/block_sync.cu" --backend sim
 
 # a batch's --out and options, checked before anything is graded
 mkdir -p "$tmp/class"

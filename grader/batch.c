@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -41,7 +42,8 @@ struct batch {
 	const struct exercise *e;
 	const struct batch_options *o;
 	struct submission *subs;
-	int count, graded, resumed, next;
+	int count, graded, resumed, retried, next;
+	int lock; /* the out folder's lock, held for the whole batch */
 	struct lane lanes[MAX_LANES];
 	int nlanes;
 	char self[PATH_MAX];
@@ -911,10 +913,42 @@ summarize(const struct batch *b, int status)
 		printf("stopped before the end: what was graded is kept; the same command goes on from there\n");
 }
 
+/*
+ * One batch at a time writes an out folder: two would interleave their rows and take each other's
+ * half-written results for final. The lock dies with the process; graders do not inherit it.
+ */
+static int
+lock_out(const char *out)
+{
+	char *path = xasprintf("%s/.lock", out);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot create '%s': %s", path, strerror(errno));
+	} else if (flock(fd, LOCK_EX | LOCK_NB)) {
+		char holder[32] = "";
+		ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
+		holder[n > 0 ? n : 0] = 0;
+		holder[strcspn(holder, "\n")] = 0;
+		error("another batch is writing to '%s'%s%s%s: wait for it to finish, or give this one another --out",
+		      out, *holder ? " (process " : "", holder, *holder ? ")" : "");
+		close(fd);
+		fd = -1;
+	} else {
+		char pid[32];
+		int len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+		/* the pid only makes the other batch's message better */
+		if (ftruncate(fd, 0) == 0)
+			(void)!pwrite(fd, pid, (size_t)len, 0);
+	}
+	free(path);
+	return fd;
+}
+
 int
 batch_run(const struct exercise *e, const struct batch_options *o)
 {
-	struct batch b = { .e = e, .o = o, .tty = isatty(1) && !getenv("NO_COLOR"), .started = now_seconds() };
+	struct batch b = { .e = e, .o = o, .tty = isatty(1) && !getenv("NO_COLOR"), .started = now_seconds(),
+			   .lock = -1 };
 	int status = 0;
 	ssize_t n = readlink("/proc/self/exe", b.self, sizeof(b.self) - 1);
 	if (n <= 0)
@@ -931,9 +965,19 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	free(gs);
 	if (status)
 		goto out;
+	if ((b.lock = lock_out(o->out)) < 0) {
+		status = 3;
+		goto out;
+	}
 	for (int i = 0; i < b.count; i++) {
 		char *path = out_path(&b, "%s.json", b.subs[i].student);
 		cJSON *earlier = load_result(path);
+		/* the grader itself failed on it last time (a crash, a fault since mended): graded again */
+		if (earlier && !strcmp(json_string(earlier, "stage", ""), "error")) {
+			b.retried++;
+			cJSON_Delete(earlier);
+			earlier = NULL;
+		}
 		if (earlier) {
 			b.subs[i].done = true;
 			b.resumed++;
@@ -950,6 +994,9 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	printf("grading %d submission%s of %s on the %s backend, %d at a time%s\n", b.count - b.resumed,
 	       b.count - b.resumed == 1 ? "" : "s", e->name, backend_name(o->backend), b.nlanes,
 	       b.resumed ? " (the others were graded by an earlier run)" : "");
+	if (b.retried)
+		printf("%d of them again: the grader failed on %s last time\n", b.retried,
+		       b.retried == 1 ? "it" : "them");
 	/* orphans of a grader that dies come to us, to be stopped (stop_strays) and reaped */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
@@ -961,6 +1008,8 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	sigaction(SIGTERM, &old_term, NULL);
 	summarize(&b, status);
 out:
+	if (b.lock >= 0)
+		close(b.lock);
 	for (int i = 0; i < b.count; i++) {
 		free(b.subs[i].student);
 		free(b.subs[i].path);

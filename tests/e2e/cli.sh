@@ -117,6 +117,19 @@ expect 2 "takes seconds" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --ti
 expect 2 "needs a value" -- $g batch col_sums "$tmp/class" --out
 expect 2 "needs a GPU" -- $g grade col_sums --backend sim --profile
 expect 0 "1 submission" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --backend sim
+# a row the grader itself failed on is graded again when the batch is run again; a verdict is kept
+python3 - "$tmp/out/=HYPERLINK(x).json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); r["stage"] = "error"; r["verdict"] = "fail"
+json.dump(r, open(sys.argv[1], "w"))
+PY
+expect 0 "1 of them again: the grader failed on it last time" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --backend sim
+expect 0 "0 graded now, 1 from an earlier run" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --backend sim
+# one batch at a time per out folder
+exec 9>"$tmp/out/.lock"
+flock -n 9
+expect 3 "another batch is writing to" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --backend sim
+exec 9>&-
 # a cell a spreadsheet would run as a formula is kept as text
 expect 0 "^'=HYPERLINK" -- cat "$tmp/out/gradebook.csv"
 

@@ -424,6 +424,23 @@ warp_complete(int w, struct sim_warp_group *g)
 	g->arrived = 0;
 }
 
+/* A lane joins group g: the last one to come completes it and goes on at once; the others wait. */
+static unsigned long long
+arrive(struct sim_thread *th, int w, int lane, struct sim_warp_group *g, const char *file, int line)
+{
+	g->arrived |= 1u << lane;
+	th->file = file;
+	th->line = line;
+	if (g->arrived == g->mask) {
+		warp_complete(w, g);
+		th->state = T_RUN;
+		return th->warp_out;
+	}
+	th->state = T_WARP;
+	block_thread(th);
+	return th->warp_out;
+}
+
 /* The lanes of warp w that have not exited. */
 static unsigned
 warp_live(int w)
@@ -467,18 +484,8 @@ activemask_arrive(struct sim_thread *th, int w, int lane, const char *file, int 
 		g->file = file;
 		g->line = line;
 	}
-	g->arrived |= 1u << lane;
 	g->mask = warp_live(w);
-	th->file = file;
-	th->line = line;
-	if (g->arrived == g->mask) {
-		warp_complete(w, g);
-		th->state = T_RUN;
-		return th->warp_out;
-	}
-	th->state = T_WARP;
-	block_thread(th);
-	return th->warp_out;
+	return arrive(th, w, lane, g, file, line);
 }
 
 /* stuck(): an __activemask group still waiting gets the lanes that came; true if one did. */
@@ -587,21 +594,10 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 		g->file = file;
 		g->line = line;
 	}
-	g->arrived |= 1u << lane;
 	th->warp_in = v;
 	th->warp_arg = arg;
 	th->warp_width = width;
-	th->file = file;
-	th->line = line;
-	if (g->arrived == m) {
-		/* The last lane completes the group and goes on at once. */
-		warp_complete(w, g);
-		th->state = T_RUN;
-		return th->warp_out;
-	}
-	th->state = T_WARP;
-	block_thread(th);
-	return th->warp_out;
+	return arrive(th, w, lane, g, file, line);
 }
 
 /*

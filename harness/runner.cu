@@ -553,6 +553,18 @@ time_once(struct timing_state *t, enum variant v, unsigned flush_value, double *
 	return ms * 1000.0;
 }
 
+/* The reference's outputs for this round's inputs, untimed, after the student's launch. */
+static int
+reference_again(struct timing_state *t)
+{
+	if (draw_round_inputs(t) ||
+	    harness_call(t->index, "poisoning the outputs", poison_outputs(t->b, t->ref_dev)))
+		return -1;
+	check_definition.launch(cudalings_reference_launcher, &t->b->c, t->ref_dev);
+	return harness_call(t->index, "running the reference solution", cudaGetLastError()) ||
+	       harness_call(t->index, "running the reference solution", cudaDeviceSynchronize());
+}
+
 /*
  * Every round's outputs count: each is compared on the device with the
  * reference solution's for the same inputs, and the round the grader picked
@@ -613,9 +625,14 @@ measure(struct timing_state *t, double cap_us, struct measurement *m)
 		enum variant first = n % 2 ? VARIANT_STUDENT : VARIANT_REFERENCE;
 		enum variant second = n % 2 ? VARIANT_REFERENCE : VARIANT_STUDENT;
 		double a = time_once(t, first, (unsigned)(2 * n), first == VARIANT_STUDENT ? &wall[n] : NULL);
+		/* the reference's answer to these very inputs must not lie in device memory while the
+		   student's kernel runs, for it to find and copy: poisoned now, made again afterwards */
+		if (a >= 0 && first == VARIANT_REFERENCE &&
+		    harness_call(t->index, "poisoning the outputs", poison_outputs(t->b, t->ref_dev)))
+			return -1;
 		double b = a < 0 ? -1 : time_once(t, second, (unsigned)(2 * n + 1), second == VARIANT_STUDENT ? &wall[n] : NULL);
 		double c = b < 0 ? -1 : time_once(t, VARIANT_COPY, (unsigned)n, NULL);
-		if (c < 0 || check_round(t))
+		if (c < 0 || (first == VARIANT_REFERENCE && reference_again(t)) || check_round(t))
 			return -1;
 		/* where the student stands between the reference and the limit, in the same rounds */
 		gold[n] = cudalings_gold_launcher ? time_once(t, VARIANT_GOLD, (unsigned)n, NULL) : 0;

@@ -28,7 +28,7 @@ endif
 GRADER_SRCS := $(wildcard grader/*.c)
 GRADER_OBJS := $(GRADER_SRCS:%.c=$(B)/%.o)
 # Fragments append objects and libraries that link into build/cudalings.
-CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS))
+CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(B)/common/state.o
 CUDALINGS_LIBS := -lcjson -lm
 # Criterion test programs appended by fragments; `make test` runs each.
 TEST_PROGRAMS :=

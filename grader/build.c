@@ -1,11 +1,14 @@
 #include "build.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -701,6 +704,38 @@ source_folder_flag(const char *rel)
 	return slash ? xasprintf("-I%.*s", (int)(slash - rel), rel) : xstrdup("-I.");
 }
 
+/*
+ * The student's build folder, held for this grading. Two gradings of one file at once (the
+ * workbook's watch and a make grade) would overwrite each other's object as the other loads it:
+ * the second builds in a folder of its own, removed when it is done.
+ */
+static int
+claim_build_dir(struct student_build *s, struct buf *log)
+{
+	for (int attempt = 0; attempt < 2; attempt++) {
+		char *dir_abs = root_path(s->dir), *lock_path = xasprintf("%s/.lock", dir_abs);
+		int fd = -1;
+		if (mkdir_p(dir_abs) == 0)
+			fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		free(lock_path);
+		free(dir_abs);
+		if (fd < 0) {
+			buf_addf(log, "cannot create '%s': %s\n", s->dir, strerror(errno));
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | (attempt ? 0 : LOCK_NB)) == 0) {
+			s->dir_lock = fd;
+			return 0;
+		}
+		close(fd);
+		char *own = xasprintf("%s.%ld", s->dir, (long)getpid());
+		free(s->dir);
+		s->dir = own;
+		s->private_dir = true;
+	}
+	return -1;
+}
+
 int
 build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 	      const char *student_path, struct buf *log)
@@ -728,14 +763,11 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 	char *rel = relative_to_root(student_path);
 	uint64_t key = hash_bytes(rel, strlen(rel), 0);
 	s->dir = xasprintf("build/%s/sub/%s-%016llx", bk, e->name, (unsigned long long)key);
+	s->dir_lock = -1;
+	if (!status)
+		status = claim_build_dir(s, log);
 	s->object = xasprintf("%s/%s.o", s->dir, e->name);
 	s->library = xasprintf("%s/%s.so", s->dir, e->name);
-	char *dir_abs = root_path(s->dir);
-	if (!status && mkdir_p(dir_abs)) {
-		buf_addf(log, "cannot create '%s': %s\n", s->dir, strerror(errno));
-		status = -1;
-	}
-	free(dir_abs);
 
 	/* nvcc's driver cannot take some file names (quotes, say): it reads those through a plain-named link,
 	   with the file's own folder on the include path for what it includes beside it */
@@ -947,9 +979,32 @@ build_link(struct student_build *s, struct buf *log)
 	return status;
 }
 
+/* Remove a folder of plain files (a private build folder). */
+static void
+remove_build_dir(const char *dir)
+{
+	char *abs = root_path(dir);
+	DIR *d = opendir(abs);
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			char *path = xasprintf("%s/%s", abs, e->d_name);
+			unlink(path);
+			free(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(abs);
+	free(abs);
+}
+
 void
 build_release(struct student_build *s)
 {
+	if (s->private_dir && s->dir)
+		remove_build_dir(s->dir);
+	if (s->dir_lock >= 0 && s->dir)
+		close(s->dir_lock);
 	char **lists[] = { s->compile_argv, s->frontend_argv, s->scan_argv };
 	for (size_t i = 0; i < sizeof(lists) / sizeof(*lists); i++) {
 		for (char **p = lists[i]; p && *p; p++)

@@ -38,6 +38,8 @@ struct student_build {
 	char **frontend_argv; /* sim: nvcc's front end over the same file, when nvcc is here; else NULL */
 	char **scan_argv;     /* sim: the preprocessor's list of what the original file includes */
 	char *nvcc_link;      /* a plain-named link nvcc reads the file through, when its name would trip nvcc */
+	int dir_lock;         /* held while this grading uses `dir`; -1 when not */
+	bool private_dir;     /* another grading of the file held the usual folder: this one, removed after */
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "batch.h"
 #include "starter.h"
 #include "util.h"
+#include "common/state.h"
 
 #define EXIT_PASS 0
 #define EXIT_FAIL 1
@@ -229,6 +230,38 @@ set_only_case(struct exercise *e, const char *text)
 	return 0;
 }
 
+/* Whether the file graded (`file`, NULL for the default) is the exercise's own in the workbook. */
+static bool
+is_own_file(const char *file, const char *own)
+{
+	if (!file)
+		return true;
+	char *a = realpath(file, NULL), *b = realpath(own, NULL);
+	bool same = a && b && !strcmp(a, b);
+	free(a);
+	free(b);
+	return same;
+}
+
+/*
+ * A grading of the exercise's own file goes into the progress the workbook shows (one state for
+ * `make grade` and the workbook): its status, what was graded, and the report to show again.
+ */
+static void
+record_progress(const struct exercise *e, const struct grade_result *r, cJSON *report, const char *graded,
+		size_t length)
+{
+	struct state st;
+	state_load(&st, workbook_root());
+	state_set_status(&st, e->name, state_status_of(r->pass, backend_name(r->backend)));
+	state_set_graded(&st, e->name, graded, length);
+	char *text = cJSON_Print(report);
+	if (state_save(&st) == 0 && text)
+		state_save_report(&st, e->name, text);
+	free(text);
+	state_free(&st);
+}
+
 static int
 cmd_grade(int argc, char **argv)
 {
@@ -313,15 +346,22 @@ cmd_grade(int argc, char **argv)
 	if (build_headers(&manifest))
 		return EXIT_ENVIRONMENT;
 
+	/* the text graded, as it was when the grading began: the student may save again meanwhile */
+	char *own_file = e->file ? root_path(e->file) : NULL;
+	size_t graded_length = 0;
+	char *graded = own_file && is_own_file(o.file, own_file) ? read_file(own_file, &graded_length) : NULL;
 	struct grade_result r;
 	status = grade_run(e, &o, &r);
-	if (json) {
-		cJSON *j = report_json(&r);
+	cJSON *j = report_json(&r);
+	if (json)
 		report_print_json(stdout, j);
-		cJSON_Delete(j);
-	} else {
+	else
 		report_text(stdout, &r, isatty(1) && !getenv("NO_COLOR"));
-	}
+	if (graded && (status == 0 || status == 1))
+		record_progress(e, &r, j, graded, graded_length);
+	cJSON_Delete(j);
+	free(graded);
+	free(own_file);
 	grade_release(&r);
 	return status;
 }

@@ -33,7 +33,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
 	files() { find "$@" -type f 2>/dev/null; }
 fi
-files Makefile README.md workbook.json .gitignore slides harness grader sim tui demos tests/tests.mk \
+files Makefile README.md workbook.json .gitignore slides harness grader common sim tui demos tests/tests.mk \
 	tools/deps.sh tools/make-args.sh |
 	while IFS= read -r f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
 	xargs -0 -r cp --parents -t "$copy"

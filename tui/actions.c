@@ -163,9 +163,7 @@ action_cancel(void)
 static enum status
 status_of(const struct grade_result *r)
 {
-	if (r->pass)
-		return !strcmp(r->backend, "gpu") ? STATUS_GPU : STATUS_SIM;
-	return STATUS_FAILING;
+	return state_status_of(r->pass, r->backend);
 }
 
 static void
@@ -222,6 +220,8 @@ action_grade_pump(void)
 	app.results[i] = r;
 	/* a grader that could not grade (exit 2 or 3) says nothing about the student's code */
 	if (r->exit_status == 0 || r->exit_status == 1) {
+		/* the grader has recorded it (with what it graded); a grader that could not is made up for */
+		state_reload(&app.state);
 		state_set_status(&app.state, it->name, status_of(r));
 		if (state_save(&app.state) < 0 || state_save_report(&app.state, it->name, json) < 0)
 			app_message(S_FAIL, "%s", last_error());

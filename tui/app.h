@@ -9,7 +9,7 @@
 
 #include "grade.h"
 #include "result.h"
-#include "state.h"
+#include "common/state.h"
 #include "view.h"
 #include "watch.h"
 #include "workbook.h"

@@ -113,8 +113,10 @@ static const char help_text[] =
 	"timing needs a GPU.\n"
 	"- **● passed on the GPU**: right and fast enough.\n"
 	"- **✓ read**: a lesson you have opened.\n"
+	"- **changed since graded**: the file differs from the one last graded.\n"
 	"\n"
-	"Your progress is kept in `.cudalings/state.json` in the workbook.\n";
+	"Your progress is kept in `.cudalings/state.json` in the workbook; "
+	"`make grade` records there too, and what it grades shows here at once.\n";
 
 static void
 help_open(struct view *v)

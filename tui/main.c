@@ -83,6 +83,14 @@ app_status_label(int i)
 
 	if (strcmp(it->kind, "exercise"))
 		return s == STATUS_READ ? "read" : "not read";
+	if (s != STATUS_NOT_STARTED && it->file && app.grading_item != i) {
+		char *path = app_path(it->file);
+		bool changed = state_changed_since_graded(&app.state, it->name, path);
+
+		free(path);
+		if (changed)
+			return "changed since graded";
+	}
 	return status_label(s);
 }
 
@@ -302,6 +310,21 @@ first_to_do(void)
 	return app.wb.n - 1;
 }
 
+/* Progress saved by another process: the reports kept are read again when next shown. */
+static void
+forget_results(void)
+{
+	for (int i = 0; i < app.wb.n; i++) {
+		if (app.results[i]) {
+			result_free(app.results[i]);
+			free(app.results[i]);
+			app.results[i] = NULL;
+		}
+		app.looked[i] = false;
+	}
+	app_refresh(-1);
+}
+
 static void
 loop(void)
 {
@@ -323,8 +346,13 @@ loop(void)
 			left = left < 0 ? 0 : left;
 			timeout = timeout < 0 || left < timeout ? (int)left : timeout;
 		}
+		/* a make grade in another terminal shows here within a second */
+		if (timeout < 0 || timeout > 1000)
+			timeout = 1000;
 		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
+		if (app.grading_item < 0 && state_reload(&app.state))
+			forget_results();
 		if (app.grading_item >= 0)
 			action_grade_pump();
 		if (watch_active(&app.watch))

@@ -141,6 +141,25 @@ expect 2 "say which exercise|is not an exercise's name" -- make -s reset "EX=\$(
 expect 2 "say which exercise" -- make -s grade
 [ ! -e "$tmp/ran" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL: a make variable ran as a command"; }
 
+# a second grading of a file while one is under way builds in a folder of its own, removed after
+cp solutions/col_sums.cu "$tmp/twice.cu"
+expect 0 "PASS" -- $g grade col_sums --file "$tmp/twice.cu" --backend sim
+held=$(ls -td build/sim/sub/col_sums-*/ | head -1)
+before=$(stat -c %Y.%s "$held"/col_sums.so)
+exec 8>"$held/.lock"
+flock -n 8
+echo "// edited while the first grading runs" >>"$tmp/twice.cu"
+sleep 1
+expect 0 "PASS" -- $g grade col_sums --file "$tmp/twice.cu" --backend sim
+exec 8>&-
+if [ "$(stat -c %Y.%s "$held"/col_sums.so)" != "$before" ]; then
+	failed=$((failed + 1)) && echo "FAIL: the second grading built into the folder the first one holds"
+elif ls -d "${held%/}".* >/dev/null 2>&1; then
+	failed=$((failed + 1)) && echo "FAIL: a private build folder was left behind"
+else
+	passed=$((passed + 1))
+fi
+
 # the simulator's settings are the grader's: the student's shell cannot turn a check off
 expect 1 "two blocks write the same" -- env CUDASIM_ORDER_CHECK=0 CUDASIM_TIMEOUT=0 $g grade col_sums \
 	--file tests/mistakes/col_sums/rows_split_without_atomics.cu --backend sim

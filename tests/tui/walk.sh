@@ -82,6 +82,17 @@ echo "== reopen, as 'cudalings' with no arguments: the progress is kept"
 prog=$grader start "$wb" "$env"
 wait_for "1 of $n done"
 wait_for "◐ $row"
+echo "== an edit after grading shows; a make grade in another terminal shows while it is open"
+echo "// a later edit" >>"$wb/exercises/$first.cu"
+keys j k
+wait_for "changed since graded"
+second=$(cd "$wb" && "$grader" list --json | python3 -c '
+import json, sys
+items = [i for i in json.load(sys.stdin)["items"] if i["kind"] == "exercise"]
+print(items[1]["name"], items[1]["order"])')
+read -r second second_order <<<"$second"
+(cd "$wb" && "$grader" grade "$second" --backend sim >/dev/null 2>&1)
+wait_for "failing" 10
 keys Q
 wait_for "[exited 0]"
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "tui/state.h"
+#include "common/state.h"
 #include "tui/util.h"
 
 Test(state, a_missing_file_is_a_fresh_start, .timeout = 10)
@@ -165,5 +165,75 @@ Test(state, reports_are_kept_beside_the_state, .timeout = 10)
 	state_forget_report(&st, "col_sums");
 	cr_assert_null(state_load_report(&st, "col_sums"));
 	state_free(&st);
+	free(root);
+}
+
+Test(state, two_writers_keep_each_others_items, .timeout = 10)
+{
+	char *root = temp_dir();
+	struct state workbook, grader;
+
+	/* the workbook is open; a make grade records a grading meanwhile */
+	state_load(&workbook, root);
+	state_set_status(&workbook, "intro", STATUS_READ);
+	cr_assert_eq(state_save(&workbook), 0, "%s", last_error());
+	state_load(&grader, root);
+	state_set_status(&grader, "col_sums", STATUS_SIM);
+	cr_assert_eq(state_save(&grader), 0, "%s", last_error());
+	/* the workbook saves a hint seen, from its old copy: the grading is not lost */
+	state_set_hints(&workbook, "transpose", "correctness", 1);
+	cr_assert_eq(state_save(&workbook), 0, "%s", last_error());
+	cr_assert_eq(state_status(&workbook, "col_sums"), STATUS_SIM, "a save brings in the others' items");
+	state_free(&grader);
+	state_load(&grader, root);
+	cr_assert_eq(state_status(&grader, "col_sums"), STATUS_SIM);
+	cr_assert_eq(state_status(&grader, "intro"), STATUS_READ);
+	cr_assert_eq(state_hints(&grader, "transpose", "correctness"), 1);
+	state_free(&grader);
+	state_free(&workbook);
+	free(root);
+}
+
+Test(state, reload_sees_another_process_save, .timeout = 10)
+{
+	char *root = temp_dir();
+	struct state workbook, grader;
+
+	state_load(&workbook, root);
+	cr_assert_not(state_reload(&workbook), "nothing new yet");
+	state_load(&grader, root);
+	state_set_status(&grader, "matmul", STATUS_FAILING);
+	cr_assert_eq(state_save(&grader), 0, "%s", last_error());
+	state_set_hints(&workbook, "matmul", "any", 3);	/* not saved yet: kept through the reload */
+	cr_assert(state_reload(&workbook));
+	cr_assert_eq(state_status(&workbook, "matmul"), STATUS_NOT_STARTED,
+		     "the unsaved item is the workbook's own until it saves");
+	cr_assert_eq(state_hints(&workbook, "matmul", "any"), 3);
+	cr_assert_not(state_reload(&workbook), "read once");
+	state_free(&grader);
+	state_free(&workbook);
+	free(root);
+}
+
+Test(state, an_edit_after_grading_is_noticed, .timeout = 10)
+{
+	char *root = temp_dir(), *file;
+	struct state st;
+	static const char graded[] = "__global__ void k() {}\n";
+
+	write_text(root, "col_sums.cu", graded);
+	file = xasprintf("%s/col_sums.cu", root);
+	state_load(&st, root);
+	cr_assert_not(state_changed_since_graded(&st, "col_sums", file), "never graded: nothing to compare");
+	state_set_status(&st, "col_sums", state_status_of(true, "sim"));
+	state_set_graded(&st, "col_sums", graded, strlen(graded));
+	cr_assert_eq(state_status(&st, "col_sums"), STATUS_SIM);
+	cr_assert_not(state_changed_since_graded(&st, "col_sums", file));
+	write_text(root, "col_sums.cu", "__global__ void k() { }\n");
+	cr_assert(state_changed_since_graded(&st, "col_sums", file));
+	cr_assert_eq(state_status_of(true, "gpu"), STATUS_GPU);
+	cr_assert_eq(state_status_of(false, "gpu"), STATUS_FAILING);
+	state_free(&st);
+	free(file);
 	free(root);
 }

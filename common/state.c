@@ -1,16 +1,25 @@
-#include "state.h"
+/*
+ * state.c — the student's progress file, shared by the grader (which records
+ * every grading of an exercise's own file) and the workbook (lessons read,
+ * hints seen). It uses the utility layer's xasprintf, xstrdup, read_file and
+ * error(), which grader/util.c and tui/util.c both provide with these
+ * signatures; each program links its own.
+ */
+#include "common/state.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "grader/util.h"
 
 /* Names in the file; stable, as other versions of the TUI read it. */
 static const char *const status_keys[] = {
@@ -73,6 +82,34 @@ set_aside(struct state *st, const char *why)
 	free(dest);
 }
 
+/* Which version of the file is there: a save renames a new file over it, with a new inode. */
+static long long
+stamp(const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) < 0)
+		return 0;
+	return (long long)sb.st_ino * 1000003 ^ ((long long)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec) ^
+	       (long long)sb.st_size;
+}
+
+/* The file's root if it is whole (an object with items), else NULL. */
+static cJSON *
+read_root(const char *path)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	cJSON *root = text ? cJSON_ParseWithLength(text, len) : NULL;
+
+	free(text);
+	if (root && (!cJSON_IsObject(root) || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "items")))) {
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	return root;
+}
+
 void
 state_load(struct state *st, const char *root)
 {
@@ -81,7 +118,9 @@ state_load(struct state *st, const char *root)
 	cJSON *items;
 
 	memset(st, 0, sizeof(*st));
-	st->path = path_join(root, ".cudalings/state.json");
+	st->path = xasprintf("%s/.cudalings/state.json", root);
+	st->changed = cJSON_CreateObject();
+	st->seen = stamp(st->path);
 	text = read_file(st->path, &len);
 	if (!text) {
 		if (errno != ENOENT)
@@ -110,6 +149,7 @@ void
 state_free(struct state *st)
 {
 	cJSON_Delete(st->root);
+	cJSON_Delete(st->changed);
 	free(st->path);
 	free(st->note);
 	memset(st, 0, sizeof(*st));
@@ -197,16 +237,77 @@ out:
 	return ret;
 }
 
+/* Copy the items named in `changed` from one root into another. */
+static void
+carry_changes(cJSON *to, const cJSON *from, const cJSON *changed)
+{
+	cJSON *to_items = cJSON_GetObjectItemCaseSensitive(to, "items");
+	const cJSON *name;
+
+	cJSON_ArrayForEach(name, changed) {
+		cJSON *mine = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(from, "items"),
+							       name->string);
+		cJSON_DeleteItemFromObjectCaseSensitive(to_items, name->string);
+		if (mine)
+			cJSON_AddItemToObject(to_items, name->string, cJSON_Duplicate(mine, 1));
+	}
+}
+
 int
 state_save(struct state *st)
 {
-	char *text = cJSON_Print(st->root);
-	char *line = xasprintf("%s\n", text);
-	int ret = write_atomic(st->path, line);
+	char *dir_copy = xstrdup(st->path), *dir = dirname(dir_copy), *lock_path = xasprintf("%s/state.lock", dir);
+	int lock = -1, ret = -1;
 
+	if (make_dir(dir) < 0) {
+		error("cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	/* another process (the grader, or a second workbook) may save at the same moment */
+	lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (lock >= 0)
+		while (flock(lock, LOCK_EX) < 0 && errno == EINTR)
+			;
+	cJSON *disk = read_root(st->path);
+	if (disk)
+		carry_changes(disk, st->root, st->changed);
+	char *text = cJSON_Print(disk ? disk : st->root);
+	char *line = xasprintf("%s\n", text);
+	ret = write_atomic(st->path, line);
 	free(line);
 	free(text);
+	if (ret == 0) {
+		if (disk) {
+			cJSON_Delete(st->root);
+			st->root = disk;
+			disk = NULL;
+		}
+		cJSON_Delete(st->changed);
+		st->changed = cJSON_CreateObject();
+		st->seen = stamp(st->path);
+	}
+	cJSON_Delete(disk);
+out:
+	if (lock >= 0)
+		close(lock);
+	free(lock_path);
+	free(dir_copy);
 	return ret;
+}
+
+bool
+state_reload(struct state *st)
+{
+	long long now = stamp(st->path);
+	cJSON *disk;
+
+	if (now == st->seen || !(disk = read_root(st->path)))
+		return false;
+	carry_changes(disk, st->root, st->changed);
+	cJSON_Delete(st->root);
+	st->root = disk;
+	st->seen = now;
+	return true;
 }
 
 /* Where the last report of name is kept, or NULL for a name that is no file name. */
@@ -283,10 +384,66 @@ set(cJSON *obj, const char *key, cJSON *value)
 		cJSON_AddItemToObject(obj, key, value);
 }
 
+/* The item of name, made if need be, marked to be saved. */
+static cJSON *
+changing(struct state *st, const char *name)
+{
+	if (!cJSON_GetObjectItemCaseSensitive(st->changed, name))
+		cJSON_AddTrueToObject(st->changed, name);
+	return item(st, name, true);
+}
+
 void
 state_set_status(struct state *st, const char *name, enum status s)
 {
-	set(item(st, name, true), "status", cJSON_CreateString(status_keys[s]));
+	set(changing(st, name), "status", cJSON_CreateString(status_keys[s]));
+}
+
+enum status
+state_status_of(bool pass, const char *backend)
+{
+	if (!pass)
+		return STATUS_FAILING;
+	return backend && !strcmp(backend, "gpu") ? STATUS_GPU : STATUS_SIM;
+}
+
+/* FNV-1a, 64 bits, as hex: enough to tell an edited file from the one graded. */
+static void
+text_hash(const char *text, size_t length, char out[17])
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < length; i++)
+		h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+void
+state_set_graded(struct state *st, const char *name, const char *text, size_t length)
+{
+	char hash[17];
+
+	text_hash(text, length, hash);
+	set(changing(st, name), "graded", cJSON_CreateString(hash));
+}
+
+bool
+state_changed_since_graded(const struct state *st, const char *name, const char *path)
+{
+	const char *graded = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item(st, name, false), "graded"));
+	size_t length;
+	char *text, hash[17];
+	bool changed;
+
+	if (!graded)
+		return false;
+	text = read_file(path, &length);
+	if (!text)
+		return true;
+	text_hash(text, length, hash);
+	changed = strcmp(hash, graded) != 0;
+	free(text);
+	return changed;
 }
 
 int
@@ -301,7 +458,7 @@ state_hints(const struct state *st, const char *name, const char *stage)
 void
 state_set_hints(struct state *st, const char *name, const char *stage, int n)
 {
-	cJSON *it = item(st, name, true);
+	cJSON *it = changing(st, name);
 	cJSON *hints = cJSON_GetObjectItemCaseSensitive(it, "hints");
 
 	if (!cJSON_IsObject(hints)) {

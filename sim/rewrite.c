@@ -1051,6 +1051,141 @@ check_unconfigured_calls(void)
 	}
 }
 
+/*
+ * Without nvcc's front end (no CUDA toolkit here), the two errors g++ would
+ * let through because it does not know __host__ from __device__: a kernel or
+ * __device__ function calling a function this file defines for the host
+ * only, and <<<>>> on a function that is not __global__. Only names this file
+ * defines are judged: a name from elsewhere, or overloaded for both sides,
+ * is left to the compiler.
+ */
+enum side { SIDE_HOST, SIDE_DEVICE, SIDE_BOTH, SIDE_GLOBAL };
+
+struct definition {
+	int name;		/* token of the function's name */
+	int body, end;		/* its braces */
+	enum side side;
+};
+
+/* The definition whose name is at token i (an identifier before '('), or false. */
+static bool
+definition_at(int i, struct definition *d)
+{
+	int close = match_forward(i + 1), j;
+	bool host = false, device = false, global = false;
+
+	if (close < 0)
+		return false;
+	/* const, noexcept, attributes, a trailing return type: then the body */
+	for (j = close + 1; j < ntoks && toks[j].seg == toks[i].seg; j++) {
+		if (tok_is(j, "{"))
+			break;
+		if (tok_is(j, ";") || tok_is(j, "=") || tok_is(j, ",") || tok_is(j, ")") ||
+		    (tok_is(j, ":") && !tok_is(j + 1, ":") && !tok_is(j - 1, ":")))
+			return false;
+		if (tok_is(j, "(")) {
+			int c = match_forward(j);
+
+			if (c < 0)
+				return false;
+			j = c;
+		}
+	}
+	if (j >= ntoks || !tok_is(j, "{"))
+		return false;
+	for (int k = i - 1; k >= 0 && toks[k].seg == toks[i].seg && !tok_is(k, ";") && !tok_is(k, "}") &&
+			    !tok_is(k, "{"); k--) {
+		host |= ident_is(k, "__host__");
+		device |= ident_is(k, "__device__");
+		global |= ident_is(k, "__global__");
+	}
+	d->name = i;
+	d->body = j;
+	d->end = match_forward(j);
+	d->side = global ? SIDE_GLOBAL : device && host ? SIDE_BOTH : device ? SIDE_DEVICE : SIDE_HOST;
+	return d->end > j;
+}
+
+/* Whether the identifier at i names a function this file defines for the host only. */
+static bool
+host_only(int i, const struct definition *defs, int n)
+{
+	bool host = false;
+
+	for (int k = 0; k < n; k++)
+		if (same_text(i, defs[k].name)) {
+			if (defs[k].side != SIDE_HOST)
+				return false;	/* overloaded for the device too: the compiler picks */
+			host = true;
+		}
+	return host;
+}
+
+static void
+check_host_device_calls(void)
+{
+	struct definition *defs = calloc((size_t)ntoks + 1, sizeof(*defs));
+	int n = 0;
+
+	if (!defs)
+		return;
+	/* the definitions, skipping over bodies (their lambdas and locals are no definitions) */
+	for (int i = 0; i + 1 < ntoks; i++) {
+		if (toks[i].seg || toks[i].kind != K_IDENT || !tok_is(i + 1, "(") || tok_is(i - 1, ".") ||
+		    tok_is(i - 1, "->") || ident_is(i, "if") || ident_is(i, "for") || ident_is(i, "while") ||
+		    ident_is(i, "switch") || ident_is(i, "return") || ident_is(i, "sizeof") ||
+		    ident_is(i, "__launch_bounds__") || ident_is(i, "__attribute__") || ident_is(i, "alignas") ||
+		    ident_is(i, "__align__") || ident_is(i, "decltype"))
+			continue;
+		if (definition_at(i, &defs[n]))
+			i = defs[n++].end;
+	}
+	for (int k = 0; k < n; k++) {
+		if (defs[k].side != SIDE_GLOBAL && defs[k].side != SIDE_DEVICE)
+			continue;
+		for (int i = defs[k].body + 1; i < defs[k].end; i++) {
+			int after = i + 1;
+
+			if (toks[i].seg || toks[i].kind != K_IDENT || tok_is(i - 1, ".") || tok_is(i - 1, "->") ||
+			    tok_is(i - 1, ":"))
+				continue;
+			if (tok_is(after, "<") && !triple(after, '<')) {
+				int depth = 0;
+
+				for (; after < defs[k].end && !tok_is(after, ";"); after++) {
+					depth += tok_is(after, "<") - tok_is(after, ">");
+					if (depth == 0)
+						break;
+				}
+				after++;
+			}
+			if (tok_is(after, "(") && host_only(i, defs, n))
+				fail(toks[i].line, "calling a __host__ function ('%.*s') from a %s function is not "
+				     "allowed: mark it __device__ (or __host__ __device__) to use it in device code",
+				     (int)(toks[i].end - toks[i].start), src + toks[i].start,
+				     defs[k].side == SIDE_GLOBAL ? "__global__" : "__device__");
+		}
+	}
+	/* <<<>>> on a name this file defines, but not as a kernel */
+	for (int i = 1; i < ntoks; i++) {
+		if (!triple(i, '<') || toks[i].seg)
+			continue;
+		int name = i - 1;
+
+		if (tok_is(name, ">")) {
+			int open = match_backward(name, '<', '>');
+
+			name = open > 0 ? open - 1 : -1;
+		}
+		if (name >= 0 && toks[name].kind == K_IDENT && !tok_is(name - 1, ".") && !tok_is(name - 1, "->") &&
+		    host_only(name, defs, n))
+			fail(toks[name].line, "'%.*s' is a __host__ function, not a __global__ one: it cannot be "
+			     "configured with <<<>>>; only a kernel is launched",
+			     (int)(toks[name].end - toks[name].start), src + toks[name].start);
+	}
+	free(defs);
+}
+
 /* ---------------------------------------------------------------- driver */
 
 static void
@@ -1157,6 +1292,7 @@ main(int argc, char **argv)
 
 	tokenize();
 	check_unconfigured_calls();
+	check_host_device_calls();
 	rewrite();
 	qsort(edits, nedits, sizeof(*edits), edit_cmp);
 

@@ -150,6 +150,11 @@ static struct bad_input bad_inputs[] = {
 	  "'k' is a __global__ function: call it with a launch configuration" },
 	{ "template <int N> __global__ void __launch_bounds__(N) t(int *p) {}\n\n"
 	  "void f(int *p) { t<32><<<1, 32>>>(p); t<32>(p); }\n", 3, "t<<<grid, block>>>" },
+	/* what nvcc's front end refuses, refused without it too */
+	{ "static int twice(int v) { return 2 * v; }\n__global__ void k(int *p)\n{\n\tp[0] = twice(p[0]);\n}\n", 4,
+	  "calling a __host__ function ('twice') from a __global__ function" },
+	{ "void sums(int *p) { p[0] = 1; }\n\nvoid launch(int *p)\n{\n\tsums<<<1, 1>>>(p);\n}\n", 5,
+	  "'sums' is a __host__ function, not a __global__ one: it cannot be configured" },
 };
 
 ParameterizedTestParameters(rewrite, refuses_with_file_and_line)
@@ -170,6 +175,29 @@ ParameterizedTest(struct bad_input *b, rewrite, refuses_with_file_and_line,
 	snprintf(want, sizeof(want), "%s/bad.cu:%d: ", dir, b->line);
 	cr_assert(strstr(r.err, want), "expected %s in: %s", want, r.err);
 	cr_assert(strstr(r.err, b->message), "expected \"%s\" in: %s", b->message, r.err);
+}
+
+Test(rewrite, host_and_device_calls_that_nvcc_takes, .init = make_dir, .fini = remove_dir, .timeout = 30)
+{
+	struct run r;
+
+	/* overloaded for both sides, __host__ __device__, qualified, a member, a lambda, a host caller */
+	write_file("sides.cu",
+		   "static int scale(int v) { return v; }\n"
+		   "__device__ int scale(int v, int s) { return v * s; }\n"
+		   "__host__ __device__ int both(int v) { return v + 1; }\n"
+		   "namespace host { int helper(int v) { return v; } }\n"
+		   "__device__ int helper(int v) { return v - 1; }\n"
+		   "struct acc { int v; __device__ int get() const { return v; } };\n"
+		   "__global__ void k(int *p)\n"
+		   "{\n"
+		   "\tauto add = [](int a) { return a + 1; };\n"
+		   "\tacc a{ p[0] };\n"
+		   "\tp[0] = scale(both(helper(a.get())), 2) + add(0);\n"
+		   "}\n"
+		   "void launch(int *p) { k<<<1, 1>>>(p); scale(host::helper(1)); }\n");
+	r = sh("%s %s/sides.cu %s/sides.cpp", REWRITE, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
 }
 
 Test(rewrite, stray_apostrophes_pass_through, .init = make_dir, .fini = remove_dir, .timeout = 30)

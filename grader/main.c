@@ -521,6 +521,16 @@ variant_description(const char *rel)
 	return description ? description : xstrdup("");
 }
 
+/* A simulator figure for the demo table: "-" where it was not measured (no shared memory, say). */
+static void
+figure_text(bool measured, double value, char out[16])
+{
+	if (measured && value >= 0)
+		snprintf(out, 16, "%.1f", value);
+	else
+		snprintf(out, 16, "-");
+}
+
 static int
 cmd_run(int argc, char **argv)
 {
@@ -555,7 +565,14 @@ cmd_run(int argc, char **argv)
 	for (int i = 0; i < count; i++)
 		if ((int)strlen(variants[i]) > width)
 			width = (int)strlen(variants[i]);
-	printf("  %-*s %-8s %10s %9s %8s  %s\n", width, "variant", "result", "µs", "GB/s", "× ref", "what it shows");
+	/* no clock on the simulator, but what the demos are about: how each variant's warps use memory */
+	bool sim = o.backend == BACKEND_SIM;
+	if (sim)
+		printf("  %-*s %-8s %13s %13s %9s  %s\n", width, "variant", "result", "sectors ld/st", "conflicts/req",
+		       "reads/out", "what it shows");
+	else
+		printf("  %-*s %-8s %10s %9s %8s  %s\n", width, "variant", "result", "µs", "GB/s", "× ref",
+		       "what it shows");
 	for (int i = -1; i < count && status != EXIT_ENVIRONMENT; i++) {
 		const char *file = i < 0 ? e->solution : variants[i];
 		char *description = i < 0 ? xstrdup("the reference") : variant_description(file);
@@ -563,10 +580,20 @@ cmd_run(int argc, char **argv)
 		o.file = file;
 		int one = grade_run(e, &o, &r);
 		bool correct = one == 0 || (r.stage && !strcmp(r.stage, "performance"));
-		if (r.timing.measured)
+		if (r.timing.measured) {
 			printf("  %-*s %-8s %10.1f %9.0f %8.2f  %s\n", width, file, correct ? "correct" : "WRONG",
 			       r.timing.median_us, r.timing.gbps, r.timing.ratio, description);
-		else
+		} else if (sim) {
+			/* sectors per warp request of loads and of stores: a demo is often about one of them */
+			char loads[16], stores[16], sectors[40], conflicts[16], reads[16];
+			figure_text(r.figures.measured, r.figures.load_sectors_per_request, loads);
+			figure_text(r.figures.measured, r.figures.store_sectors_per_request, stores);
+			snprintf(sectors, sizeof(sectors), "%s/%s", loads, stores);
+			figure_text(r.figures.measured, r.figures.bank_conflicts_per_request, conflicts);
+			figure_text(r.figures.measured, r.figures.global_reads_per_output, reads);
+			printf("  %-*s %-8s %13s %13s %9s  %s\n", width, file, correct ? "correct" : "WRONG", sectors,
+			       conflicts, reads, description);
+		} else
 			printf("  %-*s %-8s %10s %9s %8s  %s\n", width, file, correct ? "correct" : "WRONG", "-", "-", "-",
 			       description);
 		if (!correct)

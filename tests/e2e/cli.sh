@@ -160,6 +160,10 @@ else
 	passed=$((passed + 1))
 fi
 
+# a demo on the simulator shows its variants' memory figures side by side
+expect 0 "naive_transpose.cu +correct +4.0/32.0" -- $g run naive_transpose --backend sim
+expect 0 "coalesced_writes.cu +correct +32.0/4.0" -- $g run naive_transpose --backend sim
+
 # the simulator's settings are the grader's: the student's shell cannot turn a check off
 expect 1 "two blocks write the same" -- env CUDASIM_ORDER_CHECK=0 CUDASIM_TIMEOUT=0 $g grade col_sums \
 	--file tests/mistakes/col_sums/rows_split_without_atomics.cu --backend sim

@@ -18,6 +18,8 @@ files=(
 	"sliding_average tests/wrong/sliding_average/chunk_per_thread.cu"
 	"transpose tests/mistakes/transpose/tile_without_padding.cu"
 	"transpose tests/adversarial/fast_transpose_swizzled.cu"
+	"transpose tests/adversarial/fast_transpose_padded_by_8.cu"
+	"transpose tests/mistakes/transpose/tile_padded_by_16.cu"
 	"transpose solutions/transpose.cu"
 	"tile_transpose tests/mistakes/tile_transpose/scattered_writes.cu"
 	"matrix_add tests/mistakes/matrix_add/threadidx_x_picks_row.cu"

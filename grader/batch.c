@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -63,11 +64,12 @@ on_signal(int sig)
 
 /* ------------------------------------------------------------ finding the submissions */
 
+/* A .cu file, whatever the case of its extension (BOB.CU is Bob's submission too). */
 static bool
 ends_with_cu(const char *name)
 {
 	size_t n = strlen(name);
-	return n > 3 && !strcmp(name + n - 3, ".cu");
+	return n > 3 && !strcasecmp(name + n - 3, ".cu");
 }
 
 static int
@@ -124,14 +126,23 @@ find_submissions(struct batch *b)
 	if (!d)
 		return error("cannot read the folder of submissions '%s': %s", b->o->dir, strerror(errno));
 	int cap = 0;
+	struct buf skipped = { 0 };
 	for (struct dirent *entry; (entry = readdir(d));) {
-		if (entry->d_name[0] == '.')
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
 			continue;
 		/* absolute: the gradings run in the workbook's folder */
 		char *path = xasprintf("%s/%s", dir, entry->d_name);
 		bool folder = is_directory(path);
 		/* results kept beside the submissions are not a student's folder */
-		if ((!folder && !ends_with_cu(entry->d_name)) || !strcmp(path, out)) {
+		if (!strcmp(path, out)) {
+			free(path);
+			continue;
+		}
+		/* what is not graded is said, not passed over */
+		const char *why = entry->d_name[0] == '.' ? "hidden" : !folder && !ends_with_cu(entry->d_name)
+			? "not a .cu file" : NULL;
+		if (why) {
+			buf_addf(&skipped, "%s  %s (%s)", skipped.len ? "\n" : "", entry->d_name, why);
 			free(path);
 			continue;
 		}
@@ -147,10 +158,20 @@ find_submissions(struct batch *b)
 			free(path);
 		} else {
 			s->student = xasprintf("%.*s", (int)strlen(entry->d_name) - 3, entry->d_name);
-			s->path = path;
+			struct stat st;
+			/* a FIFO or a device would block or never end the grading that opens it */
+			if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+				s->problem = xasprintf("%s is not a regular file", entry->d_name);
+				free(path);
+			} else {
+				s->path = path;
+			}
 		}
 	}
 	closedir(d);
+	if (skipped.len)
+		printf("not graded:\n%s\n", skipped.data);
+	buf_free(&skipped);
 	if (b->count)
 		qsort(b->subs, (size_t)b->count, sizeof(*b->subs), compare_submissions);
 	for (int i = 1; i < b->count; i++)
@@ -165,10 +186,24 @@ find_submissions(struct batch *b)
 
 /* ------------------------------------------------------------ results on disk */
 
+/*
+ * A student's name as a file name: itself, or when too long for one (a name near 255 bytes, plus
+ * ".json" or ".stdout") its start and a hash of the whole. The gradebook keeps the whole name.
+ */
+static char *
+file_key(const char *student)
+{
+	size_t n = strlen(student);
+	if (n <= 200)
+		return xstrdup(student);
+	return xasprintf("%.180s-%016llx", student, (unsigned long long)hash_bytes(student, n, 0));
+}
+
 static char *
 out_path(const struct batch *b, const char *fmt, const char *student)
 {
-	char *rel = xasprintf(fmt, student);
+	char *key = file_key(student), *rel = xasprintf(fmt, key);
+	free(key);
 	char *path = xasprintf("%s/%s", b->o->out, rel);
 	free(rel);
 	return path;
@@ -682,7 +717,9 @@ stop_strays(const struct batch *b)
 static char *
 work_path(const struct batch *b, const char *student, const char *what)
 {
-	return xasprintf("%s/.work/%s.%s", b->o->out, student, what);
+	char *key = file_key(student), *path = xasprintf("%s/.work/%s.%s", b->o->out, key, what);
+	free(key);
+	return path;
 }
 
 static int

@@ -665,10 +665,16 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	return status;
 }
 
-/* A path nvcc's driver passes on intact: letters, digits and / . _ - + only. */
+/* A path nvcc's driver passes on intact: letters, digits and / . _ - + only, a short name ending in .cu. */
 static bool
 nvcc_can_take(const char *path)
 {
+	/* it picks what to do by the extension (BOB.CU: "don't know what to do"), and names its temporary
+	   files after the file (a name near 255 bytes: "file name too long") */
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+	if (n < 4 || strcmp(base + n - 3, ".cu") || n > 100)
+		return false;
 	for (const char *p = path; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("/._-+", *p))
 			return false;

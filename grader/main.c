@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -158,6 +159,10 @@ check_submission(const char *path)
 {
 	if (is_directory(path))
 		return error("'%s' is a directory: give the .cu file", path);
+	struct stat st;
+	/* a FIFO or a device would block the read below, or never end it */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return error("'%s' is not a regular file (a FIFO, a device…): give the .cu file", path);
 	size_t length;
 	char *text = read_file(path, &length);
 	if (!text)

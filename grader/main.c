@@ -32,20 +32,8 @@
 #define EXIT_ENVIRONMENT 3
 #define MAX_SUBMISSION_BYTES (1024 * 1024)
 
-static const char usage_text[] =
-	"usage: cudalings                      open the workbook (the TUI)\n"
-	"       cudalings list [--json]        the lessons and exercises in order\n"
-	"       cudalings grade NAME [--file PATH] [--backend gpu|sim] [--json] [--progress] [--seed N]\n"
-	"                           [--case SIZES] [--sanitize] [--profile]  (gpu: compute-sanitizer, Nsight Compute)\n"
-	"       cudalings run NAME [--backend gpu|sim]  run a demo's variants side by side\n"
-	"       cudalings reset NAME           put the starter back (your file is kept as a backup)\n"
-	"       cudalings starter NAME         print the starter of an exercise\n"
-	"       cudalings starters [--check]   write missing starters from the solutions, or check they match\n"
-	"       cudalings check [NAME...] [--compile-only]  check the workbook, or the exercises named\n"
-	"       cudalings new NAME [--after ITEM]  scaffold a new exercise (instructors)\n"
-	"       cudalings batch NAME DIR --out OUT [--backend gpu|sim] [--jobs N]  grade a class\n"
-	"\n"
-	"exit status: 0 pass, 1 fail, 2 usage error, 3 environment error (no toolkit, no GPU)\n";
+/* The usage line and the exit statuses: the commands come from the table at the end of this file. */
+static void print_usage(FILE *out);
 
 static struct manifest manifest;
 
@@ -1015,37 +1003,81 @@ open_tui(char **argv)
 	return EXIT_ENVIRONMENT;
 }
 
+/* A command: its name, the words after it, what it does, and its function (argv[0] is the name). */
+struct command {
+	const char *name, *args, *summary;
+	int (*run)(int argc, char **argv);
+};
+
+static int cmd_help(int argc, char **argv);
+static int cmd_tui(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "list", "[--json]", "the lessons and exercises in order", cmd_list },
+	{ "grade", "NAME [--file PATH] [--backend gpu|sim] [--json] [--progress] [--seed N]\n"
+		   "             [--case SIZES] [--sanitize] [--profile]",
+	  "grade an exercise (gpu: --sanitize runs compute-sanitizer, --profile Nsight Compute)", cmd_grade },
+	{ "run", "NAME [--backend gpu|sim]", "run a demo's variants side by side", cmd_run },
+	{ "reset", "NAME", "put the starter back (your file is kept as a backup)", cmd_reset },
+	{ "starter", "NAME", "print the starter of an exercise", cmd_starter },
+	{ "starters", "[--check]", "write missing starters from the solutions, or check they match", cmd_starters },
+	{ "check", "[NAME...] [--compile-only]", "check the workbook, or the exercises named", cmd_check },
+	{ "new", "NAME [--after ITEM]", "scaffold a new exercise (instructors)", cmd_new },
+	{ "batch", "NAME DIR --out OUT [--backend gpu|sim] [--jobs N] [--timeout S]", "grade a class", cmd_batch },
+	{ "tui", "", "open the workbook (the same as no command)", cmd_tui },
+	{ "help", "", "this text", cmd_help },
+};
+
+static void
+print_usage(FILE *out)
+{
+	fprintf(out, "usage: cudalings               open the workbook (the TUI)\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++) {
+		const struct command *c = &commands[i];
+		fprintf(out, "       cudalings %s%s%s\n", c->name, *c->args ? " " : "", c->args);
+		fprintf(out, "           %s\n", c->summary);
+	}
+	fprintf(out, "\nexit status: 0 pass, 1 fail, 2 usage error, 3 environment error (no toolkit, no GPU)\n");
+}
+
+static int
+cmd_help(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	print_usage(stdout);
+	return EXIT_PASS;
+}
+
+static int
+cmd_tui(int argc, char **argv)
+{
+	(void)argc;
+	return open_tui(argv);
+}
+
 int
 main(int argc, char **argv)
 {
 	if (argc < 2)
 		return open_tui(argv);
-	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-		fputs(usage_text, stdout);
-		return EXIT_PASS;
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		return cmd_help(argc - 1, argv + 1);
+	const char *closest = NULL;
+	int best = 3;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(*commands); i++) {
+		if (!strcmp(name, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+		int d = edit_distance(name, commands[i].name);
+		if (d < best) {
+			best = d;
+			closest = commands[i].name;
+		}
 	}
-	if (!strcmp(cmd, "list"))
-		return cmd_list(argc - 1, argv + 1);
-	if (!strcmp(cmd, "grade"))
-		return cmd_grade(argc - 1, argv + 1);
-	if (!strcmp(cmd, "reset"))
-		return cmd_reset(argc - 1, argv + 1);
-	if (!strcmp(cmd, "starter"))
-		return cmd_starter(argc - 1, argv + 1);
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "starters"))
-		return cmd_starters(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "tui"))
-		return open_tui(argv + 1);
-	if (!strcmp(cmd, "new"))
-		return cmd_new(argc - 1, argv + 1);
-	if (!strcmp(cmd, "batch"))
-		return cmd_batch(argc - 1, argv + 1);
-	error("'%s' is not a cudalings command", cmd);
-	fputs(usage_text, stderr);
+	if (closest)
+		error("'%s' is not a cudalings command: did you mean '%s'?", name, closest);
+	else
+		error("'%s' is not a cudalings command", name);
+	print_usage(stderr);
 	return EXIT_USAGE;
 }

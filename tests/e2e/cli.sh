@@ -41,6 +41,7 @@ printf 'int x;\0\1\2' >"$tmp/binary.cu"
 expect 2 "not a text file" -- $g grade col_sums --file "$tmp/binary.cu"
 expect 2 "'gpu' or 'sim', not 'tpu'" -- $g grade col_sums --backend tpu
 expect 2 "not a cudalings command" -- $g frobnicate
+expect 2 "did you mean 'batch'" -- $g bacth
 expect 0 "usage: cudalings" -- $g --help
 expect 0 "col_sums +exercise" -- $g list
 expect 0 '"name":	"matmul"' -- $g list --json

@@ -37,6 +37,8 @@ files Makefile README.md workbook.json .gitignore slides harness grader common s
 	tools/deps.sh tools/make-args.sh |
 	while IFS= read -r f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
 	xargs -0 -r cp --parents -t "$copy"
+# the measurements the lessons cite
+python3 tools/lesson-figures.py --cited | while IFS= read -r f; do [ -f "$f" ] && cp --parents -t "$copy" "$f"; done
 
 # kind and name of every item, from the manifest the grader reads
 items=$("$g" list --json | python3 -c '

@@ -40,9 +40,13 @@ if grep -rl --include='*.cu' "BEGIN SOLUTION" "$copy" >"$tmp/leaks"; then
 else
 	ok
 fi
-for dir in tests/instructor tests/wrong bench; do
+for dir in tests/instructor tests/wrong; do
 	[ ! -e "$copy/$dir" ] && ok || bad "the copy has $dir/, which is the instructor's"
 done
+# of bench/, only the measurements the lessons cite: no scripts, every cited table there
+cited=$(python3 tools/lesson-figures.py --cited | sed 's|^bench/||' | sort | tr '\n' ' ')
+[ "$(ls "$copy/bench" 2>/dev/null | sort | tr '\n' ' ')" = "$cited" ] && ok ||
+	bad "the copy's bench/ holds $(ls "$copy/bench" | tr '\n' ' '), not the lessons' $cited"
 # of tools/, only what the student's make runs: setting up, and quoting make's variables
 [ "$(ls "$copy/tools" 2>/dev/null | tr '\n' ' ')" = "deps.sh make-args.sh " ] && ok ||
 	bad "the copy's tools/ holds $(ls "$copy/tools" | tr '\n' ' '), not just deps.sh and make-args.sh"

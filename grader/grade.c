@@ -563,6 +563,7 @@ grade_release(struct grade_result *r)
 	free(r->device);
 	free(r->message);
 	free(r->note);
+	free(r->timing.noise);
 	free(r->compile_output);
 	free(r->program_output);
 	for (int i = 0; i < r->ncases; i++)

@@ -73,6 +73,9 @@ struct timing_result {
 	double physical_us; /* the physical reference: the copy, or cuBLAS SGEMM for matmul */
 	const char *physical; /* "device-to-device copy" or "cuBLAS SGEMM" */
 	double limit_pct;   /* the physical reference's time as a percentage of the student's */
+	bool clocks_known;  /* NVML answered: the SM clock and slowdowns below mean something */
+	unsigned sm_mhz_first, sm_mhz_last, sm_mhz_low, sm_mhz_high;
+	char *noise;        /* what made the time uncertain (a slowdown, a clock that moved), or NULL */
 };
 
 struct grade_result {

@@ -53,6 +53,8 @@ print_timing(FILE *out, const struct grade_result *r, bool color)
 		fprintf(out, "; tier: %s", !strcmp(r->tier, "gold") ? "as fast as gold"
 			: !strcmp(r->tier, "near_gold") ? "within 1.1× of gold" : "pass");
 	fputc('\n', out);
+	if (t->noise)
+		fprintf(out, "  %-10s %s\n", "noise", t->noise);
 }
 
 void
@@ -194,6 +196,19 @@ report_json(const struct grade_result *r)
 			cJSON_AddNumberToObject(j, "gold_us", t->gold_us);
 		else
 			cJSON_AddNullToObject(j, "gold_us");
+		if (t->clocks_known) {
+			cJSON *c = cJSON_AddObjectToObject(j, "sm_mhz");
+			cJSON_AddNumberToObject(c, "first", t->sm_mhz_first);
+			cJSON_AddNumberToObject(c, "last", t->sm_mhz_last);
+			cJSON_AddNumberToObject(c, "low", t->sm_mhz_low);
+			cJSON_AddNumberToObject(c, "high", t->sm_mhz_high);
+		} else {
+			cJSON_AddNullToObject(j, "sm_mhz");
+		}
+		if (t->noise)
+			cJSON_AddStringToObject(j, "noise", t->noise);
+		else
+			cJSON_AddNullToObject(j, "noise");
 	} else {
 		cJSON_AddNullToObject(o, "timing");
 	}

@@ -31,6 +31,29 @@ absolute_threshold(const struct exercise *e, const char *device)
 	return 0;
 }
 
+char *
+verdict_noise(const struct proto_timing *m)
+{
+	if (!m->clocks_known)
+		return NULL;
+	static const struct { uint64_t bit; const char *name; } reasons[] = {
+		{ PROTO_SLOWDOWN_POWER_CAP, "its power cap" }, { PROTO_SLOWDOWN_HW, "a hardware slowdown" },
+		{ PROTO_SLOWDOWN_SW_THERMAL, "heat (software)" }, { PROTO_SLOWDOWN_HW_THERMAL, "heat (hardware)" },
+		{ PROTO_SLOWDOWN_POWER_BRAKE, "the power brake" },
+	};
+	struct buf b = { 0 };
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(*reasons); i++)
+		if (m->slowdowns & reasons[i].bit)
+			buf_addf(&b, "%s%s", b.len ? ", " : "the GPU slowed itself down while timing (", reasons[i].name);
+	if (b.len)
+		buf_addstr(&b, ")");
+	/* the SM clock moving by a tenth between samples: boost going up or down under the measurement */
+	if (m->sm_mhz_high > 1.1 * m->sm_mhz_low && m->sm_mhz_low > 0)
+		buf_addf(&b, "%sits SM clock moved between %u and %u MHz", b.len ? "; " : "", m->sm_mhz_low,
+			 m->sm_mhz_high);
+	return b.len ? buf_detach(&b) : NULL;
+}
+
 void
 verdict_timing(struct grade_result *r, const struct exercise *e, const struct proto_timing *m,
 	       const struct proto_case_info *info, const struct proto_device *device)
@@ -63,6 +86,13 @@ verdict_timing(struct grade_result *r, const struct exercise *e, const struct pr
 	t->physical = m->physical_us > 0 ? "cuBLAS SGEMM" : "device-to-device copy";
 	t->limit_pct = m->student_us > 0 ? 100 * t->physical_us / m->student_us : 0;
 
+	t->clocks_known = m->clocks_known != 0;
+	t->sm_mhz_first = m->sm_mhz_first;
+	t->sm_mhz_last = m->sm_mhz_last;
+	t->sm_mhz_low = m->sm_mhz_low;
+	t->sm_mhz_high = m->sm_mhz_high;
+	t->noise = verdict_noise(m);
+
 	bool fast_enough = t->absolute ? m->student_us <= t->threshold_us : m->ratio <= t->threshold_ratio;
 	/* no kernel moves its bytes faster than a plain copy of them: part of the work ran outside the timed
 	   launch (however many flops it does besides) */
@@ -94,6 +124,13 @@ verdict_timing(struct grade_result *r, const struct exercise *e, const struct pr
 				    xasprintf("%.1f µs is %.2f× the reference solution's %.1f µs; it must be "
 					      "within %.2f×", m->student_us, m->ratio, m->reference_us,
 					      t->threshold_ratio));
+		/* measured again already (the runner does, up to three times): what remains is said */
+		if (t->noise) {
+			char *longer = xasprintf("%s; %s, measured %d times: grade again on a quieter GPU before "
+						 "changing a kernel for this", r->message, t->noise, m->measurements);
+			free(r->message);
+			r->message = longer;
+		}
 	}
 }
 

@@ -19,6 +19,8 @@ void verdict_fail(struct grade_result *r, const char *stage, char *message);
  * plausible at all (faster than copying the bytes, host time off the GPU's
  * clock). Fills r->timing and r->performance; fails r at "performance".
  */
+/* What made a measurement uncertain, in words (NVML's slowdowns, a moving SM clock), or NULL. You own it. */
+char *verdict_noise(const struct proto_timing *m);
 void verdict_timing(struct grade_result *r, const struct exercise *e, const struct proto_timing *m,
 		    const struct proto_case_info *info, const struct proto_device *device);
 

@@ -145,7 +145,21 @@ struct proto_timing {
 	double gold_us;       /* median of the exercise's gold solution, same rounds; 0 when it has none */
 	double physical_us;   /* median of the physical reference when it is not the copy (cuBLAS SGEMM); 0 else */
 	int32_t rounds;
-	int32_t measurements; /* 1, or up to 3 when close to the threshold */
+	int32_t measurements; /* 1, or up to 3 when close to the threshold or slowed */
+	/* the GPU's state through NVML, sampled around each measurement; clocks_known 0 without NVML */
+	int32_t clocks_known;
+	uint32_t sm_mhz_first, sm_mhz_last; /* SM clock before the first measurement, after the last */
+	uint32_t sm_mhz_low, sm_mhz_high;   /* the lowest and highest seen */
+	uint64_t slowdowns;   /* PROTO_SLOWDOWN_* reasons seen during any measurement */
 };
+
+/* NVML's clock event reasons that slow a GPU down: power cap, slowdown, thermal, power brake. */
+#define PROTO_SLOWDOWN_POWER_CAP 0x4ull
+#define PROTO_SLOWDOWN_HW 0x8ull
+#define PROTO_SLOWDOWN_SW_THERMAL 0x20ull
+#define PROTO_SLOWDOWN_HW_THERMAL 0x40ull
+#define PROTO_SLOWDOWN_POWER_BRAKE 0x80ull
+#define PROTO_SLOWDOWNS (PROTO_SLOWDOWN_POWER_CAP | PROTO_SLOWDOWN_HW | PROTO_SLOWDOWN_SW_THERMAL | \
+			 PROTO_SLOWDOWN_HW_THERMAL | PROTO_SLOWDOWN_POWER_BRAKE)
 
 #endif

@@ -21,6 +21,7 @@ release(struct grade_result *r)
 		free(r->diagnostics[i].kind);
 		free(r->diagnostics[i].message);
 	}
+	free(r->timing.noise);
 }
 
 static struct grade_result
@@ -51,6 +52,32 @@ Test(verdict, past_the_ratio_fails_with_both_times, .timeout = 5)
 	cr_assert_str_eq(r.stage, "performance");
 	cr_assert_not_null(strstr(r.message, "1.72×"));
 	cr_assert_not_null(strstr(r.message, "78.0 µs"));
+	release(&r);
+}
+
+Test(verdict, a_slowed_gpu_is_named_with_the_failure, .timeout = 5)
+{
+	struct proto_timing m = { .student_us = 135, .reference_us = 78, .copy_us = 40, .ratio = 1.72, .wall_us = 140,
+				  .measurements = 3, .clocks_known = 1, .sm_mhz_first = 1980, .sm_mhz_last = 1410,
+				  .sm_mhz_low = 1410, .sm_mhz_high = 1980,
+				  .slowdowns = PROTO_SLOWDOWN_POWER_CAP | PROTO_SLOWDOWN_HW_THERMAL };
+	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
+	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_not_null(strstr(r.message, "slowed itself down while timing (its power cap, heat (hardware))"),
+			   "%s", r.message);
+	cr_assert_not_null(strstr(r.message, "moved between 1410 and 1980 MHz"), "%s", r.message);
+	cr_assert_not_null(strstr(r.message, "measured 3 times"), "%s", r.message);
+	release(&r);
+	/* steady clocks and no slowdown: nothing is said; without NVML, nothing is known */
+	m.slowdowns = 0;
+	m.sm_mhz_low = m.sm_mhz_high = m.sm_mhz_last = 1980;
+	r = judged(&exercise, m, &memory_bound, &h100);
+	cr_assert_null(r.timing.noise);
+	release(&r);
+	m.clocks_known = 0;
+	m.slowdowns = PROTO_SLOWDOWN_POWER_CAP;
+	r = judged(&exercise, m, &memory_bound, &h100);
+	cr_assert_null(r.timing.noise);
 	release(&r);
 }
 

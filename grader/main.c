@@ -124,6 +124,7 @@ cmd_list(int argc, char **argv)
 		cJSON_AddNumberToObject(j, "order", i + 1);
 		cJSON_AddItemToObject(j, "file", e->file ? cJSON_CreateString(e->file) : cJSON_CreateNull());
 		cJSON_AddItemToObject(j, "solution", e->solution ? cJSON_CreateString(e->solution) : cJSON_CreateNull());
+		cJSON_AddBoolToObject(j, "has_solution", item_solution_present(e));
 		cJSON_AddStringToObject(j, "lesson", e->lesson);
 		cJSON *hints = cJSON_AddArrayToObject(j, "hints");
 		for (int h = 0; h < e->nhints; h++) {

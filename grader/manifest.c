@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diagnose.h"
 #include "util.h"
@@ -358,6 +359,17 @@ const char *
 item_kind_name(enum item_kind kind)
 {
 	return kind == ITEM_EXERCISE ? "exercise" : kind == ITEM_DEMO ? "demo" : "lesson";
+}
+
+bool
+item_solution_present(const struct exercise *e)
+{
+	if (!e->solution)
+		return false;
+	char *path = root_path(e->solution);
+	bool present = access(path, R_OK) == 0 && !is_directory(path);
+	free(path);
+	return present;
 }
 
 void

@@ -68,6 +68,12 @@ struct exercise *manifest_find(struct manifest *m, const char *name);
 /* The closest name, for "did you mean", or NULL when none is close. */
 const char *manifest_suggest(const struct manifest *m, const char *name);
 const char *item_kind_name(enum item_kind kind);
+/*
+ * Whether the item's solution can be read here: the student copy (make dist)
+ * ships no exercise's solution, only a demo's source, so a front end offers
+ * "show the solution" only where this is true.
+ */
+bool item_solution_present(const struct exercise *e);
 /* "31x33" */
 void case_label(const int *dims, int ndims, char *out, size_t size);
 

@@ -15,6 +15,10 @@ import json, sys
 print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"] == "exercise"))')
 
 # ------------------------------------------------------------ the student copy
+build/cudalings list --json | python3 -c '
+import json, sys
+for i in json.load(sys.stdin)["items"]:
+    assert i["has_solution"] == (i["kind"] != "lesson"), i' && ok || bad "list --json misreports which solutions are here"
 expect 0 "dist: .*cudalings.tar.gz" -- tools/dist.sh "$tmp/dist"
 mkdir -p "$tmp/student"
 expect 0 "" -- tar -C "$tmp/student" -xzf "$tmp/dist/cudalings.tar.gz"
@@ -54,6 +58,11 @@ cited=$(python3 tools/lesson-figures.py --cited | sed 's|^bench/||' | sort | tr 
 (cd "$copy" && make -s -j2 build/cudalings sim >"$tmp/build.log" 2>&1) && ok ||
 	bad "the copy does not build: $(tail -20 "$tmp/build.log")"
 cd "$copy"
+# a front end offers "show the solution" only where one ships: a demo's source, no exercise's
+build/cudalings list --json | python3 -c '
+import json, sys
+for i in json.load(sys.stdin)["items"]:
+    assert i["has_solution"] == (i["kind"] == "demo"), i' && ok || bad "the copy's list --json misreports which solutions ship"
 expect 1 "FAIL +at correctness" -- build/cudalings grade col_sums
 cp "$repo/solutions/col_sums.cu" "$tmp/my_col_sums.cu"
 expect 0 "PASS +all 7 cases correct" -- build/cudalings grade col_sums --file "$tmp/my_col_sums.cu"

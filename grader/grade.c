@@ -514,6 +514,32 @@ too_slow(const struct grading *g)
 	return s->timing.ratio > g->e->threshold_ratio;
 }
 
+/* The heat map: what was measured and on which case, or why nothing was; the lines' text, the hot ones. */
+static void
+finish_lines(struct grading *g, enum stage_result result)
+{
+	struct line_map *m = &g->r->lines;
+	if (m->source && !strcmp(m->source, "simulator") && !m->note) {
+		/* sim/check.c counts the requests of the first 32 blocks of each launch */
+		int i = g->s.measured >= 0 ? g->s.measured : -1;
+		m->note = i >= 0 ? xasprintf("case %s, the first 32 blocks of each launch", g->r->cases[i].name)
+				 : xstrdup("every case, the first 32 blocks of each launch");
+	}
+	if (result == STAGE_ENVIRONMENT)
+		lines_not_measured(m, xstrdup("the grading stopped before your kernels ran"));
+	else if (g->r->stage && (!strcmp(g->r->stage, "compile")))
+		lines_not_measured(m, xstrdup("the file did not compile"));
+	else if (g->o->backend == BACKEND_GPU && !g->o->lines)
+		lines_not_measured(m, xstrdup("on a GPU the figures per line come from Nsight Compute: grade with --lines"));
+	else
+		lines_not_measured(m, xstrdup("no kernel of yours made a memory request that was measured"));
+	if (g->b.source) {
+		char *path = g->b.source[0] == '/' ? xstrdup(g->b.source) : root_path(g->b.source);
+		lines_finish(m, g->r->file, path);
+		free(path);
+	}
+}
+
 int
 grade_run(const struct exercise *e, const struct grade_options *o, struct grade_result *r)
 {
@@ -542,8 +568,13 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	bool profile = o->profile || (too_slow(g) && tools_profile_available());
 	if (result == STAGE_OK && o->backend == BACKEND_GPU && profile && e->has_timed)
 		tools_profile(&g->s, &cmd);
+	if (result == STAGE_OK && o->backend == BACKEND_GPU && o->lines && e->has_timed) {
+		const char *paths[] = { g->b.source, g->b.nvcc_link, NULL };
+		tools_lines(&g->s, &cmd, paths);
+	}
 	if (result != STAGE_ENVIRONMENT)
 		verdict_conclude(&g->s);
+	finish_lines(g, result);
 	int status = result == STAGE_ENVIRONMENT ? g->status : r->pass ? 0 : 1;
 	if (g->frontend.pid > 0)
 		child_release(&g->frontend);
@@ -569,6 +600,7 @@ grade_release(struct grade_result *r)
 	for (int i = 0; i < r->ncases; i++)
 		free(r->cases[i].message);
 	free(r->cases);
+	lines_release(&r->lines);
 	for (int i = 0; i < r->ndiagnostics; i++) {
 		free(r->diagnostics[i].kind);
 		free(r->diagnostics[i].message);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "build.h"
+#include "lines.h"
 #include "manifest.h"
 
 struct grade_options {
@@ -21,6 +22,7 @@ struct grade_options {
 	bool skip_timing;
 	bool sanitize;          /* gpu: also run the cases under compute-sanitizer */
 	bool profile;           /* gpu: also measure the timed case with Nsight Compute */
+	bool lines;             /* gpu: also measure the timed case's source lines with Nsight Compute */
 };
 
 struct case_result {
@@ -99,6 +101,7 @@ struct grade_result {
 	struct memory_figures figures;
 	const char *hint;
 	const char *tier; /* a pass's standing: "pass", "near_gold" (within 1.1× of gold), "gold" (as fast); else NULL */
+	struct line_map lines; /* per source line: the simulator's always, Nsight Compute's when asked (--lines) */
 };
 
 /* Whether this machine has an NVIDIA GPU the driver exposes. */

@@ -121,6 +121,7 @@ static const struct rule grader_symbols[] = {
 	{ "sandbox_*", "it belongs to the grader's harness" },
 	{ "ref__*", "it belongs to the reference solution" },
 	{ "cudasimTakeChecks", "it controls the CPU simulator" },
+	{ "cudasimTakeLines", "it controls the CPU simulator" },
 	{ "cudasimLastErrorDetail", "it controls the CPU simulator" },
 	{ "cudasimConfigure*", "it controls the CPU simulator" },
 	{ "cudasimProgramObject", "it controls the CPU simulator" },

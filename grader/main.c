@@ -18,6 +18,7 @@
 
 #include "build.h"
 #include "grade.h"
+#include "lines.h"
 #include "manifest.h"
 #include "report.h"
 #include "scaffold.h"
@@ -275,6 +276,8 @@ cmd_grade(int argc, char **argv)
 			o.sanitize = true; /* on the simulator its checks always run */
 		else if (!strcmp(a, "--profile"))
 			o.profile = true;
+		else if (!strcmp(a, "--lines"))
+			o.lines = true;
 		else if (!strcmp(a, "--case") && has_value)
 			only_case = argv[++i];
 		else if (!strcmp(a, "--file") || !strcmp(a, "--backend") || !strcmp(a, "--seed")) {
@@ -351,6 +354,10 @@ cmd_grade(int argc, char **argv)
 		report_print_json(stdout, j);
 	else
 		report_text(stdout, &r, isatty(1) && !getenv("NO_COLOR"));
+	if (!json && o.lines) {
+		putchar('\n');
+		lines_print_text(stdout, &r.lines, isatty(1) && !getenv("NO_COLOR"));
+	}
 	if (graded && (status == 0 || status == 1))
 		record_progress(e, &r, j, graded, graded_length);
 	cJSON_Delete(j);

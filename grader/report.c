@@ -231,6 +231,7 @@ report_json(const struct grade_result *r)
 		cJSON_AddItemToArray(diags, j);
 	}
 	add_figures(o, &r->figures);
+	lines_add_json(o, &r->lines);
 	cJSON_AddItemToObject(o, "hint", string_or_null(r->hint));
 	return o;
 }

@@ -129,6 +129,8 @@ payload_limit(const struct session *s, const struct proto_header *h, enum sessio
 		return judge ? 0 : sizeof(struct proto_finding);
 	case MSG_COUNTS:
 		return judge ? 0 : sizeof(struct proto_counts);
+	case MSG_LINES:
+		return judge ? 0 : sizeof(struct proto_line) * PROTO_MAX_LINES;
 	case MSG_CASE_BEGIN:
 	case MSG_DONE:
 	default:
@@ -347,6 +349,11 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		}
 		break;
 	}
+	case MSG_LINES:
+		/* the heat map of the case whose figures the budgets judge (of every case when there is none) */
+		if (s->measured < 0 || index == s->measured)
+			lines_add_proto(&s->r->lines, payload, h->length);
+		break;
 	case MSG_HELLO:
 		memcpy(&s->device, payload, sizeof(s->device));
 		s->device.name[sizeof(s->device.name) - 1] = 0;

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "diagnose.h"
+#include "lines.h"
 #include "util.h"
 
 static void
@@ -231,6 +233,61 @@ tools_profile(struct session *s, const struct runner_command *cmd)
 						      output ? output : "it did not start"));
 	}
 	free(output);
+	tools_free_argv(args);
+	free(program);
+}
+
+/*
+ * Nsight Compute's source counters for the student's kernels at the timed size (the student's file is
+ * built with -lineinfo): a report of the SourceCounters section, then its source page as CSV, read per
+ * line of `paths` (the file as compiled) into s->r->lines.
+ */
+void
+tools_lines(struct session *s, const struct runner_command *cmd, const char *const *paths)
+{
+	struct line_map *m = &s->r->lines;
+	char *program = build_cuda_tool("ncu");
+	if (!program) {
+		lines_not_measured(m, xstrdup("on a GPU the figures per line come from Nsight Compute, and ncu is not "
+					      "beside nvcc"));
+		return;
+	}
+	char dir[] = "/tmp/cudalings-lines-XXXXXX";
+	if (!mkdtemp(dir)) {
+		lines_not_measured(m, xstrdup("no folder for Nsight Compute's report could be made in /tmp"));
+		free(program);
+		return;
+	}
+	char *base = xasprintf("%s/report", dir), *report = xasprintf("%s.ncu-rep", base);
+	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_TIMED_SIZE, -1, NULL);
+	/* clocks as they are, as in tools_profile */
+	char *profile[] = { program, "--section", "SourceCounters", "--import-source", "yes", "--clock-control", "none",
+			    "--force-overwrite", "--export", base, NULL };
+	char *output = run_tool(s, profile, args, cmd->channel_fd, discard_channel);
+	char *csv = NULL, *none[] = { NULL };
+	if (file_exists(report)) {
+		char *page[] = { program, "--import", report, "--page", "source", "--print-source", "cuda,sass", "--csv",
+				 NULL };
+		csv = run_tool(s, page, none, cmd->channel_fd, discard_channel);
+	}
+	int taken = csv ? lines_parse_ncu(m, csv, paths, s->r->file) : -1;
+	if (taken < 0)
+		lines_not_measured(m, xasprintf("Nsight Compute gave no source page: %.300s",
+						csv && *csv ? csv : output && *output ? output : "it did not start"));
+	else if (taken == 0)
+		lines_not_measured(m, xstrdup("Nsight Compute's source page names no line of your file (was it built "
+					      "with -lineinfo?)"));
+	else {
+		char label[64];
+		case_label(s->e->timed, s->e->ndims, label, sizeof(label));
+		m->note = xasprintf("case %s, the timed size", label);
+	}
+	unlink(report);
+	rmdir(dir);
+	free(csv);
+	free(output);
+	free(report);
+	free(base);
 	tools_free_argv(args);
 	free(program);
 }

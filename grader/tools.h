@@ -45,5 +45,7 @@ void tools_sanitize(struct session *s, const struct runner_command *cmd);
 bool tools_profile_available(void);
 /* Nsight Compute's figures for the student's kernels at the timed size, into s->r->figures. */
 void tools_profile(struct session *s, const struct runner_command *cmd);
+/* Nsight Compute's source counters per line of the student's file (`paths`: its names as compiled), into s->r->lines. */
+void tools_lines(struct session *s, const struct runner_command *cmd, const char *const *paths);
 
 #endif

@@ -32,6 +32,7 @@ enum proto_type {
 	MSG_ROUND_DIFFERS, /* runner: the timed case, aux = buffer index, payload = struct proto_round_differs */
 	MSG_REFUSED,       /* runner: the submission made a system call it may not; payload = the call's name */
 	MSG_REPOISONED,    /* runner: case, aux = buffer: the output of a second launch over PROTO_SECOND_POISON */
+	MSG_LINES,         /* runner (simulator): case, payload = struct proto_line[], at most PROTO_MAX_LINES */
 };
 
 /* The harness fills outputs with 0xff bytes (a NaN) before a launch. Where
@@ -124,6 +125,15 @@ struct proto_counts {
 	 * Nsight Compute); the bytes the loads read; the case's output elements (the grader fills these) */
 	uint64_t load_ideal, store_ideal, shared_ideal;
 	uint64_t load_bytes, outputs;
+};
+
+/* The requests of the student's kernels at one source line, of one kind (the heat map of --lines). */
+#define PROTO_MAX_LINES 128
+struct proto_line {
+	char where[256];         /* "file:line" */
+	uint32_t shared, write;  /* shared memory or global; a store or a load */
+	uint64_t requests;       /* warps at one instruction */
+	uint64_t units, ideal;   /* sectors (global) or wavefronts (shared), and the fewest the bytes need */
 };
 
 /* A timed round whose outputs are not the reference solution's for the same inputs. */

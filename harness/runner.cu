@@ -103,6 +103,28 @@ copy_dim(int32_t *to, uint3 from)
 }
 #endif
 
+#ifdef __CUDASIM__
+/* The same requests per source line: the heat map of `cudalings grade --lines`. */
+static void
+send_lines(int index)
+{
+	static struct cudasimLine lines[PROTO_MAX_LINES];
+	static struct proto_line out[PROTO_MAX_LINES];
+	int n = cudasimTakeLines(lines, PROTO_MAX_LINES);
+	for (int i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		copy_where(out[i].where, lines[i].where);
+		out[i].shared = (uint32_t)lines[i].shared;
+		out[i].write = (uint32_t)lines[i].write;
+		out[i].requests = lines[i].requests;
+		out[i].units = lines[i].units;
+		out[i].ideal = lines[i].ideal;
+	}
+	if (n > 0)
+		proto_send(channel, MSG_LINES, (uint32_t)index, 0, out, sizeof(*out) * (size_t)n);
+}
+#endif
+
 /* What the simulator's checks saw the student's launches do (nothing on a GPU). */
 static void
 send_checks(int index)
@@ -140,6 +162,7 @@ send_checks(int index)
 	copy_where(n.global_where, c.global_where);
 	copy_where(n.shared_where, c.shared_where);
 	proto_send(channel, MSG_COUNTS, (uint32_t)index, 0, &n, sizeof(n));
+	send_lines(index);
 #else
 	(void)index;
 #endif

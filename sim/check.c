@@ -75,6 +75,7 @@ request_cost(const struct sim_access *first, size_t lanes, unsigned units, unsig
 	int i;
 
 	(void)lanes;
+	sim_lines_request(first, units, ideal);
 	if (units <= ideal)
 		return;
 	for (i = 0; i < ncostly && costly[i].pc != first->pc; i++)
@@ -139,6 +140,12 @@ source_line(uintptr_t pc, char *out, size_t n)
 		snprintf(out, n, "an unknown line");
 	else if ((paren = strstr(out, " (in ")))
 		*paren = '\0';	/* "file:line" only: the grader names the kernel */
+}
+
+void
+sim_pc_line(uintptr_t pc, char *out, size_t n)
+{
+	source_line(pc, out, n);
 }
 
 /* Keep the first finding of each kind; count them all. */

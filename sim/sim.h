@@ -250,6 +250,12 @@ void sim_measure_abandon(void);
 /* A launch begins (run 0) and ends; a block of its first run has finished. */
 void sim_check_launch_begin(void);
 void sim_check_block_done(void);
+/* The source line of an instrumented access at pc: "file:line", or "an unknown line". */
+void sim_pc_line(uintptr_t pc, char *out, size_t n);
+
+/* ---------------------------------------------------------------- lines.c */
+/* A request counted by check.c: its first access, its sectors or wavefronts, and the fewest it could take. */
+void sim_lines_request(const struct sim_access *first, unsigned units, unsigned ideal);
 
 /* ---------------------------------------------------------------- printf.c */
 void sim_printf_flush(void);

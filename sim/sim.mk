@@ -3,7 +3,7 @@
 
 SIM_SRCS := sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c \
 	    sim/fault.c sim/printf.c sim/runtime.c sim/symbols.c \
-	    sim/measure.c sim/check.c
+	    sim/measure.c sim/check.c sim/lines.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o
 
 # GCC's libbacktrace (libgcc-12-dev, a dependency of g++) turns addresses into
@@ -33,7 +33,7 @@ all: sim
 # What a runner exports to the student's shared object: the simulator's
 # symbols, less the controls a submission must not reach (grader/inspect.c
 # names the same ones to refuse a submission that calls them).
-SIM_CONTROLS := cudasimTakeChecks|cudasimMeasure|cudasimLastLaunchStats|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|cudasimGuardedDeviceAddress|sim_[a-z_]*
+SIM_CONTROLS := cudasimTakeChecks|cudasimTakeLines|cudasimMeasure|cudasimLastLaunchStats|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|cudasimGuardedDeviceAddress|sim_[a-z_]*
 $(B)/sim/student.dynlist: $(SIM_LIB)
 	$(call msg,GEN,$@)
 	$(Q){ echo '{'; nm -g --defined-only --quiet $(SIM_LIB) | awk 'NF == 3 { print "  " $$3 ";" }' | \

@@ -10,7 +10,7 @@ $(B)/tests/unit-grader: $(GRADER_TEST_OBJS) $(CUDALINGS_OBJS) $(HARNESS_HOST_OBJ
 
 TEST_PROGRAMS += $(B)/tests/unit-grader
 TEST_SCRIPTS += tests/lessons/figures.sh tests/e2e/cli.sh tests/e2e/lifetime.sh tests/e2e/compile.sh tests/e2e/workbook.sh tests/adversarial/run.sh \
-	tests/mistakes/run.sh
+	tests/mistakes/run.sh tests/lines/run.sh
 
 # Valid CUDA syntax (tests/corpus/): each file is a program that checks its own
 # results, built through the simulator's rewriter here; tests/corpus/run.sh

@@ -504,6 +504,19 @@ struct cudasimChecks {
  * 0, or -1 when no instrumented code ran. */
 CUDASIM_EXTERN_C int cudasimTakeChecks(struct cudasimChecks *out);
 /*
+ * The same requests per source line, for a heat map (lines.c): one entry per
+ * line and kind of access (global or shared, load or store) with its
+ * requests, sectors (global) or wavefronts (shared), and the fewest the same
+ * bytes could take; most units first. Fills at most max entries of out and
+ * starts afresh; returns how many.
+ */
+struct cudasimLine {
+	char where[256];		/* "file:line" */
+	int shared, write;
+	unsigned long long requests, units, ideal;
+};
+CUDASIM_EXTERN_C int cudasimTakeLines(struct cudasimLine *out, int max);
+/*
  * The runner (not a submission: the runner does not export it) names the
  * shared object it loaded the student's code from, so that faults and checks
  * in it name its source lines as they do the program's own.

@@ -4,7 +4,8 @@
 # the stage it declares, the slow variants at "performance"), and the
 # transpose solution ten times in a row (all must pass), every demo's variants
 # (all must be correct), the adversarial submissions and the valid-syntax
-# corpus (tests/corpus/, built by nvcc and run). Prints a table; with
+# corpus (tests/corpus/, built by nvcc and run), and the heat map of --lines
+# (tests/gpu/lines.sh). Prints a table; with
 # OUT set, also writes it to $OUT/gpu-results.md.
 set -u
 cd "$(dirname "$0")/../.."
@@ -85,6 +86,10 @@ echo "== valid CUDA syntax (tests/corpus/) compiled by nvcc and run on the GPU"
 BACKEND=gpu bash tests/corpus/run.sh | tee /tmp/corpus.log
 [ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
 
+echo "== the heat map from Nsight Compute's source counters (tests/gpu/lines.sh)"
+bash tests/gpu/lines.sh | tee /tmp/lines.log
+[ "${PIPESTATUS[0]}" = 0 ] || failures=$((failures + 1))
+
 {
 	echo "## make test-gpu on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u +%Y-%m-%d)"
 	echo
@@ -104,6 +109,10 @@ BACKEND=gpu bash tests/corpus/run.sh | tee /tmp/corpus.log
 	echo "valid syntax (tests/corpus/run.sh, BACKEND=gpu):"
 	echo
 	sed 's/^/    /' /tmp/corpus.log
+	echo
+	echo "heat map (tests/gpu/lines.sh: --lines from Nsight Compute):"
+	echo
+	sed 's/^/    /' /tmp/lines.log
 	echo
 	echo "$failures unexpected results"
 } | tee "${OUT:-/tmp}/gpu-results.md"

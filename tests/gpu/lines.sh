@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# On a GPU machine: the heat map from Nsight Compute's source counters
+# (`cudalings grade --lines --backend gpu`) against the marks in tests/lines/
+# (the same files `make test` grades on the simulator), and the machine code
+# listing built for this GPU. Run alone (`bash tests/gpu/lines.sh`) or by
+# tests/gpu/run.sh.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/gpu/lib.sh
+gpu_build build/cudalings || { echo "lines: cannot build the grader"; exit 3; }
+nvidia-smi --query-gpu=name --format=csv,noheader | head -1
+command -v ncu >/dev/null || [ -x "$(dirname "$(command -v nvcc)")/ncu" ] || echo "lines: no ncu beside nvcc: the heat map will say so"
+bash tests/lines/run.sh gpu

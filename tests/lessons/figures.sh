@@ -1,41 +1,70 @@
 #!/usr/bin/env bash
-# A lesson's measured tables agree with the bench files they cite, and every
-# bench file a lesson names is there (tools/lesson-figures.py). Then, in a
-# copy, a figure changed in a bench file and a bench file removed must each
-# be caught. Ends with "figures: N passed, M failed".
+# A lesson's measured figures agree with the bench files they cite, and
+# every bench file a lesson names is there (tools/lesson-figures.py). Then,
+# in a copy: a figure of a table and a figure of a sentence changed in their
+# bench file, a bench file removed, a bench file that names no date, a
+# figure with no marker and a section that does not name the GPU must each
+# be caught, and --write must put the figures right.
+# Ends with "figures: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
-passed=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# expect STATUS PATTERN -- command...
-expect() {
-	local want=$1 pattern=$2 out status
-	shift 3
-	out=$("$@" 2>&1)
-	status=$?
-	if [ "$status" = "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		printf 'FAIL: %s\n  wanted status %s and /%s/, got %s:\n%s\n' "$*" "$want" "$pattern" "$status" "$out"
-	fi
+. tests/lessons/lib.sh
+# a fresh copy of the lessons, the bench files and the tool
+fresh() {
+	rm -rf "$tmp/w"
+	mkdir -p "$tmp/w/tools"
+	cp -r slides bench workbook.json "$tmp/w/"
+	cp tools/lesson-figures.py "$tmp/w/tools/"
 }
-expect 0 "0 problems" -- python3 tools/lesson-figures.py
-mkdir -p "$tmp/tools"
-cp -r slides bench "$tmp/"
-cp tools/lesson-figures.py "$tmp/tools/"
-source=$(python3 tools/lesson-figures.py --cited | head -1)
-# a figure of the first cited table changed in the bench file: the lesson no longer agrees
-python3 - "$tmp/$source" <<'PY'
+tool() { python3 "$tmp/w/tools/lesson-figures.py" "$@"; }
+# bench/ file, first figure in it written as NNN.N, changed in its last digit
+bump() {
+	python3 - "$1" <<'PY'
 import re, sys
 p = sys.argv[1]; s = open(p).read()
 open(p, "w").write(re.sub(r"\| (\d+)\.(\d) \|", lambda m: "| %s.%d |" % (m.group(1), (int(m.group(2)) + 1) % 10), s, count=1))
 PY
-expect 1 "differs from the bench file" -- python3 "$tmp/tools/lesson-figures.py"
-expect 0 "wrote slides/" -- python3 "$tmp/tools/lesson-figures.py" --write
-expect 0 "0 problems" -- python3 "$tmp/tools/lesson-figures.py"
-rm "$tmp/$source"
-expect 1 "missing" -- python3 "$tmp/tools/lesson-figures.py"
-echo "figures: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+}
+
+expect 0 " 0 problems" -- python3 tools/lesson-figures.py
+
+# a whole table: bank-conflicts-h100.md's first time
+fresh
+bump "$tmp/w/bench/bank-conflicts-h100.md"
+expect 1 "transpose.md:[0-9]+: the table from bench/bank-conflicts-h100.md differs" -- tool
+expect 0 "wrote slides/transpose.md" -- tool --write
+expect 0 " 0 problems" -- tool
+
+# a figure in a sentence: the H100's col_sums time, quoted in col_sums.md and row_sums.md
+fresh
+sed -i 's/| solutions\/col_sums.cu | pass | pass | 655.7 |/| solutions\/col_sums.cu | pass | pass | 655.9 |/' \
+	"$tmp/w/bench/gpu-results-h100.md"
+expect 1 "col_sums.md:[0-9]+: file=solutions/col_sums.cu: µs is 655.9 in bench/gpu-results-h100.md, not 655.7" -- tool
+expect 0 "wrote slides/col_sums.md" -- tool --write
+expect 0 " 0 problems" -- tool
+expect 0 "655.9" -- grep -h "^| column sums, one thread per column |" "$tmp/w/slides/col_sums.md"
+
+# a cited bench file removed
+fresh
+rm "$tmp/w/bench/bank-conflicts-h100.md"
+expect 1 "cites bench/bank-conflicts-h100.md, which is missing" -- tool
+
+# a bench file that does not say when it was measured
+fresh
+sed -i 's/2026-11-24/the other day/' "$tmp/w/bench/bank-conflicts-h100.md"
+expect 1 "bank-conflicts-h100.md names no date" -- tool
+
+# a measured figure with no marker
+fresh
+printf '\nOn my laptop it took 12.5 µs, 3.1× faster.\n' >>"$tmp/w/slides/vocabulary.md"
+expect 1 "vocabulary.md:[0-9]+: '12.5 µs' is a measured figure with no marker" -- tool
+expect 1 "vocabulary.md:[0-9]+: '3.1×' is a measured figure with no marker" -- tool
+
+# a figure whose section does not say which GPU measured it
+fresh
+sed -i 's/on an H100 (`bench\/gpu-results-h100.md`):/(`bench\/gpu-results-h100.md`):/' "$tmp/w/slides/matrix_add.md"
+expect 1 "matrix_add.md:[0-9]+: the figures from bench/gpu-results-h100.md were measured on an H100" -- tool
+
+# --cited lists what tools/dist.sh ships
+expect 0 "^bench/bank-conflicts-h100.md$" -- python3 tools/lesson-figures.py --cited
+finish figures

@@ -12,9 +12,17 @@
 # the gpu objects are fat binaries: SASS for every architecture in
 # DIST_GPU_ARCHS plus PTX of the newest, so they run on any recent GPU.
 # Without nvcc the copy grades on the simulator only, and says so.
+#
+# tools/dist.sh --list prints the paths the copy holds, one per line, and
+# makes nothing (tests/lessons/links.sh checks what the lessons cite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+list=
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
 out=${1:-build/dist}
 archs=${DIST_GPU_ARCHS:-75 80 86 89 90 100 120}
 copy=$out/cudalings
@@ -24,21 +32,20 @@ die() { echo "dist: $*" >&2; exit 1; }
 [ -x "$g" ] || die "build/cudalings is not built (make dist builds it)"
 [ -x build/sim/cudasim-rewrite ] || die "the simulator is not built (make dist builds it)"
 
-rm -rf "$copy" "$out/cudalings.tar.gz"
-mkdir -p "$copy"
-
 # the working tree's files as git sees them (new ones too), or every file outside a repository
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	files() { git ls-files -co --exclude-standard -- "$@"; }
 else
 	files() { find "$@" -type f 2>/dev/null; }
 fi
-files Makefile README.md workbook.json .gitignore slides harness grader common sim tui demos tests/tests.mk \
-	tools/deps.sh tools/make-args.sh |
-	while IFS= read -r f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
-	xargs -0 -r cp --parents -t "$copy"
-# the measurements the lessons cite
-python3 tools/lesson-figures.py --cited | while IFS= read -r f; do [ -f "$f" ] && cp --parents -t "$copy" "$f"; done
+# the files the copy takes as they are: the workbook's sources, and the measurements the lessons cite
+source_files() {
+	{
+		files Makefile README.md workbook.json .gitignore slides harness grader common sim tui demos \
+			tests/tests.mk tools/deps.sh tools/make-args.sh
+		python3 tools/lesson-figures.py --cited
+	} | while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done
+}
 
 # kind and name of every item, from the manifest the grader reads
 items=$("$g" list --json | python3 -c '
@@ -46,15 +53,38 @@ import json, sys
 for item in json.load(sys.stdin)["items"]:
     print(item["kind"], item["name"])')
 
-mkdir -p "$copy/shipped/sim" "$copy/shipped/starters" "$copy/solutions" "$copy/exercises"
 if command -v nvcc >/dev/null; then
 	nvcc=nvcc
 elif [ -x /usr/local/cuda/bin/nvcc ]; then
 	nvcc=/usr/local/cuda/bin/nvcc
 else
 	nvcc=
-	echo "dist: no nvcc here: the copy carries no GPU reference objects and grades on the simulator only"
 fi
+
+# what the loop below makes for an item: a demo's solution is its lesson, an exercise's stays behind
+item_files() {
+	case $1 in
+	lesson) ;;
+	demo) echo "solutions/$2.cu" ;;
+	*) printf '%s\n' "shipped/sim/$2.o" "shipped/starters/$2.cu" "exercises/$2.cu" ${nvcc:+"shipped/gpu/$2.o"} ;;
+	esac
+}
+
+if [ -n "$list" ]; then
+	{
+		source_files
+		while read -r kind name; do item_files "$kind" "$name"; done <<<"$items"
+	} | sort -u
+	exit 0
+fi
+
+rm -rf "$copy" "$out/cudalings.tar.gz"
+mkdir -p "$copy"
+source_files | tr '\n' '\0' | xargs -0 -r cp --parents -t "$copy"
+
+mkdir -p "$copy/shipped/sim" "$copy/shipped/starters" "$copy/solutions" "$copy/exercises"
+[ -n "$nvcc" ] ||
+	echo "dist: no nvcc here: the copy carries no GPU reference objects and grades on the simulator only"
 gencode=()
 for a in $archs; do gencode+=(-gencode "arch=compute_$a,code=sm_$a"); done
 newest=${archs##* }

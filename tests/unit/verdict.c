@@ -136,3 +136,15 @@ Test(verdict, hints_are_found_by_what_they_answer, .timeout = 5)
 	cr_assert_null(verdict_hint(&e, "compile"));
 	cr_assert_null(verdict_hint(&e, NULL));
 }
+
+/* A `when` has its hints in tiers (a question, the idea, the line): the grader gives the first. */
+Test(verdict, the_first_tier_of_a_when_is_the_hint, .timeout = 5)
+{
+	struct hint hints[] = { { "race", "which threads?" }, { "race", "a barrier" }, { "race", "__syncthreads()" },
+				{ "performance", "which addresses?" }, { "performance", "neighbours" } };
+	struct exercise e = exercise;
+	e.hints = hints;
+	e.nhints = 5;
+	cr_assert_str_eq(verdict_hint(&e, "race"), "which threads?");
+	cr_assert_str_eq(verdict_hint(&e, "performance"), "which addresses?");
+}

@@ -100,9 +100,13 @@ struct grade_result {
 	int ndiagnostics;
 	struct memory_figures figures;
 	const char *hint;
-	const char *tier; /* a pass's standing: "pass", "near_gold" (within 1.1× of gold), "gold" (as fast); else NULL */
+	const char *tier; /* a pass's standing: "pass", "near_gold" (within TIER_NEAR_GOLD× of gold), "gold" (as fast
+			     or faster); else NULL */
 	struct line_map lines; /* per source line: the simulator's always, Nsight Compute's when asked (--lines) */
 };
+
+/* A pass within this factor of the gold solution's time is "near_gold". */
+#define TIER_NEAR_GOLD 1.1
 
 /* Whether this machine has an NVIDIA GPU the driver exposes. */
 bool gpu_present(void);

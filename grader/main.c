@@ -867,9 +867,13 @@ cmd_check(int argc, char **argv)
 		free(current);
 		free(path);
 		free(starter_abs);
+		/* the gold solution, where there is one, is a submission like any other: it must pass */
+		char *gold = xasprintf("solutions/gold/%s.cu", e->name), *gold_abs = root_path(gold);
+		bool has_gold = file_exists(gold_abs);
+		free(gold_abs);
 		if (compile_only) {
-			const char *files[] = { starter_file, e->solution };
-			for (int f = 0; f < 2; f++) {
+			const char *files[] = { starter_file, e->solution, gold };
+			for (int f = 0; f < (has_gold ? 3 : 2); f++) {
 				struct buf log = { 0 };
 				bool ok = build_compile_only(e, files[f], &log) == 0;
 				printf("  %-4s %s compiles with nvcc -arch=%s\n", ok ? "ok" : "BAD", files[f], build_arch());
@@ -880,11 +884,14 @@ cmd_check(int argc, char **argv)
 				buf_free(&log);
 			}
 			free(starter_file);
+			free(gold);
 			continue;
 		}
 		int broken = check_grade(e, e->solution, b, "pass", &failures) ||
-			     check_grade(e, starter_file, b, "fail", &failures);
+			     check_grade(e, starter_file, b, "fail", &failures) ||
+			     (has_gold && check_grade(e, gold, b, "pass", &failures));
 		free(starter_file);
+		free(gold);
 		if (broken)
 			return EXIT_ENVIRONMENT;
 		if (check_wrong_files(e, b, &failures))

@@ -30,6 +30,36 @@ print_indented(FILE *out, const char *text, const char *prefix, int max_lines)
 	}
 }
 
+/*
+ * Where the kernel stands: its share of what this GPU can do for the same
+ * work (the physical reference, timed in the same rounds), and, for a pass,
+ * its tier against the gold solution.
+ */
+static void
+print_standing(FILE *out, const struct grade_result *r)
+{
+	const struct timing_result *t = &r->timing;
+	bool sgemm = t->physical && strstr(t->physical, "SGEMM");
+	if (t->physical_us > 0 && sgemm)
+		fprintf(out, "  %-10s %.0f%% of what this GPU can do: cuBLAS SGEMM (FP32) computes the same product in %.1f µs\n",
+			"hardware", t->limit_pct, t->physical_us);
+	else if (t->physical_us > 0)
+		fprintf(out, "  %-10s %.0f%% of what this GPU can do: a device-to-device copy of the bytes your kernel must "
+			"move takes %.1f µs\n", "hardware", t->limit_pct, t->physical_us);
+	if (!r->tier)
+		return;
+	if (t->gold_us <= 0)
+		fprintf(out, "  %-10s pass (this exercise has no gold solution to compare with)\n", "tier");
+	else if (!strcmp(r->tier, "gold"))
+		fprintf(out, "  %-10s gold: as fast as the gold solution (%.1f µs) or faster\n", "tier", t->gold_us);
+	else if (!strcmp(r->tier, "near_gold"))
+		fprintf(out, "  %-10s near gold: within %.1f× of the gold solution (%.1f µs)\n", "tier", TIER_NEAR_GOLD,
+			t->gold_us);
+	else
+		fprintf(out, "  %-10s pass: the gold solution takes %.1f µs, yours %.2f× that; within %.1f× is near gold\n",
+			"tier", t->gold_us, t->median_us / t->gold_us, TIER_NEAR_GOLD);
+}
+
 static void
 print_timing(FILE *out, const struct grade_result *r, bool color)
 {
@@ -45,14 +75,7 @@ print_timing(FILE *out, const struct grade_result *r, bool color)
 		t->peak_gbps > 0 ? 100 * t->gbps / t->peak_gbps : 0, t->peak_gbps);
 	if (t->gflops > 1)
 		fprintf(out, "  %-10s %.0f GFLOP/s\n", "", t->gflops);
-	fprintf(out, "  %-10s %.0f%% of the hardware's limit here (a %s: %.1f µs)", "limit", t->limit_pct,
-		t->physical, t->physical_us);
-	if (t->gold_us > 0)
-		fprintf(out, "; the gold solution: %.1f µs", t->gold_us);
-	if (r->tier)
-		fprintf(out, "; tier: %s", !strcmp(r->tier, "gold") ? "as fast as gold"
-			: !strcmp(r->tier, "near_gold") ? "within 1.1× of gold" : "pass");
-	fputc('\n', out);
+	print_standing(out, r);
 	if (t->noise)
 		fprintf(out, "  %-10s %s\n", "noise", t->noise);
 }

@@ -230,7 +230,7 @@ verdict_conclude(struct session *s)
 	r->pass = true;
 	if (r->timing.measured) {
 		double gold = r->timing.gold_us, us = r->timing.median_us;
-		r->tier = gold > 0 && us <= gold ? "gold" : gold > 0 && us <= 1.1 * gold ? "near_gold" : "pass";
+		r->tier = gold > 0 && us <= gold ? "gold" : gold > 0 && us <= TIER_NEAR_GOLD * gold ? "near_gold" : "pass";
 	}
 	int correct = 0;
 	for (int i = 0; i < s->ncases; i++)

@@ -5,7 +5,8 @@
 #
 # The reference kernels the runner links for timing ship as objects in
 # shipped/<backend>/NAME.o (grader/build.c uses them when solutions/NAME.cu
-# is absent), the starters that `make reset` puts back in shipped/starters/.
+# is absent), the gold solutions for the tier in shipped/gpu/gold/NAME.o, the
+# starters that `make reset` puts back in shipped/starters/.
 # A demo's solution is its lesson, not an answer: demos ship their source.
 #
 # Needs build/cudalings and the simulator (make dist builds them). With nvcc
@@ -113,6 +114,13 @@ while read -r kind name; do
 		"$nvcc" -std=c++17 -O3 -lineinfo -Ibuild/gen -Iharness "${gencode[@]}" \
 			-c "solutions/$name.cu" -o "$copy/shipped/gpu/$name.o" ||
 			die "nvcc could not build the GPU reference of $name"
+		# the gold solution, timed beside the reference for the verdict's tier
+		if [ -f "solutions/gold/$name.cu" ]; then
+			mkdir -p "$copy/shipped/gpu/gold"
+			"$nvcc" -std=c++17 -O3 -lineinfo -Ibuild/gen -Iharness "${gencode[@]}" \
+				-c "solutions/gold/$name.cu" -o "$copy/shipped/gpu/gold/$name.o" ||
+				die "nvcc could not build the gold solution of $name"
+		fi
 	fi
 	echo "  $name: reference for the simulator${nvcc:+ and for sm_${archs// /, sm_} + PTX}"
 done <<<"$items"

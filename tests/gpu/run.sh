@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# make test-gpu: on a machine with an NVIDIA GPU, grade every solution (must
-# pass), every starter (must fail), every file in tests/wrong/ (must fail at
-# the stage it declares, the slow variants at "performance"), and the
-# transpose solution ten times in a row (all must pass), every demo's variants
-# (all must be correct), the adversarial submissions and the valid-syntax
-# corpus (tests/corpus/, built by nvcc and run), and the heat map of --lines
-# (tests/gpu/lines.sh). Prints a table; with
+# make test-gpu: on a machine with an NVIDIA GPU, grade every solution and
+# every gold solution (must pass; the table shows each one's share of the
+# hardware's limit and its tier), every starter (must fail), every file in
+# tests/wrong/ (must fail at the stage it declares, the slow variants at
+# "performance"), the transpose solution ten times in a row (all must pass),
+# every demo's variants (all must be correct), the adversarial submissions and
+# the valid-syntax corpus (tests/corpus/, built by nvcc and run), and the heat
+# map of --lines (tests/gpu/lines.sh). Prints a table; with
 # OUT set, also writes it to $OUT/gpu-results.md.
 set -u
 cd "$(dirname "$0")/../.."
@@ -46,14 +47,17 @@ except Exception:
 t = r.get("timing") or {}
 def f(k, fmt):
     return fmt % t[k] if k in t else "-"
-print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |" % (ok, name, file, expect, got,
+print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |" % (ok, name, file, expect, got,
       f("median_us", "%.1f"), f("reference_us", "%.1f"), f("ratio", "%.2f"), f("gbps", "%.0f"),
-      f("copy_gbps", "%.0f"), float(secs)))' "$name" "$file" "$expect" "$got" "$ok" "$t0" "$t1" >>"$results"
+      f("copy_gbps", "%.0f"), f("gold_us", "%.1f"), f("limit_pct", "%.0f%%"), r.get("tier") or "-",
+      float(secs)))' "$name" "$file" "$expect" "$got" "$ok" "$t0" "$t1" >>"$results"
 }
 
 names=$($g list --json | python3 -c 'import json,sys; print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"]=="exercise"))')
 for n in $names; do
 	grade "$n" "solutions/$n.cu" pass
+	# the gold solution near the hardware's limit: its tier, and its share of the limit in the same rounds
+	[ -f "solutions/gold/$n.cu" ] && grade "$n" "solutions/gold/$n.cu" pass
 	grade "$n" "exercises/$n.cu" fail
 	for w in tests/wrong/"$n"/*.cu; do
 		[ -e "$w" ] || continue
@@ -95,8 +99,11 @@ bash tests/gpu/lines.sh | tee /tmp/lines.log
 	echo
 	echo "nvcc: $(nvcc --version | tail -1); seconds = whole grading, edit to verdict (compile, judge, run, timing)"
 	echo
-	echo "| | exercise | file | expected | got | µs | reference µs | ratio | GB/s | copy GB/s | seconds |"
-	echo "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|"
+	echo "limit = the physical reference's time (a device-to-device copy of the same bytes; cuBLAS SGEMM for the"
+	echo "matrix products) over the kernel's, in the same rounds; tier = a pass against solutions/gold/NAME.cu"
+	echo
+	echo "| | exercise | file | expected | got | µs | reference µs | ratio | GB/s | copy GB/s | gold µs | limit | tier | seconds |"
+	echo "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"
 	cat "$results"
 	echo
 	echo "demos (cudalings run NAME --backend gpu):"

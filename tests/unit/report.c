@@ -85,3 +85,66 @@ Test(report, text_names_the_stage_and_the_figures, .timeout = 5)
 	cr_assert_null(strstr(text, "\033["), "no colour codes when colour is off");
 	free(text);
 }
+
+/* What report_text prints for r, without colour. */
+static char *
+text_of(const struct grade_result *r)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	report_text(out, r, false);
+	fclose(out);
+	return text;
+}
+
+/* The text of a pass, with its standing against the physical reference and the gold solution. */
+static char *
+pass_text(double median_us, const char *tier, const char *physical, double physical_us)
+{
+	struct grade_result r = sample_result();
+	r.pass = true;
+	r.stage = NULL;
+	r.performance = "pass";
+	r.message = "all 6 cases correct";
+	r.tier = tier;
+	r.timing.median_us = median_us;
+	r.timing.gold_us = 50.2;
+	r.timing.physical = physical;
+	r.timing.physical_us = physical_us;
+	r.timing.limit_pct = 100 * physical_us / median_us;
+	return text_of(&r);
+}
+
+Test(report, a_pass_says_its_share_of_the_limit_and_its_tier, .timeout = 5)
+{
+	char *text = pass_text(85.3, "pass", "device-to-device copy", 49.5);
+	cr_assert(strstr(text, "hardware   58% of what this GPU can do: a device-to-device copy of the bytes your "
+			       "kernel must move takes 49.5 µs"), "%s", text);
+	cr_assert(strstr(text, "tier       pass: the gold solution takes 50.2 µs, yours 1.70× that; within 1.1× is "
+			       "near gold"), "%s", text);
+	free(text);
+	text = pass_text(53.0, "near_gold", "device-to-device copy", 49.5);
+	cr_assert(strstr(text, "tier       near gold: within 1.1× of the gold solution (50.2 µs)"), "%s", text);
+	free(text);
+	text = pass_text(49.9, "gold", "device-to-device copy", 49.5);
+	cr_assert(strstr(text, "tier       gold: as fast as the gold solution (50.2 µs) or faster"), "%s", text);
+	free(text);
+	text = pass_text(1491.4, "pass", "cuBLAS SGEMM", 330.7);
+	cr_assert(strstr(text, "hardware   22% of what this GPU can do: cuBLAS SGEMM (FP32) computes the same product "
+			       "in 330.7 µs"), "%s", text);
+	free(text);
+}
+
+Test(report, a_failure_has_no_tier, .timeout = 5)
+{
+	struct grade_result r = sample_result();
+	r.timing.gold_us = 50.2;
+	r.timing.physical = "device-to-device copy";
+	r.timing.physical_us = 49.5;
+	r.timing.limit_pct = 36.6;
+	char *text = text_of(&r);
+	cr_assert(strstr(text, "hardware   37% of what this GPU can do"), "%s", text);
+	cr_assert_null(strstr(text, "tier"), "%s", text);
+	free(text);
+}

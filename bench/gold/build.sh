@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# bench/gold/build.sh [VARIANT.cu ...]: build build/gold-bench/gold_bench, the
+# benchmark of bench/gold/gold_bench.cu, from every graded exercise's check,
+# reference solution (solutions/NAME.cu), gold solution (solutions/gold/NAME.cu)
+# and the extra variants named (a file EXERCISE@LABEL.cu defining the
+# exercise's launcher). Each solution's symbols are made local but its
+# launcher, renamed, as the grader does, so they link into one program.
+# Needs nvcc and the generated headers (build/gen/cudalings/, made by `make`
+# and any grading). GOLD_ARCH picks the GPU (default sm_90), OUT_DIR the folder.
+set -eu
+cd "$(dirname "$0")/../.."
+out=${OUT_DIR:-build/gold-bench}
+arch=${GOLD_ARCH:-sm_90}
+nvcc=${NVCC:-nvcc}
+mkdir -p "$out/obj"
+[ -d build/gen/cudalings ] || { echo "build.sh: no build/gen/cudalings: run make and any grading first" >&2; exit 3; }
+names=$(python3 -c 'import json; print(" ".join(i["name"] for i in json.load(open("workbook.json"))["items"] if i.get("kind", "exercise") == "exercise"))')
+
+jobs=${JOBS:-2}
+objects=() launchers=()
+# compile SOURCE LABEL EXERCISE: one launcher, renamed LABEL__EXERCISE_launch (in the background, JOBS at a time)
+compile() {
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	compile_one "$@" &
+}
+compile_one() {
+	local src=$1 label=$2 ex=$3 obj="$out/obj/$2__$3"
+	"$nvcc" -std=c++17 -O3 -lineinfo -arch="$arch" -Ibuild/gen -Iharness -c "$src" -o "$obj.raw.o"
+	objcopy --redefine-sym "${ex}_launch=${label}__${ex}_launch" -G "${label}__${ex}_launch" "$obj.raw.o" "$obj.o"
+}
+for n in $names; do
+	g++ -std=gnu++17 -O2 -fopenmp -Iharness -Ibuild/gen -c "harness/checks/$n.cpp" -o "$out/obj/check_$n.raw.o"
+	objcopy --redefine-sym "check_definition=check__$n" "$out/obj/check_$n.raw.o" "$out/obj/check_$n.o"
+	objects+=("$out/obj/check_$n.o")
+	compile "solutions/$n.cu" ref "$n"
+	objects+=("$out/obj/ref__$n.o")
+	launchers+=("$n:reference:ref__${n}_launch")
+	if [ -f "solutions/gold/$n.cu" ]; then
+		compile "solutions/gold/$n.cu" gold "$n"
+		objects+=("$out/obj/gold__$n.o")
+		launchers+=("$n:gold:gold__${n}_launch")
+	fi
+done
+for v in "$@"; do
+	base=$(basename "$v" .cu) ex=${base%@*} label=${base#*@}
+	label=$(printf '%s' "$label" | tr -c 'a-zA-Z0-9_\n' _)
+	compile "$v" "var_$label" "$ex"
+	objects+=("$out/obj/var_${label}__$ex.o")
+	launchers+=("$ex:$label:var_${label}__${ex}_launch")
+done
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || exit 1; done
+python3 bench/gold/plan.py workbook.json "$out/plan.inc" "${launchers[@]}"
+gcc -std=gnu11 -O2 -Iharness -c harness/check.c -o "$out/obj/check.o"
+g++ -std=gnu++17 -O2 -Iharness -Ibuild/gen -I"$(dirname "$(command -v "$nvcc")")/../include" \
+	-c harness/physical/matmul.cpp -o "$out/obj/physical.o"
+"$nvcc" -std=c++17 -O3 -arch="$arch" -Xcompiler -fopenmp -Iharness -Ibuild/gen -I"$out" \
+	bench/gold/gold_bench.cu "$out/obj/check.o" "$out/obj/physical.o" "${objects[@]}" -lcublas -lgomp \
+	-o "$out/gold_bench"
+echo "built $out/gold_bench"

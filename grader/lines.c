@@ -202,8 +202,8 @@ access_kind(const char *space, const char *operation, const char *sass)
 	return -1;
 }
 
-static bool
-same_file(const char *reported, const char *const *paths)
+bool
+lines_same_file(const char *reported, const char *const *paths)
 {
 	char a[PATH_MAX], b[PATH_MAX];
 	bool resolved = realpath(reported, a) != NULL;
@@ -309,7 +309,7 @@ lines_parse_ncu(struct line_map *m, const char *csv, const char *const *paths, c
 		p = next;
 		if (n >= 2 && (!strcmp(cells[0], "File Path") || !strcmp(cells[0], "File Name"))) {
 			snprintf(file, sizeof(file), "%s", cells[1]);
-			mine = same_file(file, paths);
+			mine = lines_same_file(file, paths);
 			line = 0;
 		} else if (n >= 1 && (!strcmp(cells[0], "Function Name") || !strcmp(cells[0], "Kernel Name"))) {
 			line = 0;
@@ -368,9 +368,8 @@ by_place(const void *a, const void *b)
 	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
-/* Line `n` (from 1) of text, as a new string; NULL past the end. */
-static char *
-text_line(const char *text, int n)
+char *
+lines_text_line(const char *text, int n)
 {
 	for (int i = 1; text && *text; i++) {
 		const char *end = strchrnul(text, '\n');
@@ -398,7 +397,7 @@ lines_finish(struct line_map *m, const char *display, const char *path)
 		for (int k = 0; k < LINE_KINDS; k++)
 			l->hot |= hot_kind(m, &l->kind[k], k);
 		free(l->source);
-		l->source = display && !strcmp(l->file, display) ? text_line(m->text, l->line) : NULL;
+		l->source = display && !strcmp(l->file, display) ? lines_text_line(m->text, l->line) : NULL;
 	}
 	qsort(m->lines, (size_t)m->n, sizeof(*m->lines), by_place);
 }
@@ -526,7 +525,7 @@ static int
 span_start(const char *text, int first)
 {
 	for (int n = first; n > 0 && n > first - 40; n--) {
-		char *t = text_line(text, n);
+		char *t = lines_text_line(text, n);
 		bool kernel = t && (strstr(t, "__global__") || strstr(t, "__device__"));
 		free(t);
 		if (kernel)
@@ -540,7 +539,7 @@ static int
 span_end(const char *text, int last)
 {
 	for (int n = last + 1; n <= last + 30; n++) {
-		char *t = text_line(text, n);
+		char *t = lines_text_line(text, n);
 		if (!t)
 			return n - 1;
 		bool closing = t[0] == '}';
@@ -644,7 +643,7 @@ lines_print_text(FILE *out, const struct line_map *m, bool color)
 		fprintf(out, "\n%s\n", m->file);
 		int end = span_end(m->text, last);
 		for (int n = span_start(m->text, first); n <= end; n++) {
-			char *t = text_line(m->text, n);
+			char *t = lines_text_line(m->text, n);
 			const struct line_figures *l = lines_find(m, m->file, n);
 			print_source_line(out, n, t, l && l->hot, color);
 			if (l)

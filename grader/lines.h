@@ -64,6 +64,8 @@ void lines_add_proto(struct line_map *m, const void *payload, size_t length);
  * -1 when the text holds no source page.
  */
 int lines_parse_ncu(struct line_map *m, const char *csv, const char *const *paths, const char *display);
+/* Whether a tool's name for a file is one of `paths` (the same file, or the same path's end). */
+bool lines_same_file(const char *reported, const char *const *paths);
 
 /*
  * After the figures are in: read `path` (the student's file, as graded;
@@ -86,5 +88,7 @@ const struct line_figures *lines_find(const struct line_map *m, const char *file
 /* One short phrase of a line's figures, e.g. "global load 4.0 sectors/req (4.0 needed), 50% of bytes". */
 char *lines_summary(const struct line_figures *l, const struct line_map *m);
 void lines_release(struct line_map *m);
+/* Line `n` (from 1) of `text`, as a new string you own; NULL past the end. */
+char *lines_text_line(const char *text, int n);
 
 #endif

@@ -19,6 +19,7 @@
 #include "build.h"
 #include "grade.h"
 #include "lines.h"
+#include "sass.h"
 #include "manifest.h"
 #include "report.h"
 #include "scaffold.h"
@@ -261,8 +262,9 @@ static int
 cmd_grade(int argc, char **argv)
 {
 	struct grade_options o = { 0 };
-	const char *name = NULL, *backend = NULL, *only_case = NULL;
-	bool json = false;
+	const char *name = NULL, *backend = NULL, *only_case = NULL, *arch = NULL;
+	bool json = false, sass = false;
+	struct sass_listing listing = { 0 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool has_value = i + 1 < argc;
@@ -278,6 +280,10 @@ cmd_grade(int argc, char **argv)
 			o.profile = true;
 		else if (!strcmp(a, "--lines"))
 			o.lines = true;
+		else if (!strcmp(a, "--sass"))
+			sass = true;
+		else if (!strcmp(a, "--arch") && has_value)
+			arch = argv[++i];
 		else if (!strcmp(a, "--case") && has_value)
 			only_case = argv[++i];
 		else if (!strcmp(a, "--file") || !strcmp(a, "--backend") || !strcmp(a, "--seed")) {
@@ -342,6 +348,8 @@ cmd_grade(int argc, char **argv)
 	/* a check may share another exercise's code, and with it that one's header */
 	if (build_headers(&manifest))
 		return EXIT_ENVIRONMENT;
+	if (sass && (status = sass_grade_begin(&listing, arch)))
+		return status;
 
 	/* the text graded, as it was when the grading began: the student may save again meanwhile */
 	char *own_file = e->file ? root_path(e->file) : NULL;
@@ -350,14 +358,23 @@ cmd_grade(int argc, char **argv)
 	struct grade_result r;
 	status = grade_run(e, &o, &r);
 	cJSON *j = report_json(&r);
+	bool color = isatty(1) && !getenv("NO_COLOR");
+	if (json && sass)
+		sass_grade_end(&listing, e, o.file ? o.file : own_file, r.file, &r.lines, j, stdout, color);
 	if (json)
 		report_print_json(stdout, j);
 	else
-		report_text(stdout, &r, isatty(1) && !getenv("NO_COLOR"));
+		report_text(stdout, &r, color);
+	cJSON_DeleteItemFromObject(j, "machine_code");
 	if (!json && o.lines) {
 		putchar('\n');
-		lines_print_text(stdout, &r.lines, isatty(1) && !getenv("NO_COLOR"));
+		lines_print_text(stdout, &r.lines, color);
 	}
+	if (!json && sass) {
+		putchar('\n');
+		sass_grade_end(&listing, e, o.file ? o.file : own_file, r.file, &r.lines, NULL, stdout, color);
+	}
+	sass_release(&listing);
 	if (graded && (status == 0 || status == 1))
 		record_progress(e, &r, j, graded, graded_length);
 	cJSON_Delete(j);
@@ -1030,7 +1047,7 @@ static int cmd_tui(int argc, char **argv);
 static const struct command commands[] = {
 	{ "list", "[--json]", "the lessons and exercises in order", cmd_list },
 	{ "grade", "NAME [--file PATH] [--backend gpu|sim] [--json] [--progress] [--seed N]\n"
-		   "             [--case SIZES] [--sanitize] [--profile]",
+		   "             [--case SIZES] [--sanitize] [--profile] [--lines] [--sass [--arch SM]]",
 	  "grade an exercise (gpu: --sanitize runs compute-sanitizer, --profile Nsight Compute)", cmd_grade },
 	{ "run", "NAME [--backend gpu|sim]", "run a demo's variants side by side", cmd_run },
 	{ "reset", "NAME", "put the starter back (your file is kept as a backup)", cmd_reset },

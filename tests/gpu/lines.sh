@@ -10,4 +10,8 @@ cd "$(dirname "$0")/../.."
 gpu_build build/cudalings || { echo "lines: cannot build the grader"; exit 3; }
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 command -v ncu >/dev/null || [ -x "$(dirname "$(command -v nvcc)")/ncu" ] || echo "lines: no ncu beside nvcc: the heat map will say so"
-bash tests/lines/run.sh gpu
+status=0
+bash tests/lines/run.sh gpu || status=1
+# the machine code, built for this GPU, with nvdisasm from its toolkit
+bash tests/sass/run.sh gpu || status=1
+exit $status

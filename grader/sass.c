@@ -1,0 +1,847 @@
+/*
+ * The machine code listing (grader/sass.h): nvcc builds the student's file
+ * for one architecture with -lineinfo, keeping its PTX; nvdisasm -gi prints
+ * the SASS with the source line (and the line it was inlined at) of each
+ * instruction; ptxas -v says the registers, shared memory and spills of
+ * each kernel. Every instruction goes under the innermost line of the
+ * student's file it came from, so a shuffle inside a helper function sits
+ * under the helper's line.
+ */
+#include "sass.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "grade.h"
+#include "proc.h"
+
+/* as grader/build.c compiles the student's file for a GPU */
+#define SASS_NVCC_FLAGS "-std=c++17", "-O3", "-lineinfo"
+#define DEFAULT_ARCH "sm_90"
+#define TOOL_LIMIT_S 120
+
+/* ------------------------------------------------------------------ the architecture */
+
+static bool
+arch_name(const char *s)
+{
+	if (strncmp(s, "sm_", 3) || !isdigit((unsigned char)s[3]) || !isdigit((unsigned char)s[4]))
+		return false;
+	const char *p = s + 5;
+	if (isdigit((unsigned char)*p))
+		p++;
+	if (*p == 'a' || *p == 'f')
+		p++;
+	return !*p;
+}
+
+/* This machine's first GPU as sm_XY, from nvidia-smi; false when there is none or it does not say. */
+static bool
+gpu_arch(char *out, size_t n)
+{
+	if (!gpu_present())
+		return false;
+	char *argv[] = { "nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader", NULL };
+	struct buf text = { 0 };
+	int major = 0, minor = 0;
+	bool ok = run_command(argv, NULL, 10, &text) && text.data && sscanf(text.data, "%d.%d", &major, &minor) == 2 &&
+		  major > 0 && major < 100 && minor >= 0 && minor < 10;
+	if (ok)
+		snprintf(out, n, "sm_%d%d", major, minor);
+	buf_free(&text);
+	return ok;
+}
+
+int
+sass_choose_arch(struct sass_listing *l, const char *asked, struct buf *err)
+{
+	const char *env = getenv("CUDALINGS_ARCH");
+	free(l->arch_why);
+	l->arch_why = NULL;
+	if (asked) {
+		if (!arch_name(asked)) {
+			buf_addf(err, "--arch takes a GPU architecture such as sm_90 or sm_80, not '%s'", asked);
+			return -1;
+		}
+		snprintf(l->arch, sizeof(l->arch), "%s", asked);
+		l->arch_why = xstrdup("as asked");
+	} else if (env && arch_name(env)) {
+		snprintf(l->arch, sizeof(l->arch), "%s", env);
+		l->arch_why = xstrdup("from CUDALINGS_ARCH");
+	} else if (gpu_arch(l->arch, sizeof(l->arch))) {
+		l->arch_why = xstrdup("this machine's GPU");
+	} else {
+		snprintf(l->arch, sizeof(l->arch), DEFAULT_ARCH);
+		l->arch_why = xstrdup("no GPU here: the H100's and H200's by default; --arch picks another");
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ kernels and lines */
+
+/* A demangled name's readable part: _Z5naivePKfPfii is naive, _ZN2ns1kEv is ns::k. */
+static char *
+short_name(const char *mangled)
+{
+	const char *p = mangled;
+	if (strncmp(p, "_Z", 2))
+		return xstrdup(mangled);
+	p += 2;
+	bool nested = *p == 'N';
+	if (nested)
+		p++;
+	struct buf b = { 0 };
+	buf_addstr(&b, "");
+	while (isdigit((unsigned char)*p)) {
+		char *end;
+		long n = strtol(p, &end, 10);
+		if (n <= 0 || (size_t)n > strlen(end))
+			break;
+		buf_addf(&b, "%s%.*s", b.len ? "::" : "", (int)n, end);
+		p = end + n;
+		if (!nested)
+			break;
+	}
+	return b.len ? buf_detach(&b) : (buf_free(&b), xstrdup(mangled));
+}
+
+static struct sass_kernel *
+kernel_named(struct sass_listing *l, const char *mangled)
+{
+	for (int i = 0; i < l->nkernels; i++)
+		if (!strcmp(l->kernels[i].mangled, mangled))
+			return &l->kernels[i];
+	l->kernels = xrealloc(l->kernels, sizeof(*l->kernels) * (size_t)(l->nkernels + 1));
+	struct sass_kernel *k = &l->kernels[l->nkernels++];
+	memset(k, 0, sizeof(*k));
+	k->mangled = xstrdup(mangled);
+	k->name = short_name(mangled);
+	k->registers = k->barriers = -1;
+	k->shared_bytes = k->stack_bytes = k->spill_stores = k->spill_loads = -1;
+	return k;
+}
+
+static struct sass_line *
+line_of(struct sass_kernel *k, int line)
+{
+	int i = 0;
+	while (i < k->nlines && k->lines[i].line < line)
+		i++;
+	if (i < k->nlines && k->lines[i].line == line)
+		return &k->lines[i];
+	k->lines = xrealloc(k->lines, sizeof(*k->lines) * (size_t)(k->nlines + 1));
+	memmove(&k->lines[i + 1], &k->lines[i], sizeof(*k->lines) * (size_t)(k->nlines - i));
+	k->nlines++;
+	memset(&k->lines[i], 0, sizeof(k->lines[i]));
+	k->lines[i].line = line;
+	return &k->lines[i];
+}
+
+static void
+add_instruction(struct sass_instruction **v, int *n, unsigned address, const char *text, size_t length)
+{
+	*v = xrealloc(*v, sizeof(**v) * (size_t)(*n + 1));
+	/* one space for a run of blanks: PTX lines up its operands with tabs */
+	struct buf b = { 0 };
+	buf_addstr(&b, "");
+	for (size_t i = 0; i < length; i++) {
+		bool blank = text[i] == ' ' || text[i] == '\t';
+		if (blank && (!b.len || b.data[b.len - 1] == ' '))
+			continue;
+		buf_add(&b, blank ? " " : &text[i], 1);
+	}
+	while (b.len && (b.data[b.len - 1] == ' ' || b.data[b.len - 1] == ';'))
+		b.data[--b.len] = 0;
+	(*v)[(*n)++] = (struct sass_instruction){ address, buf_detach(&b) };
+}
+
+/* ------------------------------------------------------------------ PTX */
+
+#define MAX_PTX_FILES 64
+
+static const char *
+skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* `.file 3 "path"`: whether file 3 is the student's. */
+static void
+ptx_file(const char *p, const char *end, bool *mine, const char *const *paths)
+{
+	char *stop;
+	long n = strtol(p, &stop, 10);
+	const char *q = memchr(stop, '"', (size_t)(end - stop));
+	const char *r = q ? memchr(q + 1, '"', (size_t)(end - q - 1)) : NULL;
+	if (n < 0 || n >= MAX_PTX_FILES || !r)
+		return;
+	char *path = xasprintf("%.*s", (int)(r - q - 1), q + 1);
+	mine[n] = lines_same_file(path, paths);
+	free(path);
+}
+
+/* `.loc 2 440 9, function_name $L__info_string1, inlined_at 1 11 9`: the student's line, or 0. */
+static int
+ptx_loc(const char *p, const bool *mine)
+{
+	char *stop;
+	long file = strtol(p, &stop, 10), line = strtol(stop, &stop, 10);
+	if (file >= 0 && file < MAX_PTX_FILES && mine[file] && line > 0 && line < INT_MAX)
+		return (int)line;
+	const char *at = strstr(stop, "inlined_at");
+	if (at) {
+		file = strtol(at + 10, &stop, 10);
+		line = strtol(stop, NULL, 10);
+		if (file >= 0 && file < MAX_PTX_FILES && mine[file] && line > 0 && line < INT_MAX)
+			return (int)line;
+	}
+	return 0;
+}
+
+void
+sass_read_ptx(struct sass_listing *l, const char *ptx, const char *const *paths)
+{
+	bool mine[MAX_PTX_FILES] = { false };
+	/* the file table comes last */
+	for (const char *p = ptx; p && *p;) {
+		const char *end = strchrnul(p, '\n'), *q = skip_blanks(p, end);
+		if (end - q > 6 && !strncmp(q, ".file", 5) && (q[5] == ' ' || q[5] == '\t'))
+			ptx_file(q + 5, end, mine, paths);
+		p = *end ? end + 1 : NULL;
+	}
+	struct sass_kernel *k = NULL;
+	int line = 0;
+	for (const char *p = ptx; p && *p;) {
+		const char *end = strchrnul(p, '\n'), *q = skip_blanks(p, end);
+		const char *next = *end ? end + 1 : NULL;
+		size_t n = (size_t)(end - q);
+		const char *entry = n > 7 ? memmem(q, n, ".entry ", 7) : NULL;
+		const char *func = n > 6 && *q == '.' ? memmem(q, n, ".func ", 6) : NULL;
+		if (entry || func) {
+			/* `.visible .entry NAME(` or `.func (.param …) NAME(`: the name ends at the last '(' */
+			const char *open = memrchr(q, '(', n), *name = open;
+			while (name && name > q && !isspace((unsigned char)name[-1]) && name[-1] != ')')
+				name--;
+			if (open && name < open) {
+				char *mangled = xasprintf("%.*s", (int)(open - name), name);
+				k = kernel_named(l, mangled);
+				free(mangled);
+				line = 0;
+			}
+		} else if (n > 5 && !strncmp(q, ".loc", 4) && (q[4] == ' ' || q[4] == '\t')) {
+			line = ptx_loc(q + 4, mine);
+		} else if (k && n > 1 && q[n - 1] == ';' && *q != '.' && strncmp(q, "//", 2) && *q != '{' && *q != '}') {
+			struct sass_line *sl = line_of(k, line);
+			add_instruction(&sl->ptx, &sl->nptx, 0, q, n);
+		}
+		p = next;
+	}
+}
+
+/* ------------------------------------------------------------------ SASS */
+
+/* `//## File "A", line 11 inlined at "B", line 26`: the student's line in this frame, or 0. */
+static int
+sass_frame(const char *p, const char *end, const char *const *paths)
+{
+	int found = 0;
+	for (int pass = 0; pass < 2 && !found; pass++) {
+		const char *file = memmem(p, (size_t)(end - p), "\"", 1);
+		if (pass == 1) {
+			const char *at = memmem(p, (size_t)(end - p), "inlined at", 10);
+			file = at ? memmem(at, (size_t)(end - at), "\"", 1) : NULL;
+		}
+		const char *close = file ? memchr(file + 1, '"', (size_t)(end - file - 1)) : NULL;
+		const char *num = close ? memmem(close, (size_t)(end - close), "line ", 5) : NULL;
+		if (!num)
+			continue;
+		char *path = xasprintf("%.*s", (int)(close - file - 1), file + 1);
+		long line = strtol(num + 5, NULL, 10);
+		if (lines_same_file(path, paths) && line > 0 && line < INT_MAX)
+			found = (int)line;
+		free(path);
+	}
+	return found;
+}
+
+void
+sass_read_nvdisasm(struct sass_listing *l, const char *text, const char *const *paths)
+{
+	struct sass_kernel *k = NULL;
+	int line = 0, frame_line = 0;
+	bool in_frames = false, framed = false;
+	for (const char *p = text; p && *p;) {
+		const char *end = strchrnul(p, '\n'), *q = skip_blanks(p, end);
+		const char *next = *end ? end + 1 : NULL;
+		size_t n = (size_t)(end - q);
+		bool frame = n > 7 && !strncmp(q, "//## File", 9);
+		if (frame) {
+			/* a block of frames, innermost first: the first that names the student's file wins */
+			if (!in_frames)
+				frame_line = 0;
+			if (!frame_line)
+				frame_line = sass_frame(q, end, paths);
+			framed = true;
+		} else if (n > 7 && !strncmp(q, ".text.", 6) && q[n - 1] == ':') {
+			char *mangled = xasprintf("%.*s", (int)(n - 7), q + 6);
+			k = kernel_named(l, mangled);
+			free(mangled);
+			line = 0;
+			framed = false;
+		} else if (k && n > 8 && !strncmp(q, "/*", 2)) {
+			/* an instruction: its offset in a comment, then its text and a semicolon */
+			char *stop;
+			unsigned long address = strtoul(q + 2, &stop, 16);
+			const char *body = stop[0] == '*' && stop[1] == '/' ? skip_blanks(stop + 2, end) : NULL;
+			if (framed)
+				line = frame_line;
+			framed = false;
+			if (body && body < end && strncmp(body, "NOP", 3)) {
+				struct sass_line *sl = line_of(k, line);
+				add_instruction(&sl->sass, &sl->nsass, (unsigned)address, body, (size_t)(end - body));
+			}
+		}
+		in_frames = frame;
+		p = next;
+	}
+}
+
+void
+sass_read_ptxas(struct sass_listing *l, const char *text)
+{
+	struct sass_kernel *k = NULL;
+	for (const char *p = text; p && *p;) {
+		const char *end = strchrnul(p, '\n');
+		char row[1024];
+		snprintf(row, sizeof(row), "%.*s", (int)(end - p), p);
+		p = *end ? end + 1 : NULL;
+		const char *quote = strchr(row, '\'');
+		const char *named = strstr(row, "Compiling entry function '") ? quote
+				    : strstr(row, "Function properties for ") ? strstr(row, "for ") + 3 : NULL;
+		if (named) {
+			char name[512];
+			if (sscanf(named + 1, "%511[^' \n]", name) == 1)
+				k = kernel_named(l, name);
+			continue;
+		}
+		if (!k)
+			continue;
+		const char *s;
+		if ((s = strstr(row, "bytes stack frame")))
+			sscanf(row, " %ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads", &k->stack_bytes,
+			       &k->spill_stores, &k->spill_loads);
+		if ((s = strstr(row, "Used ")))
+			sscanf(s, "Used %d registers", &k->registers);
+		if ((s = strstr(row, "used ")) && strstr(s, "barriers"))
+			sscanf(s, "used %d barriers", &k->barriers);
+		if ((s = strstr(row, "bytes smem"))) {
+			while (s > row && s[-1] == ' ')
+				s--;
+			while (s > row && isdigit((unsigned char)s[-1]))
+				s--;
+			k->shared_bytes = strtol(s, NULL, 10);
+		} else if (strstr(row, "Used ") && k->shared_bytes < 0) {
+			k->shared_bytes = 0;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ building */
+
+static char *
+find_tool(const char *name, const char *env)
+{
+	const char *given = getenv(env);
+	if (given && *given)
+		return access(given, X_OK) == 0 ? xstrdup(given) : NULL;
+	char *beside = build_cuda_tool(name);
+	if (beside)
+		return beside;
+	const char *path = getenv("PATH");
+	for (const char *p = path; p && *p;) {
+		const char *colon = strchrnul(p, ':');
+		char *candidate = xasprintf("%.*s/%s", (int)(colon - p), p, name);
+		if (colon > p && access(candidate, X_OK) == 0)
+			return candidate;
+		free(candidate);
+		p = *colon ? colon + 1 : NULL;
+	}
+	return NULL;
+}
+
+#define NO_NVCC "the machine code needs the CUDA compiler, and nvcc is not on PATH (install the CUDA toolkit, " \
+		"or export PATH=$PATH:/usr/local/cuda/bin, or set CUDALINGS_NVCC)"
+
+/* Whether nvcc is there to run (CUDALINGS_NVCC may name a program that is not). */
+static bool
+nvcc_here(void)
+{
+	const char *nvcc = build_nvcc();
+	return nvcc && access(nvcc, X_OK) == 0;
+}
+
+/* The build folder: nvcc's kept intermediates lie flat in it. */
+static void
+remove_folder(const char *path)
+{
+	DIR *d = opendir(path);
+	for (struct dirent *entry; d && (entry = readdir(d));) {
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+			continue;
+		char *file = xasprintf("%s/%s", path, entry->d_name);
+		unlink(file);
+		free(file);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+static int
+first_line(const struct sass_kernel *k)
+{
+	for (int i = 0; i < k->nlines; i++)
+		if (k->lines[i].line)
+			return k->lines[i].line;
+	return INT_MAX;
+}
+
+/* Kernels in the order the file defines them. */
+static int
+by_first_line(const void *a, const void *b)
+{
+	int x = first_line(a), y = first_line(b);
+	return (x > y) - (x < y);
+}
+
+int
+sass_build(struct sass_listing *l, const struct exercise *e, const char *path, const char *display, struct buf *err)
+{
+	const char *nvcc = build_nvcc();
+	if (!nvcc_here()) {
+		buf_addstr(err, NO_NVCC);
+		return 3;
+	}
+	free(l->file);
+	l->file = xstrdup(display);
+	free(l->text);
+	l->text = read_file(path, NULL);
+	char real[PATH_MAX];
+	if (!l->text || !realpath(path, real)) {
+		buf_addf(err, "cannot read '%s': %s", display, strerror(errno));
+		return 1;
+	}
+	char tmp[] = "/tmp/cudalings-sass-XXXXXX";
+	if (!mkdtemp(tmp)) {
+		buf_addf(err, "cannot make a folder in /tmp: %s", strerror(errno));
+		return 3;
+	}
+	/* a plain name for nvcc, whatever the student called the file; what it includes beside it stays reachable */
+	char *source = xasprintf("%s/source.cu", tmp), *cubin = xasprintf("%s/source.cubin", tmp);
+	char *ptx = xasprintf("%s/source.ptx", tmp), *arch = xasprintf("-arch=%s", l->arch);
+	char *folder = xstrdup(real), *slash = strrchr(folder, '/');
+	*slash = 0;
+	char *public = xasprintf("-I%s/build/gen/public/%s", workbook_root(), e->name);
+	char *beside = xasprintf("-I%s", *folder ? folder : "/");
+	const char *const paths[] = { source, real, NULL };
+	int status = symlink(real, source) ? 3 : 0;
+	struct buf out = { 0 };
+	if (status) {
+		buf_addf(err, "cannot link '%s' into '%s': %s", display, tmp, strerror(errno));
+	} else {
+		char *argv[] = { (char *)nvcc, SASS_NVCC_FLAGS, arch, "-cubin", "-Xptxas", "-v", "--keep", "--keep-dir",
+				 tmp, public, beside, "-o", cubin, source, NULL };
+		if (!run_command(argv, tmp, TOOL_LIMIT_S, &out)) {
+			buf_addstr(err, out.data ? out.data : "nvcc failed");
+			status = 1;
+		}
+	}
+	if (!status) {
+		sass_read_ptxas(l, out.data);
+		char *text = read_file(ptx, NULL);
+		if (text)
+			sass_read_ptx(l, text, paths);
+		free(text);
+		char *nvdisasm = find_tool("nvdisasm", "CUDALINGS_NVDISASM");
+		if (!nvdisasm) {
+			l->no_sass = xstrdup("SASS needs nvdisasm, from the CUDA toolkit's binary utilities, beside nvcc or on "
+					     "PATH (or CUDALINGS_NVDISASM)");
+		} else {
+			char *argv[] = { nvdisasm, "--print-line-info-inline", "--print-code", cubin, NULL };
+			struct buf dis = { 0 };
+			if (run_command(argv, tmp, TOOL_LIMIT_S, &dis))
+				sass_read_nvdisasm(l, dis.data ? dis.data : "", paths);
+			else
+				l->no_sass = xasprintf("nvdisasm failed: %.300s", dis.data ? dis.data : "");
+			buf_free(&dis);
+			free(nvdisasm);
+		}
+	}
+	remove_folder(tmp);
+	qsort(l->kernels, (size_t)l->nkernels, sizeof(*l->kernels), by_first_line);
+	buf_free(&out);
+	free(source), free(cubin), free(ptx), free(arch), free(folder), free(public), free(beside);
+	return status;
+}
+
+/* ------------------------------------------------------------------ what an instruction is */
+
+enum sass_class { C_OTHER, C_GLOBAL_LOAD, C_GLOBAL_STORE, C_SHARED_LOAD, C_SHARED_STORE, C_LOCAL_LOAD, C_LOCAL_STORE,
+		  C_SHUFFLE, C_BARRIER, C_ATOMIC, C_FMA, C_CLASSES };
+
+/* The opcode of a SASS instruction (its predicate skipped), into op; its width in bits when it says one. */
+static enum sass_class
+classify(const char *text, int *bits)
+{
+	const char *p = text;
+	if (*p == '@')
+		while (*p && *p != ' ')
+			p++;
+	while (*p == ' ')
+		p++;
+	char op[48];
+	size_t k = 0;
+	while (p[k] && p[k] != ' ' && k + 1 < sizeof(op)) {
+		op[k] = p[k];
+		k++;
+	}
+	op[k] = 0;
+	*bits = strstr(op, ".128") ? 128 : strstr(op, ".64") ? 64 : 0;
+	static const struct { const char *prefix; enum sass_class c; } table[] = {
+		{ "LDGSTS", C_GLOBAL_LOAD }, { "LDGDEPBAR", C_OTHER }, { "LDG", C_GLOBAL_LOAD }, { "STG", C_GLOBAL_STORE },
+		{ "LDSM", C_SHARED_LOAD }, { "LDS", C_SHARED_LOAD }, { "STS", C_SHARED_STORE },
+		{ "LDL", C_LOCAL_LOAD }, { "STL", C_LOCAL_STORE }, { "SHFL", C_SHUFFLE }, { "BAR", C_BARRIER },
+		{ "RED", C_ATOMIC }, { "ATOM", C_ATOMIC }, { "FFMA", C_FMA },
+	};
+	for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++) {
+		size_t n = strlen(table[i].prefix);
+		if (!strncmp(op, table[i].prefix, n) && (!op[n] || op[n] == '.'))
+			return table[i].c;
+	}
+	return C_OTHER;
+}
+
+/* What a lesson would call it, or NULL. */
+static char *
+note_of(const char *text)
+{
+	int bits;
+	enum sass_class c = classify(text, &bits);
+	const char *width = bits == 128 ? ", 128-bit" : bits == 64 ? ", 64-bit" : "";
+	switch (c) {
+	case C_GLOBAL_LOAD: return xasprintf("global load%s", width);
+	case C_GLOBAL_STORE: return xasprintf("global store%s", width);
+	case C_SHARED_LOAD: return xasprintf("shared load%s", width);
+	case C_SHARED_STORE: return xasprintf("shared store%s", width);
+	case C_LOCAL_LOAD: return xstrdup("local memory load");
+	case C_LOCAL_STORE: return xstrdup("local memory store");
+	case C_SHUFFLE: return xstrdup("warp shuffle");
+	case C_BARRIER: return xstrdup("barrier");
+	case C_ATOMIC: return xstrdup("atomic");
+	default: return NULL;
+	}
+}
+
+/* ------------------------------------------------------------------ showing it */
+
+#define BOLD "\033[1m"
+#define DIM "\033[2m"
+#define RED "\033[31m"
+#define CYAN "\033[36m"
+#define RESET "\033[0m"
+
+static const char *
+paint(bool color, const char *code)
+{
+	return color ? code : "";
+}
+
+/* `text` cut to `width` columns (tabs as four spaces; a cut ends in …), as a new string. */
+static char *
+fit(const char *text, int width)
+{
+	struct buf b = { 0 };
+	int cols = 0;
+	buf_addstr(&b, "");
+	for (const char *p = text ? text : ""; *p; p++) {
+		int w = *p == '\t' ? 4 : ((unsigned char)*p & 0xc0) == 0x80 ? 0 : 1;
+		if (cols + w > width - 1 && p[1]) {
+			buf_addstr(&b, "…");
+			break;
+		}
+		if (*p == '\t')
+			buf_addstr(&b, "    ");
+		else
+			buf_add(&b, p, 1);
+		cols += w;
+	}
+	return buf_detach(&b);
+}
+
+/* `text` after `prefix` (`more` on the lines after the first), wrapped at spaces to 80 columns. */
+static void
+print_wrapped(FILE *out, const char *prefix, const char *more, const char *text, const char *style, bool color)
+{
+	const char *p = text;
+	for (const char *lead = prefix; *p; lead = more) {
+		int room = 80 - (int)strlen(lead), n = (int)strlen(p);
+		if (n > room) {
+			n = room;
+			while (n > room / 2 && p[n] != ' ')
+				n--;
+		}
+		fprintf(out, "%s%s%.*s%s\n", lead, paint(color, style), n, p, paint(color, RESET));
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void
+print_counts(FILE *out, const struct sass_kernel *k)
+{
+	int count[C_CLASSES] = { 0 }, vector = 0, total = 0;
+	for (int i = 0; i < k->nlines; i++)
+		for (int j = 0; j < k->lines[i].nsass; j++) {
+			int bits;
+			enum sass_class c = classify(k->lines[i].sass[j].text, &bits);
+			count[c]++;
+			total++;
+			vector += bits == 128 && (c == C_GLOBAL_LOAD || c == C_GLOBAL_STORE);
+		}
+	struct buf b = { 0 };
+	buf_addstr(&b, "");
+	if (k->registers >= 0)
+		buf_addf(&b, "%d registers", k->registers);
+	if (k->shared_bytes > 0)
+		buf_addf(&b, "%s%ld bytes of shared memory", b.len ? ", " : "", k->shared_bytes);
+	if (k->spill_stores > 0 || k->spill_loads > 0)
+		buf_addf(&b, "%s%ld bytes spilled, %ld read back", b.len ? ", " : "", k->spill_stores, k->spill_loads);
+	else if (k->spill_stores == 0)
+		buf_addf(&b, "%sno spills", b.len ? ", " : "");
+	if (total) {
+		buf_addf(&b, "%s%d SASS instructions", b.len ? "; " : "", total);
+		static const struct { enum sass_class c; const char *what; } kinds[] = {
+			{ C_GLOBAL_LOAD, "global loads" }, { C_GLOBAL_STORE, "global stores" },
+			{ C_SHARED_LOAD, "shared loads" }, { C_SHARED_STORE, "shared stores" }, { C_SHUFFLE, "shuffles" },
+			{ C_BARRIER, "barriers" }, { C_ATOMIC, "atomics" }, { C_LOCAL_LOAD, "local memory loads" },
+			{ C_LOCAL_STORE, "local memory stores" }, { C_FMA, "FFMA" },
+		};
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++)
+			if (count[kinds[i].c])
+				buf_addf(&b, ", %s %d", kinds[i].what, count[kinds[i].c]);
+		if (vector)
+			buf_addf(&b, " (%d of the global ones 128-bit)", vector);
+	}
+	print_wrapped(out, "  ", "  ", b.data, DIM, false);
+	buf_free(&b);
+}
+
+void
+sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *figures, bool color)
+{
+	char *title = xasprintf("machine code of %s for %s (%s)", l->file, l->arch, l->arch_why ? l->arch_why : "");
+	print_wrapped(out, "", "  ", title, BOLD, color);
+	free(title);
+	fprintf(out, "  nvcc -O3 -lineinfo; PTX from nvcc, SASS from nvdisasm; each under its line\n");
+	if (l->no_sass)
+		print_wrapped(out, "  ", "  ", l->no_sass, RED, color);
+	if (!l->nkernels)
+		fprintf(out, "  the file defines no kernel\n");
+	for (int i = 0; i < l->nkernels; i++) {
+		const struct sass_kernel *k = &l->kernels[i];
+		fprintf(out, "\n%skernel %s%s\n", paint(color, BOLD), k->name, paint(color, RESET));
+		print_counts(out, k);
+		for (int j = 0; j < k->nlines; j++) {
+			const struct sass_line *sl = &k->lines[j];
+			const struct line_figures *f = figures && sl->line ? lines_find(figures, l->file, sl->line) : NULL;
+			char *source = sl->line ? lines_text_line(l->text, sl->line) : NULL;
+			char *shown = fit(sl->line ? source : "(no line of your file: the kernel's start, or a header)", 69);
+			if (sl->line)
+				fprintf(out, "%s%2s %5d | %s%s\n", f && f->hot ? paint(color, RED BOLD) : "", f && f->hot ? "!!" : "",
+					sl->line, shown, f && f->hot ? paint(color, RESET) : "");
+			else
+				fprintf(out, "         | %s%s%s\n", paint(color, DIM), shown, paint(color, RESET));
+			free(shown);
+			free(source);
+			if (f) {
+				char *summary = lines_summary(f, figures);
+				print_wrapped(out, "         | heat  ", "         |       ", summary, f->hot ? RED : DIM, color);
+				free(summary);
+			}
+			for (int n = 0; n < sl->nptx; n++) {
+				char *t = fit(sl->ptx[n].text, 62);
+				fprintf(out, "         | %sptx%s   %s\n", paint(color, DIM), paint(color, RESET), t);
+				free(t);
+			}
+			for (int n = 0; n < sl->nsass; n++) {
+				/* the notes in a column where the instruction leaves room */
+				char *note = note_of(sl->sass[n].text);
+				int room = note ? 57 - (int)strlen(note) : 58;
+				char *t = fit(sl->sass[n].text, room);
+				int pad = !note ? 0 : room < 36 ? room : 36;
+				fprintf(out, "         | sass %04x  %-*s%s%s%s%s\n", sl->sass[n].address, pad, t, note ? " " : "",
+					paint(color, CYAN), note ? note : "", paint(color, RESET));
+				free(t);
+				free(note);
+			}
+		}
+	}
+}
+
+static cJSON *
+instructions_json(const struct sass_instruction *v, int n, bool sass)
+{
+	cJSON *list = cJSON_CreateArray();
+	for (int i = 0; i < n; i++) {
+		if (!sass) {
+			cJSON_AddItemToArray(list, cJSON_CreateString(v[i].text));
+			continue;
+		}
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "address", v[i].address);
+		cJSON_AddStringToObject(o, "text", v[i].text);
+		char *note = note_of(v[i].text);
+		if (note)
+			cJSON_AddStringToObject(o, "note", note);
+		else
+			cJSON_AddNullToObject(o, "note");
+		free(note);
+		cJSON_AddItemToArray(list, o);
+	}
+	return list;
+}
+
+static void
+add_count(cJSON *o, const char *name, long value)
+{
+	if (value >= 0)
+		cJSON_AddNumberToObject(o, name, (double)value);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+cJSON *
+sass_json(const struct sass_listing *l, const struct line_map *figures)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "file", l->file ? l->file : "");
+	cJSON_AddStringToObject(o, "arch", l->arch);
+	cJSON_AddStringToObject(o, "arch_why", l->arch_why ? l->arch_why : "");
+	if (l->no_sass)
+		cJSON_AddStringToObject(o, "no_sass", l->no_sass);
+	else
+		cJSON_AddNullToObject(o, "no_sass");
+	cJSON *kernels = cJSON_AddArrayToObject(o, "kernels");
+	for (int i = 0; i < l->nkernels; i++) {
+		const struct sass_kernel *k = &l->kernels[i];
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "name", k->name);
+		cJSON_AddStringToObject(j, "mangled", k->mangled);
+		add_count(j, "registers", k->registers);
+		add_count(j, "shared_bytes", k->shared_bytes);
+		add_count(j, "spill_stores", k->spill_stores);
+		add_count(j, "spill_loads", k->spill_loads);
+		cJSON *lines = cJSON_AddArrayToObject(j, "lines");
+		for (int n = 0; n < k->nlines; n++) {
+			const struct sass_line *sl = &k->lines[n];
+			cJSON *x = cJSON_CreateObject();
+			if (sl->line) {
+				cJSON_AddNumberToObject(x, "line", sl->line);
+				char *source = lines_text_line(l->text, sl->line);
+				if (source)
+					cJSON_AddStringToObject(x, "source", source);
+				else
+					cJSON_AddNullToObject(x, "source");
+				free(source);
+			} else {
+				cJSON_AddNullToObject(x, "line");
+				cJSON_AddNullToObject(x, "source");
+			}
+			const struct line_figures *f = figures && sl->line ? lines_find(figures, l->file, sl->line) : NULL;
+			if (f) {
+				char *summary = lines_summary(f, figures);
+				cJSON_AddStringToObject(x, "figures", summary);
+				free(summary);
+			} else {
+				cJSON_AddNullToObject(x, "figures");
+			}
+			cJSON_AddBoolToObject(x, "hot", f && f->hot);
+			cJSON_AddItemToObject(x, "ptx", instructions_json(sl->ptx, sl->nptx, false));
+			cJSON_AddItemToObject(x, "sass", instructions_json(sl->sass, sl->nsass, true));
+			cJSON_AddItemToArray(lines, x);
+		}
+		cJSON_AddItemToArray(kernels, j);
+	}
+	return o;
+}
+
+int
+sass_grade_begin(struct sass_listing *l, const char *arch)
+{
+	struct buf err = { 0 };
+	int status = 0;
+	if (sass_choose_arch(l, arch, &err)) {
+		status = 2;
+		error("%s", err.data);
+	} else if (!nvcc_here()) {
+		status = 3;
+		error("--sass: %s", NO_NVCC);
+	}
+	buf_free(&err);
+	return status;
+}
+
+int
+sass_grade_end(struct sass_listing *l, const struct exercise *e, const char *path, const char *display,
+	       const struct line_map *figures, cJSON *json, FILE *out, bool color)
+{
+	struct buf err = { 0 };
+	int status = sass_build(l, e, path, display, &err);
+	if (status && json) {
+		cJSON *o = cJSON_AddObjectToObject(json, "machine_code");
+		cJSON_AddStringToObject(o, "error", err.data ? err.data : "");
+	} else if (status) {
+		fprintf(out, "machine code of %s: not built:\n%s\n", display, err.data ? err.data : "");
+	} else if (json) {
+		cJSON_AddItemToObject(json, "machine_code", sass_json(l, figures));
+	} else {
+		sass_print_text(out, l, figures, color);
+	}
+	buf_free(&err);
+	return status;
+}
+
+void
+sass_release(struct sass_listing *l)
+{
+	for (int i = 0; i < l->nkernels; i++) {
+		struct sass_kernel *k = &l->kernels[i];
+		for (int j = 0; j < k->nlines; j++) {
+			for (int n = 0; n < k->lines[j].nptx; n++)
+				free(k->lines[j].ptx[n].text);
+			for (int n = 0; n < k->lines[j].nsass; n++)
+				free(k->lines[j].sass[n].text);
+			free(k->lines[j].ptx);
+			free(k->lines[j].sass);
+		}
+		free(k->lines);
+		free(k->mangled);
+		free(k->name);
+	}
+	free(l->kernels);
+	free(l->arch_why);
+	free(l->file);
+	free(l->text);
+	free(l->no_sass);
+	memset(l, 0, sizeof(*l));
+}

@@ -24,11 +24,17 @@ Q := @
 msg = @printf '  %-8s %s\n' '$(1)' '$(2)'
 endif
 
+# ---------------------------------------------------------------- the utility layer
+# lib/: buffers, errors, files, the process spawner; linked by the grader, the
+# workbook and the simulator's rewriter alike.
+LIB_SRCS := $(wildcard lib/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+
 # ---------------------------------------------------------------- the grader
 GRADER_SRCS := $(wildcard grader/*.c)
 GRADER_OBJS := $(GRADER_SRCS:%.c=$(B)/%.o)
 # Fragments append objects and libraries that link into build/cudalings.
-CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(B)/common/state.o
+CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(B)/common/state.o $(LIB_OBJS)
 CUDALINGS_LIBS := -lcjson -lm
 # Criterion test programs appended by fragments; `make test` runs each.
 TEST_PROGRAMS :=

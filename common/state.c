@@ -1,9 +1,7 @@
 /*
  * state.c — the student's progress file, shared by the grader (which records
  * every grading of an exercise's own file) and the workbook (lessons read,
- * hints seen). It uses the utility layer's xasprintf, xstrdup, read_file and
- * error(), which grader/util.c and tui/util.c both provide with these
- * signatures; each program links its own.
+ * hints seen). It uses the utility layer (lib/), which both programs link.
  */
 #include "common/state.h"
 
@@ -19,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grader/util.h"
+#include "lib/util.h"
 
 /* Names in the file; stable, as other versions of the TUI read it. */
 static const char *const status_keys[] = {

@@ -19,8 +19,9 @@
 #include <unistd.h>
 
 #include "grade.h"
-#include "proc.h"
-#include "util.h"
+#include "lib/run.h"
+#include "lib/util.h"
+#include "root.h"
 
 #define MAX_LANES 16
 #define BAR_WIDTH 30
@@ -727,42 +728,35 @@ start_grading(struct batch *b, struct lane *lane, int index)
 {
 	struct submission *s = &b->subs[index];
 	char *out = work_path(b, s->student, "stdout"), *err = work_path(b, s->student, "stderr");
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		free(out);
-		free(err);
-		return error("cannot start a grading: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		/* its own group: the terminal's Ctrl-C reaches the batch, which stops the gradings itself */
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		int in = open("/dev/null", O_RDONLY);
-		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (in < 0 || o < 0 || e < 0)
-			_exit(127);
-		dup2(in, 0);
-		dup2(o, 1);
-		dup2(e, 2);
-		/* the grader's build cache names its files from the workbook's folder */
-		if (chdir(workbook_root()))
-			_exit(127);
-		if (lane->device)
-			setenv("CUDA_VISIBLE_DEVICES", lane->device, 1);
-		char *argv[] = { b->self, "grade", (char *)b->e->name, "--file", s->path, "--json", "--backend",
-				 (char *)backend_name(b->o->backend), NULL };
-		execv(b->self, argv);
-		dprintf(2, "cudalings: cannot run '%s': %s\n", b->self, strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	lane->pid = pid;
-	lane->index = index;
-	lane->started = now_seconds();
+	int out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int err_fd = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int status = 0;
+	if (out_fd < 0 || err_fd < 0)
+		status = error("cannot write '%s': %s", out_fd < 0 ? out : err, strerror(errno));
+	char *device = lane->device ? xasprintf("CUDA_VISIBLE_DEVICES=%s", lane->device) : NULL;
+	const char *env[] = { device, NULL };
+	/* its own group (the spawner's way): the terminal's Ctrl-C reaches the batch, which stops the
+	   gradings itself; the grader's build cache names its files from the workbook's folder */
+	struct spawn_options o = { .cwd = workbook_root(), .env = env, .out = SPAWN_TO_FD, .out_fd = out_fd,
+				   .err = SPAWN_TO_FD, .err_fd = err_fd };
+	char *argv[] = { b->self, "grade", (char *)b->e->name, "--file", s->path, "--json", "--backend",
+			 (char *)backend_name(b->o->backend), NULL };
+	/* the batch reaps its lanes itself (waitpid), so only the start is the spawner's */
+	struct child c = { .label = "grader" };
+	if (!status && child_spawn(&c, argv, &o))
+		status = -1;
+	if (out_fd >= 0)
+		close(out_fd);
+	if (err_fd >= 0)
+		close(err_fd);
+	free(device);
 	free(out);
 	free(err);
+	if (status)
+		return status;
+	lane->pid = c.pid;
+	lane->index = index;
+	lane->started = now_seconds();
 	return 0;
 }
 

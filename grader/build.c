@@ -11,7 +11,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
+#include "root.h"
 
 /* One place for every compiler flag the runners and judges are built with. */
 #define HOST_CFLAGS "-O2", "-g", "-fopenmp", "-Iharness", "-Ibuild/gen"

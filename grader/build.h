@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include "manifest.h"
-#include "proc.h"
+#include "lib/run.h"
 
 enum backend { BACKEND_GPU, BACKEND_SIM };
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "sim/fill.h"
 
 static uint32_t

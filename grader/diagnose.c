@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 /* A figure within budget × BUDGET_SLACK + BUDGET_MARGIN passes: edge tiles,
  * part-filled warps and rows that do not start on a sector boundary cost a

@@ -20,11 +20,12 @@
 
 #include "diagnose.h"
 #include "inspect.h"
-#include "proc.h"
+#include "lib/run.h"
 #include "sandbox.h"
 #include "session.h"
 #include "tools.h"
-#include "util.h"
+#include "lib/util.h"
+#include "root.h"
 #include "verdict.h"
 
 /* Seconds a child may take. */
@@ -278,8 +279,7 @@ frontend_refused(struct grading *g)
 {
 	if (!g->frontend_running)
 		return false;
-	struct child *one = &g->frontend;
-	child_pump(&one, 1);
+	child_wait(&g->frontend);
 	g->frontend_running = false;
 	bool refused = !child_succeeded(&g->frontend) && !g->frontend.timed_out;
 	g->nvcc_accepted = child_succeeded(&g->frontend);
@@ -307,7 +307,8 @@ stage_compile(struct grading *g)
 	struct child judge = { .label = "judge", .on_channel = judge_channel, .ctx = &g->s };
 	struct child compile = { .label = "compiler" };
 	struct spawn_options judge_options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = 1,
-					       .timeout_s = JUDGE_LIMIT_S };
+					       .timeout_s = JUDGE_LIMIT_S, .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT,
+					       .clean_on_exit = true };
 	int spawned = child_spawn(&judge, judge_argv, &judge_options);
 	tools_free_argv(judge_argv);
 	if (spawned)
@@ -316,7 +317,8 @@ stage_compile(struct grading *g)
 	struct child *kids[3] = { &judge, &compile, &scan };
 	int nkids = 1;
 	struct spawn_options compile_options = { .cwd = workbook_root(), .timeout_s = COMPILE_LIMIT_S,
-						  .memory_limit = COMPILE_MEMORY_LIMIT };
+						  .memory_limit = COMPILE_MEMORY_LIMIT, .out = SPAWN_CAPTURE,
+						  .err = SPAWN_TO_STDOUT, .clean_on_exit = true };
 	if (g->b.frontend_argv && g->b.compile_argv) {
 		g->frontend = (struct child){ .label = "nvcc" };
 		g->frontend_running = child_spawn(&g->frontend, g->b.frontend_argv, &compile_options) == 0;
@@ -330,7 +332,7 @@ stage_compile(struct grading *g)
 		if (g->b.scan_argv && child_spawn(&scan, g->b.scan_argv, &compile_options) == 0)
 			nkids++;
 	}
-	child_pump(kids, nkids);
+	child_pump(kids, nkids, -1);
 	child_release(&scan);
 	bool judge_ok = child_succeeded(&judge) && !g->s.in[FROM_JUDGE].broken;
 	char *judge_status = child_describe_status(&judge);
@@ -461,7 +463,8 @@ stage_run(struct grading *g, const struct runner_command *cmd)
 				  g->has_measured ? g->measured_dims : NULL);
 	struct child runner = { .label = "runner", .on_channel = runner_channel, .ctx = g };
 	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = cmd->channel_fd,
-					 .timeout_s = START_LIMIT_S, .output_cap = 64 * 1024, .no_fork = true,
+					 .timeout_s = START_LIMIT_S, .output_cap = 64 * 1024, .no_processes = true,
+					 .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .clean_on_exit = true,
 					 /* the CUDA runtime reserves vast address space; the simulator does not */
 					 .memory_limit = g->o->backend == BACKEND_SIM ? SIM_MEMORY_LIMIT : 0 };
 	int spawned = child_spawn(&runner, argv, &options);
@@ -470,7 +473,7 @@ stage_run(struct grading *g, const struct runner_command *cmd)
 		return environment_error(g, xasprintf("cannot start the runner of '%s'", g->e->name));
 	/* nvcc's front end, if it still runs, finishes beside the runner */
 	struct child *kids[2] = { &runner, &g->frontend };
-	child_pump(kids, g->frontend_running ? 2 : 1);
+	child_pump(kids, g->frontend_running ? 2 : 1, -1);
 	if (s->device_error) {
 		child_release(&runner);
 		char *message = s->device_error;

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc.h"
+#include "lib/run.h"
+#include "root.h"
 
 struct rule {
 	const char *name; /* an identifier, or a prefix when it ends in '*' */

@@ -10,7 +10,7 @@
 #define CUDALINGS_INSPECT_H
 
 #include "manifest.h"
-#include "util.h"
+#include "lib/util.h"
 
 /*
  * INSPECT_OK when the object is acceptable; INSPECT_REFUSED with one line per

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 #define MAX_LINES 4096
 

@@ -25,13 +25,11 @@
 #include "scaffold.h"
 #include "batch.h"
 #include "starter.h"
-#include "util.h"
+#include "lib/util.h"
+#include "root.h"
+#include "common/exit.h"
 #include "common/state.h"
 
-#define EXIT_PASS 0
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
-#define EXIT_ENVIRONMENT 3
 #define MAX_SUBMISSION_BYTES (1024 * 1024)
 
 /* The usage line and the exit statuses: the commands come from the table at the end of this file. */
@@ -1090,6 +1088,7 @@ cmd_tui(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	error_set_program("cudalings");
 	if (argc < 2)
 		return open_tui(argv);
 	const char *name = argv[1];

@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "diagnose.h"
-#include "util.h"
+#include "lib/util.h"
+#include "root.h"
 
 static const char *
 string_field(const cJSON *o, const char *key)

@@ -20,7 +20,8 @@
 
 #include "build.h"
 #include "grade.h"
-#include "proc.h"
+#include "lib/run.h"
+#include "root.h"
 
 /* as grader/build.c compiles the student's file for a GPU */
 #define SASS_NVCC_FLAGS "-std=c++17", "-O3", "-lineinfo"

@@ -14,7 +14,7 @@
 
 #include "lines.h"
 #include "manifest.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct sass_instruction {
 	unsigned address; /* SASS: its offset in the kernel */

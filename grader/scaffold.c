@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "root.h"
 #include "starter.h"
 
 #define MAX_NAME 40

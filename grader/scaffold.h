@@ -8,7 +8,7 @@
 #define CUDALINGS_SCAFFOLD_H
 
 #include <stdbool.h>
-#include "util.h"
+#include "lib/util.h"
 
 /* Whether `name` can name an exercise: a C identifier in lower case, at most 40 characters. */
 bool scaffold_valid_name(const char *name);

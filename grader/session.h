@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "grade.h"
 #include "protocol.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* What the judge said about one case, and what the runner showed of it. */
 struct case_state {

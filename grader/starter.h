@@ -13,7 +13,7 @@
 #ifndef CUDALINGS_STARTER_H
 #define CUDALINGS_STARTER_H
 
-#include "util.h"
+#include "lib/util.h"
 
 /* The starter made from `solution`; NULL with "path:line: why" in `err`. You own the result. */
 char *starter_from_solution(const char *solution, const char *path, struct buf *err);

@@ -13,7 +13,8 @@
 
 #include "diagnose.h"
 #include "lines.h"
-#include "util.h"
+#include "lib/util.h"
+#include "root.h"
 
 static void
 add(char ***argv, int *argc, int *cap, char *arg)
@@ -136,11 +137,11 @@ run_tool(struct session *s, char **tool, char **runner_args, int channel_fd, cha
 	s->in[FROM_TOOL].broken = false;
 	/* the tools start the runner as their child: no seccomp filter against new processes here */
 	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = channel_fd,
-					 .timeout_s = 600, .output_cap = 4 << 20 };
+					 .timeout_s = 600, .output_cap = 4 << 20, .out = SPAWN_CAPTURE,
+					 .err = SPAWN_TO_STDOUT, .clean_on_exit = true };
 	char *output = NULL;
 	if (child_spawn(&c, argv, &options) == 0) {
-		struct child *one = &c;
-		child_pump(&one, 1);
+		child_wait(&c);
 		output = xstrdup(c.output.data ? c.output.data : "");
 		child_release(&c);
 	}

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 #include "manifest.h"
-#include "proc.h"
+#include "lib/run.h"
 #include "session.h"
 
 /* How to start the runner: its options before the cases (program first), and its channel. */

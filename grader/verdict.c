@@ -11,7 +11,7 @@
 
 #include "diagnose.h"
 #include "sandbox.h"
-#include "util.h"
+#include "lib/util.h"
 
 void
 verdict_fail(struct grade_result *r, const char *stage, char *message)

@@ -32,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
+
+#include "lib/run.h"
+#include "lib/util.h"
 
 enum kind { K_IDENT, K_NUMBER, K_STRING, K_CHAR, K_PUNCT };
 
@@ -70,53 +72,7 @@ fail(int line, const char *fmt, ...)
 	exit(1);
 }
 
-static void *
-xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fprintf(stderr, "cudasim-rewrite: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
 /* ---------------------------------------------------------------- strings */
-
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void
-buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void
-buf_str(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
-}
-
-static void __attribute__((format(__printf__, 2, 3)))
-buf_fmt(struct buf *b, const char *fmt, ...)
-{
-	char tmp[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	buf_str(b, tmp);
-}
 
 /* The source between two offsets. */
 static void
@@ -369,10 +325,10 @@ keep_lines(struct buf *b, size_t start, size_t end)
 	int have = 0;
 
 	for (size_t i = 0; i < b->len; i++)
-		have += b->s[i] == '\n';
+		have += b->data[i] == '\n';
 	for (; have < n; have++)
-		buf_str(b, "\n");
-	return b->s;
+		buf_addstr(b, "\n");
+	return b->data;
 }
 
 /* ---------------------------------------------------------------- scopes */
@@ -468,10 +424,10 @@ add_name(struct buf *b, int from, int to)
 {
 	for (int j = from; j <= to; j++) {
 		if (j > from && toks[j].kind == K_IDENT && toks[j - 1].kind == K_IDENT)
-			buf_str(b, " ");
+			buf_addstr(b, " ");
 		for (size_t k = toks[j].start; k < toks[j].end; k++) {
 			if (src[k] == '"' || src[k] == '\\')
-				buf_str(b, "\\");
+				buf_addstr(b, "\\");
 			buf_add(b, src + k, 1);
 		}
 	}
@@ -525,7 +481,7 @@ add_arguments(struct buf *b, int gt_last, int lp, int rp)
 			if (j == first + 1 && (ident_is(first, "NULL") || ident_is(first, "nullptr") ||
 					       tok_is(first, "0"))) {
 				buf_src(b, pos, toks[first].start);
-				buf_str(b, "::cudasim::null_arg()");
+				buf_addstr(b, "::cudasim::null_arg()");
 				pos = toks[first].end;
 			}
 			first = j + 1;
@@ -579,18 +535,18 @@ rewrite_launch(int lt)
 	if (start < 0)
 		fail(toks[lt].line, "kernel launch: no kernel name before '<<<'");
 
-	buf_fmt(&b, "::cudasim::launch([%s](auto &&...cudasim_a_) { ",
+	buf_addf(&b, "::cudasim::launch([%s](auto &&...cudasim_a_) { ",
 		at_namespace_scope() ? "" : "&");
 	buf_src(&b, toks[start].start, toks[lt - 1].end);
-	buf_str(&b, "(cudasim_a_...); }, \"");
+	buf_addstr(&b, "(cudasim_a_...); }, \"");
 	add_name(&b, start, lt - 1);
-	buf_str(&b, "\", __FILE__, __LINE__)");
+	buf_addstr(&b, "\", __FILE__, __LINE__)");
 	buf_src(&b, toks[lt - 1].end, toks[lt].start);
-	buf_str(&b, "(");
+	buf_addstr(&b, "(");
 	buf_src(&b, toks[lt + 2].end, toks[gt].start);
-	buf_str(&b, ")");
+	buf_addstr(&b, ")");
 	add_arguments(&b, gt + 2, lp, rp);
-	add_edit(toks[start].start, toks[rp].end, b.s);
+	add_edit(toks[start].start, toks[rp].end, b.data);
 	return rp + 1;
 }
 
@@ -693,27 +649,27 @@ rewrite_dynamic_shared(int first, int sh, int end, bool ns)
 		if (ident_is(j, "extern") || ident_is(j, "__shared__") || ident_is(j, "static"))
 			continue;
 		if (type.len)
-			buf_str(&type, " ");
+			buf_addstr(&type, " ");
 		buf_src(&type, toks[j].start, toks[j].end);
 	}
 	if (!type.len)
 		fail(toks[sh].line, "extern __shared__: the array has no element type");
 	if (lb + 2 == end) {
-		buf_fmt(&b, "%s%s *const ", ns ? "static " : "", type.s);
+		buf_addf(&b, "%s%s *const ", ns ? "static " : "", type.data);
 		buf_src(&b, toks[name].start, toks[name].end);
-		buf_fmt(&b, " = (%s *)cudasim_dyn_smem;", type.s);
+		buf_addf(&b, " = (%s *)cudasim_dyn_smem;", type.data);
 	} else {
 		/* extern __shared__ T s[][N]: a pointer to rows of N */
 		struct buf rest = { 0 };
 
 		for (int j = lb + 2; j < end; j++)
 			buf_src(&rest, toks[j].start, toks[j].end);
-		buf_fmt(&b, "%s%s (*const ", ns ? "static " : "", type.s);
+		buf_addf(&b, "%s%s (*const ", ns ? "static " : "", type.data);
 		buf_src(&b, toks[name].start, toks[name].end);
-		buf_fmt(&b, ")%s = (%s (*)%s)cudasim_dyn_smem;", rest.s, type.s, rest.s);
-		free(rest.s);
+		buf_addf(&b, ")%s = (%s (*)%s)cudasim_dyn_smem;", rest.data, type.data, rest.data);
+		free(rest.data);
 	}
-	free(type.s);
+	free(type.data);
 	add_edit(toks[first].start, toks[end].end, keep_lines(&b, toks[first].start, toks[end].end));
 	return end + 1;
 }
@@ -735,8 +691,8 @@ add_tokens(struct buf *b, int from, int to)
 		}
 		if (ident_is(j, "__shared__") || ident_is(j, "static") || ident_is(j, "extern"))
 			continue;
-		if (b->len && b->s[b->len - 1] != ' ' && (last < 0 || toks[last].end != toks[j].start))
-			buf_str(b, " ");
+		if (b->len && b->data[b->len - 1] != ' ' && (last < 0 || toks[last].end != toks[j].start))
+			buf_addstr(b, " ");
 		buf_src(b, toks[j].start, toks[j].end);
 		last = j;
 	}
@@ -798,35 +754,35 @@ rewrite_shared(int sh)
 		add_tokens(&pre, from, names[i]);
 		add_tokens(&post, names[i] + 1, to);
 		/* (&x)[N] binds to an array; a plain &x needs no parentheses */
-		if (post.s)
-			buf_fmt(&nm, "(&%.*s)", (int)(toks[names[i]].end - toks[names[i]].start),
+		if (post.data)
+			buf_addf(&nm, "(&%.*s)", (int)(toks[names[i]].end - toks[names[i]].start),
 				src + toks[names[i]].start);
 		else
-			buf_fmt(&nm, "&%.*s", (int)(toks[names[i]].end - toks[names[i]].start),
+			buf_addf(&nm, "&%.*s", (int)(toks[names[i]].end - toks[names[i]].start),
 				src + toks[names[i]].start);
 		if (ns)
-			buf_fmt(&b, "static %s %s%s%s = *(%s %s(*)%s)("
+			buf_addf(&b, "static %s %s%s%s = *(%s %s(*)%s)("
 				"cudasim_shared_global_at(sizeof(%s %s%s)));",
-				type.s, pre.s ? pre.s : "", nm.s, post.s ? post.s : "",
-				type.s, pre.s ? pre.s : "", post.s ? post.s : "",
-				type.s, pre.s ? pre.s : "", post.s ? post.s : "");
+				type.data, pre.data ? pre.data : "", nm.data, post.data ? post.data : "",
+				type.data, pre.data ? pre.data : "", post.data ? post.data : "",
+				type.data, pre.data ? pre.data : "", post.data ? post.data : "");
 		else
-			buf_fmt(&b, "static unsigned cudasim_slot%d_%d_, cudasim_ep%d_%d_; "
+			buf_addf(&b, "static unsigned cudasim_slot%d_%d_, cudasim_ep%d_%d_; "
 				"%s %s%s%s = *(%s %s(*)%s)(cudasim_shared_at("
 				"sizeof(%s %s%s), &cudasim_slot%d_%d_, &cudasim_ep%d_%d_));",
 				counter, i, counter, i,
-				type.s, pre.s ? pre.s : "", nm.s, post.s ? post.s : "",
-				type.s, pre.s ? pre.s : "", post.s ? post.s : "",
-				type.s, pre.s ? pre.s : "", post.s ? post.s : "",
+				type.data, pre.data ? pre.data : "", nm.data, post.data ? post.data : "",
+				type.data, pre.data ? pre.data : "", post.data ? post.data : "",
+				type.data, pre.data ? pre.data : "", post.data ? post.data : "",
 				counter, i, counter, i);
 		if (i + 1 < n)
-			buf_str(&b, " ");
-		free(pre.s);
-		free(post.s);
-		free(nm.s);
+			buf_addstr(&b, " ");
+		free(pre.data);
+		free(post.data);
+		free(nm.data);
 	}
 	counter++;
-	free(type.s);
+	free(type.data);
 	add_edit(toks[first].start, toks[end].end, keep_lines(&b, toks[first].start, toks[end].end));
 	return end + 1;
 }
@@ -863,12 +819,11 @@ rewrite_device_var(int i)
 					tok_is(j, ",") || tok_is(j, "{")))
 			break;
 	}
-	add_edit(toks[i].start, toks[i].end, strdup("__attribute__((section(\"cudasim_device\")))"));
+	add_edit(toks[i].start, toks[i].end, xstrdup("__attribute__((section(\"cudasim_device\")))"));
 }
 
 /* ---------------------------------------------------------------- includes */
 
-static char *read_file(const char *path, size_t *len);
 static char *in_dir, *out_path;
 static int nheaders;
 
@@ -897,24 +852,23 @@ static char *
 rewrite_header(const char *path, int line)
 {
 	char hdr[PATH_MAX + 32], *abs_hdr;
-	pid_t pid;
-	int status;
+	struct child c = { .label = "cudasim-rewrite" };
+	struct spawn_options o = { .clean_on_exit = true };
 
 	if (!header_needs_rewrite(path))
 		return NULL;
 	snprintf(hdr, sizeof(hdr), "%s.%d.h", out_path, ++nheaders);
-	fflush(stderr);
-	pid = fork();
-	if (pid == 0) {
-		execl("/proc/self/exe", "cudasim-rewrite", path, hdr, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+	char *argv[] = { "/proc/self/exe", (char *)path, hdr, NULL };
+	if (child_spawn(&c, argv, &o))
 		fail(line, "cannot rewrite the header '%s'", path);
-	if (WEXITSTATUS(status))
+	int code = child_wait(&c);
+	child_release(&c);
+	if (code < 0 || code >= 128)
+		fail(line, "cannot rewrite the header '%s'", path);
+	if (code)
 		exit(1);	/* the header's own "file:line: message" is out already */
 	abs_hdr = realpath(hdr, NULL);
-	return abs_hdr ? abs_hdr : strdup(hdr);
+	return abs_hdr ? abs_hdr : xstrdup(hdr);
 }
 
 /* nvcc's "#pragma unroll [N]" is GCC's "#pragma GCC unroll N" (g++ -Wall
@@ -928,11 +882,11 @@ rewrite_pragma(int hash)
 	if (!ident_is(hash + 1, "pragma") || !ident_is(u, "unroll") || toks[u].seg != toks[hash].seg)
 		return;
 	if (u + 1 < ntoks && toks[u + 1].seg == toks[hash].seg && toks[u + 1].kind == K_NUMBER) {
-		add_edit(toks[u].start, toks[u].end, strdup("GCC unroll"));
+		add_edit(toks[u].start, toks[u].end, xstrdup("GCC unroll"));
 		return;
 	}
-	buf_str(&b, "GCC unroll 8");
-	add_edit(toks[u].start, toks[u].end, b.s);
+	buf_addstr(&b, "GCC unroll 8");
+	add_edit(toks[u].start, toks[u].end, b.data);
 }
 
 static void
@@ -954,14 +908,14 @@ rewrite_include(int hash)
 	if (access(full, R_OK))
 		return;		/* not beside the .cu file: the -I paths find it, as before */
 	rewritten = rewrite_header(full, toks[s].line);
-	buf_str(&b, "\"");
+	buf_addstr(&b, "\"");
 	for (const char *p = rewritten ? rewritten : full; *p; p++) {
 		if (*p == '"' || *p == '\\')
-			buf_str(&b, "\\");
+			buf_addstr(&b, "\\");
 		buf_add(&b, p, 1);
 	}
-	buf_str(&b, "\"");
-	add_edit(toks[s].start, toks[s].end, b.s);
+	buf_addstr(&b, "\"");
+	add_edit(toks[s].start, toks[s].end, b.data);
 }
 
 /* ---------------------------------------------------------------- kernels called like functions */
@@ -1230,25 +1184,6 @@ rewrite(void)
 	}
 }
 
-static char *
-read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct buf b = { 0 };
-	char chunk[65536];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	if (!b.s)
-		buf_add(&b, "", 0);
-	*len = b.len;
-	return b.s;
-}
-
 static int
 edit_cmp(const void *a, const void *b)
 {
@@ -1264,6 +1199,7 @@ main(int argc, char **argv)
 	size_t at = 0;
 	char dir[PATH_MAX], *slash;
 
+	error_set_program("cudasim-rewrite");
 	if (argc != 3) {
 		fprintf(stderr, "usage: cudasim-rewrite IN.cu OUT.cpp\n");
 		return 2;
@@ -1272,7 +1208,7 @@ main(int argc, char **argv)
 	out_path = argv[2];
 	src = read_file(in_path, &src_len);
 	if (!src) {
-		fprintf(stderr, "cudasim-rewrite: cannot read '%s': %s\n", in_path, strerror(errno));
+		error("cannot read '%s': %s", in_path, strerror(errno));
 		return 1;
 	}
 	/* a UTF-8 byte-order mark: nvcc skips it, g++ only where it opens the file, not after our #line */
@@ -1288,7 +1224,7 @@ main(int argc, char **argv)
 		snprintf(dir, sizeof(dir), ".");
 	in_dir = realpath(dir, NULL);
 	if (!in_dir)
-		in_dir = strdup(dir);
+		in_dir = xstrdup(dir);
 
 	tokenize();
 	check_unconfigured_calls();
@@ -1298,7 +1234,7 @@ main(int argc, char **argv)
 
 	out = fopen(argv[2], "w");
 	if (!out) {
-		fprintf(stderr, "cudasim-rewrite: cannot write '%s': %s\n", argv[2], strerror(errno));
+		error("cannot write '%s': %s", argv[2], strerror(errno));
 		return 1;
 	}
 	fputs("#line 1 \"", out);
@@ -1317,7 +1253,7 @@ main(int argc, char **argv)
 	}
 	fwrite(src + at, 1, src_len - at, out);
 	if (fclose(out)) {
-		fprintf(stderr, "cudasim-rewrite: cannot write '%s': %s\n", argv[2], strerror(errno));
+		error("cannot write '%s': %s", argv[2], strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -55,7 +55,8 @@ $(B)/sim/fiber_switch.o: sim/fiber_switch.S
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(DEPFLAGS) -c -o $@ $<
 
-$(SIM_REWRITE): $(B)/sim/rewrite.o
+# the rewriter is a tool of the project: it shares the utility layer (lib/)
+$(SIM_REWRITE): $(B)/sim/rewrite.o $(LIB_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

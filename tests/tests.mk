@@ -35,3 +35,14 @@ corpus: $(CORPUS_SIM)
 TEST_SCRIPTS += tests/corpus/run.sh
 TEST_PREREQS += corpus
 endif
+
+# The utility layer's own tests (lib/): nothing of the grader linked in.
+LIB_TEST_SRCS := $(wildcard tests/lib/*.c)
+LIB_TEST_OBJS := $(LIB_TEST_SRCS:%.c=$(B)/%.o)
+
+$(B)/tests/lib-unit: $(LIB_TEST_OBJS) $(LIB_OBJS)
+	$(call msg,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcriterion
+
+TEST_PROGRAMS += $(B)/tests/lib-unit

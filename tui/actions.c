@@ -9,7 +9,7 @@
 
 #include "app.h"
 #include "screen.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* The current item if it is an exercise; else say why not and NULL. */
 static const struct item *
@@ -210,7 +210,7 @@ action_grade_pump(void)
 	}
 	r = xcalloc(1, sizeof(*r));
 	grade_result(&app.grading, r);
-	json = sb_detach(&app.grading.job.out_text);
+	json = buf_detach(&app.grading.job.out_text);
 	grade_free(&app.grading);
 	app.grading_item = -1;
 	if (app.results[i]) {
@@ -326,8 +326,10 @@ void
 action_reset(void)
 {
 	const struct item *it = exercise("reset");
-	char question[256], *out, *err, *last;
+	char question[256], *last;
 	char *argv[] = { app.grader, "reset", NULL, NULL };
+	struct spawn_options o = { .cwd = app.wb.root, .death_signal = SIGTERM };
+	struct buf out = BUF_INIT, err = BUF_INIT;
 	int status;
 
 	if (!it)
@@ -338,13 +340,11 @@ action_reset(void)
 	if (app.grading_item == app.cur)
 		action_cancel();
 	argv[2] = it->name;
-	status = run_capture(argv, app.wb.root, &out, &err);
-	if (status < 0) {
-		app_message(S_FAIL, "%s", last_error());
-		return;
-	}
-	/* the grader's own words: where the backup went, or why it could not */
-	last = status ? err : out;
+	status = run_capture(argv, &o, &out, &err);
+	/* the grader's own words: where the backup went, or why it could not (or why it did not start) */
+	last = status ? err.data : out.data;
+	if (!last)
+		last = "";
 	while (*last && last[strlen(last) - 1] == '\n')
 		last[strlen(last) - 1] = '\0';
 	if (strrchr(last, '\n'))
@@ -364,8 +364,8 @@ action_reset(void)
 		if (state_save(&app.state) < 0)
 			app_message(S_FAIL, "%s", last_error());
 	}
-	free(out);
-	free(err);
+	buf_free(&out);
+	buf_free(&err);
 	app_refresh(app.cur);
 }
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 void
 doc_init(struct doc *d, bool ascii)
@@ -86,13 +86,13 @@ doc_printf(struct doc *d, unsigned style, const char *fmt, ...)
 void
 doc_repeat(struct doc *d, unsigned style, const char *s, int n)
 {
-	struct sbuf sb = SBUF_INIT;
+	struct buf sb = BUF_INIT;
 
 	for (int i = 0; i < n; i++)
-		sb_adds(&sb, s);
+		buf_addstr(&sb, s);
 	if (sb.len)
-		doc_put(d, style, sb.buf, sb.len);
-	sb_free(&sb);
+		doc_put(d, style, sb.data, sb.len);
+	buf_free(&sb);
 }
 
 void
@@ -110,11 +110,11 @@ doc_append(struct doc *d, const struct doc *src, const char *indent)
 char *
 doc_line_text(const struct doc_line *l)
 {
-	struct sbuf sb = SBUF_INIT;
+	struct buf sb = BUF_INIT;
 
 	for (int i = 0; i < l->n; i++)
-		sb_adds(&sb, l->spans[i].text);
-	return sb_detach(&sb);
+		buf_addstr(&sb, l->spans[i].text);
+	return buf_detach(&sb);
 }
 
 int
@@ -219,7 +219,7 @@ static const struct {
 char *
 translit_ascii(const char *s, size_t len)
 {
-	struct sbuf sb = SBUF_INIT;
+	struct buf sb = BUF_INIT;
 	size_t n;
 
 	for (size_t i = 0; i < len; i += n) {
@@ -227,7 +227,7 @@ translit_ascii(const char *s, size_t len)
 		const char *a = "?";
 
 		if (c < 0x80) {
-			sb_add(&sb, s + i, 1);
+			buf_add(&sb, s + i, 1);
 			continue;
 		}
 		if (cp_width(c) == 0)
@@ -235,9 +235,9 @@ translit_ascii(const char *s, size_t len)
 		for (size_t k = 0; k < sizeof(translit) / sizeof(translit[0]); k++)
 			if (translit[k].cp == c)
 				a = translit[k].ascii;
-		sb_adds(&sb, a);
+		buf_addstr(&sb, a);
 	}
-	return sb_detach(&sb);
+	return buf_detach(&sb);
 }
 
 void
@@ -247,17 +247,17 @@ doc_verbatim(struct doc *d, unsigned style, const char *text, int width, const c
 
 	while (*text) {
 		size_t len = strcspn(text, "\n"), lead, fit;
-		struct sbuf line = SBUF_INIT;
+		struct buf line = BUF_INIT;
 		const char *s;
 		int hang, room;
 
 		for (size_t i = 0; i < len; i++) {
 			if (text[i] == '\t')
-				do sb_add(&line, " ", 1); while (line.len % 8);
+				do buf_add(&line, " ", 1); while (line.len % 8);
 			else if (text[i] != '\r')
-				sb_add(&line, text + i, 1);
+				buf_add(&line, text + i, 1);
 		}
-		s = line.buf ? line.buf : "";
+		s = line.data ? line.data : "";
 		lead = strspn(s, " ");
 		/* continuations hang under the line's own indentation, two further in */
 		hang = (int)lead + 2 < (width - iw) / 2 ? (int)lead + 2 : 2;
@@ -287,7 +287,7 @@ doc_verbatim(struct doc *d, unsigned style, const char *text, int width, const c
 				lead = 0;
 			}
 		}
-		sb_free(&line);
+		buf_free(&line);
 		text += len + (text[len] == '\n');
 	}
 }

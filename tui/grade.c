@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 void
 grade_take_line(struct grading *g, const char *line)
@@ -12,7 +12,7 @@ grade_take_line(struct grading *g, const char *line)
 	struct grade_step *s;
 
 	if (event_parse(line, &ev) < 0) {
-		sb_addf(&g->text, "%s\n", line);
+		buf_addf(&g->text, "%s\n", line);
 		return;
 	}
 	ALLOC_GROW(g->steps, g->nsteps + 1, g->asteps);
@@ -67,8 +67,8 @@ grade_start_demo(struct grading *g, const char *grader, const char *root, const 
 char *
 grade_demo_output(const struct grading *g)
 {
-	return xasprintf("%s%s", g->job.out_text.buf ? g->job.out_text.buf : "",
-			 g->text.buf ? g->text.buf : "");
+	return xasprintf("%s%s", g->job.out_text.data ? g->job.out_text.data : "",
+			 g->text.data ? g->text.data : "");
 }
 
 bool
@@ -86,7 +86,7 @@ grade_running(const struct grading *g)
 void
 grade_result(struct grading *g, struct grade_result *r)
 {
-	const char *out = g->job.out_text.buf ? g->job.out_text.buf : "";
+	const char *out = g->job.out_text.data ? g->job.out_text.data : "";
 
 	if (result_parse(out, r) < 0) {
 		/* no report: say what the grader did say, so the student is not left guessing */
@@ -108,7 +108,7 @@ grade_result(struct grading *g, struct grade_result *r)
 	}
 	r->exit_status = g->job.status;
 	free(r->stderr_text);
-	r->stderr_text = xstrdup(g->text.buf ? g->text.buf : "");
+	r->stderr_text = xstrdup(g->text.data ? g->text.data : "");
 }
 
 void
@@ -128,6 +128,6 @@ grade_free(struct grading *g)
 	}
 	free(g->steps);
 	free(g->name);
-	sb_free(&g->text);
+	buf_free(&g->text);
 	memset(g, 0, sizeof(*g));
 }

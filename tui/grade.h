@@ -18,7 +18,7 @@ struct grading {
 	char *name;		/* the exercise being graded, or the demo run */
 	struct grade_step *steps;	/* its progress so far */
 	int nsteps, asteps;
-	struct sbuf text;	/* stderr lines that are not progress events */
+	struct buf text;	/* stderr lines that are not progress events */
 };
 
 /* Start grading name with the grader program in the workbook root. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 /* What CUDA adds to C: these are what a student must notice in a listing. */
 static const char *const cuda_words[] = {

@@ -7,7 +7,7 @@
 #include "app.h"
 #include "markdown.h"
 #include "screen.h"
-#include "util.h"
+#include "lib/util.h"
 #include "view.h"
 
 /* Lay out Markdown in v at the screen's width. */
@@ -26,19 +26,19 @@ lesson_open(struct view *v)
 {
 	const struct item *it = app_item(v->item);
 	char *text = it->lesson ? app_read(it->lesson) : NULL;
-	struct sbuf sb = SBUF_INIT;
+	struct buf sb = BUF_INIT;
 
 	if (text)
-		sb_adds(&sb, text);
+		buf_addstr(&sb, text);
 	else if (it->lesson)
-		sb_addf(&sb, "# %s\n\nCannot read the lesson `%s`: %s.\n", it->title, it->lesson, strerror(errno));
+		buf_addf(&sb, "# %s\n\nCannot read the lesson `%s`: %s.\n", it->title, it->lesson, strerror(errno));
 	else
-		sb_addf(&sb, "# %s\n\nThis %s has no lesson.\n", it->title, it->kind);
+		buf_addf(&sb, "# %s\n\nThis %s has no lesson.\n", it->title, it->kind);
 	if (it->file)
-		sb_addf(&sb, "\n---\n\nThe exercise is `%s`: press **e** to edit it, **c** to grade it, "
+		buf_addf(&sb, "\n---\n\nThe exercise is `%s`: press **e** to edit it, **c** to grade it, "
 			"**w** to grade it on every save.\n", it->file);
-	show_markdown(v, sb.buf);
-	sb_free(&sb);
+	show_markdown(v, sb.data);
+	buf_free(&sb);
 	free(text);
 	/* a lesson or demo is done once read; an exercise only once it passes */
 	if (strcmp(it->kind, "exercise") && state_status(&app.state, it->name) != STATUS_READ) {
@@ -61,18 +61,18 @@ solution_open(struct view *v)
 {
 	const struct item *it = app_item(v->item);
 	char *text = it->solution ? app_read(it->solution) : NULL;
-	struct sbuf sb = SBUF_INIT;
+	struct buf sb = BUF_INIT;
 
-	sb_addf(&sb, "# Solution: %s\n\n", it->title);
+	buf_addf(&sb, "# Solution: %s\n\n", it->title);
 	if (text)
 		/* a tilde fence: CUDA sources do not contain "~~~~~" */
-		sb_addf(&sb, "`%s`\n\n~~~~~cuda\n%s~~~~~\n", it->solution, text);
+		buf_addf(&sb, "`%s`\n\n~~~~~cuda\n%s~~~~~\n", it->solution, text);
 	else if (it->solution)
-		sb_addf(&sb, "Cannot read `%s`: %s.\n", it->solution, strerror(errno));
+		buf_addf(&sb, "Cannot read `%s`: %s.\n", it->solution, strerror(errno));
 	else
-		sb_adds(&sb, "This item has no solution.\n");
-	show_markdown(v, sb.buf);
-	sb_free(&sb);
+		buf_addstr(&sb, "This item has no solution.\n");
+	show_markdown(v, sb.data);
+	buf_free(&sb);
 	free(text);
 }
 

@@ -7,7 +7,7 @@
 
 #include "app.h"
 #include "screen.h"
-#include "util.h"
+#include "lib/util.h"
 #include "view.h"
 
 #define HEADER_ROWS 3
@@ -47,7 +47,7 @@ draw_progress(int y)
 {
 	int done = 0, barw = COLS - 34, fill;
 	char count[64];
-	struct sbuf sb = SBUF_INIT;
+	struct buf sb = BUF_INIT;
 
 	for (int i = 0; i < app.wb.n; i++)
 		done += status_done(state_status(&app.state, app.wb.items[i].name));
@@ -55,11 +55,11 @@ draw_progress(int y)
 	fill = app.wb.n ? done * barw / app.wb.n : 0;
 	screen_text(y, 2, 10, "Progress", A_BOLD);
 	for (int i = 0; i < barw; i++)
-		sb_adds(&sb, i < fill ? "█" : "░");
-	screen_text(y, 12, barw, sb.buf ? sb.buf : "", screen_attr(S_BAR_GOOD));
+		buf_addstr(&sb, i < fill ? "█" : "░");
+	screen_text(y, 12, barw, sb.data ? sb.data : "", screen_attr(S_BAR_GOOD));
 	snprintf(count, sizeof(count), "%d of %d done", done, app.wb.n);
 	screen_text(y, 13 + barw, COLS - 14 - barw, count, A_NORMAL);
-	sb_free(&sb);
+	buf_free(&sb);
 }
 
 /* The title, cut with an ellipsis; lessons and demos say what they are. */

@@ -16,7 +16,8 @@
 
 #include "app.h"
 #include "screen.h"
-#include "util.h"
+#include "common/exit.h"
+#include "lib/util.h"
 
 struct app app;
 
@@ -167,7 +168,7 @@ find_grader(void)
 		return xstrdup(env);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0)
-		die("cannot find where cudalings-tui is: %s", strerror(errno));
+		die(EXIT_FATAL, "cannot find where cudalings-tui is: %s", strerror(errno));
 	self[n] = '\0';
 	return path_join(dirname(self), "cudalings");
 }
@@ -175,28 +176,28 @@ find_grader(void)
 static void
 load_workbook(void)
 {
-	char *root = workbook_find_root(), *out, *err;
+	char *root = workbook_find_root();
 	char *argv[] = { app.grader, "list", "--json", NULL };
+	struct spawn_options o = { .cwd = root, .timeout_s = 60 };
+	struct buf out = BUF_INIT, err = BUF_INIT;
 	int status;
 
 	if (!root)
-		die("%s", last_error());
+		die(EXIT_FATAL, "%s", last_error());
 	if (access(app.grader, X_OK) < 0)
-		die("cannot run the grader '%s': %s (make builds it)", app.grader, strerror(errno));
-	status = run_capture(argv, root, &out, &err);
-	if (status < 0)
-		die("%s", last_error());
+		die(EXIT_FATAL, "cannot run the grader '%s': %s (make builds it)", app.grader, strerror(errno));
+	status = run_capture(argv, &o, &out, &err);
 	if (status)
-		die("'%s list --json' failed with status %d: %s", app.grader, status, err);
-	if (workbook_parse(out, &app.wb) < 0)
-		die("%s", last_error());
+		die(EXIT_FATAL, "'%s list --json' failed with status %d: %s", app.grader, status, buf_str(&err));
+	if (workbook_parse(buf_str(&out), &app.wb) < 0)
+		die(EXIT_FATAL, "%s", last_error());
 	if (!app.wb.n)
-		die("the workbook in '%s' has no lessons or exercises", root);
+		die(EXIT_FATAL, "the workbook in '%s' has no lessons or exercises", root);
 	if (!app.wb.root)
 		app.wb.root = xstrdup(root);
 	free(root);
-	free(out);
-	free(err);
+	buf_free(&out);
+	buf_free(&err);
 }
 
 static void
@@ -350,7 +351,7 @@ loop(void)
 		if (timeout < 0 || timeout > 1000)
 			timeout = 1000;
 		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
-			die("poll: %s", strerror(errno));
+			die(EXIT_FATAL, "poll: %s", strerror(errno));
 		if (app.grading_item < 0 && state_reload(&app.state))
 			forget_results();
 		if (app.grading_item >= 0)
@@ -375,6 +376,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: cudalings-tui (no arguments; see --help)\n");
 		return 2;
 	}
+	/* the screen shows errors itself (last_error()); only die() prints, after leaving curses */
+	error_set_program("cudalings-tui");
+	error_set_print(false);
 	app.grader = find_grader();
 	app.grading_item = -1;
 	app.watch = (struct watch)WATCH_INIT;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "highlight.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define MAX_DEPTH 32
 
@@ -50,7 +50,7 @@ struct md {
 	int hlevel;
 	int em, strong, link, strike, code;
 	bool in_code, in_html;
-	struct sbuf code_text;
+	struct buf code_text;
 	char lang[32];
 	struct row *rows;	/* the table being read */
 	int nrows, arows;
@@ -232,43 +232,43 @@ static void
 render_code(struct md *m)
 {
 	bool colour = highlight_lang(m->lang), in_comment = false;
-	char *text = m->d->ascii ? translit_ascii(m->code_text.buf ? m->code_text.buf : "", m->code_text.len)
-				 : xstrndup(m->code_text.buf ? m->code_text.buf : "", m->code_text.len);
+	char *text = m->d->ascii ? translit_ascii(m->code_text.data ? m->code_text.data : "", m->code_text.len)
+				 : xstrndup(m->code_text.data ? m->code_text.data : "", m->code_text.len);
 	char *line = text;
 
 	begin_block(m);
 	while (*line) {
 		char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		struct sbuf expanded = SBUF_INIT;
+		struct buf expanded = BUF_INIT;
 		struct doc_span *spans, plain;
 		int n, col;
 
 		/* tabs to 4 columns, so the screen and the layout agree */
 		for (size_t i = 0; i < len; i++) {
 			if (line[i] == '\t')
-				do sb_add(&expanded, " ", 1); while (expanded.len % 4);
+				do buf_add(&expanded, " ", 1); while (expanded.len % 4);
 			else
-				sb_add(&expanded, line + i, 1);
+				buf_add(&expanded, line + i, 1);
 		}
 		col = start_line(m);
 		doc_put(m->d, S_CODEBLOCK, "  ", 2);
 		if (colour) {
-			n = highlight_line(expanded.buf ? expanded.buf : "", expanded.len, &in_comment, &spans);
+			n = highlight_line(expanded.data ? expanded.data : "", expanded.len, &in_comment, &spans);
 			put_cut(m, spans, n, col + 2, 2);
 			highlight_free(spans, n);
 		} else if (expanded.len) {
-			plain.text = expanded.buf;
+			plain.text = expanded.data;
 			plain.style = S_CODEBLOCK;
 			put_cut(m, &plain, 1, col + 2, 2);
 		}
-		sb_free(&expanded);
+		buf_free(&expanded);
 		if (!nl)
 			break;
 		line = nl + 1;
 	}
 	free(text);
-	sb_reset(&m->code_text);
+	buf_reset(&m->code_text);
 }
 
 static void
@@ -609,7 +609,7 @@ text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE len, void *data)
 	struct md *m = data;
 
 	if (m->in_code) {
-		sb_add(&m->code_text, s, len);
+		buf_add(&m->code_text, s, len);
 		return 0;
 	}
 	if (m->in_html)
@@ -643,7 +643,7 @@ md_render(struct doc *d, const char *src, size_t len, int width)
 	free_runs(m.runs, m.nruns);
 	free(m.runs);
 	free_table(&m);
-	sb_free(&m.code_text);
+	buf_free(&m.code_text);
 	if (ret)
 		return error("cannot parse the Markdown (md4c returned %d)", ret);
 	return 0;

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "markdown.h"
-#include "util.h"
+#include "common/exit.h"
+#include "lib/util.h"
 
 static bool
 hint_fits(const struct hint *h, const struct grade_result *r)
@@ -80,7 +81,7 @@ render_compile(struct doc *d, const struct grade_result *r, const char *source, 
 	heading(d, "Compiler");
 	if (regcomp(&re, ":([0-9]+)(:[0-9]+)?: (fatal error|error|warning|note)", REG_EXTENDED) ||
 	    regcomp(&context, "^ *[0-9]+ \\| ", REG_EXTENDED | REG_NEWLINE))
-		die("cannot compile a regular expression");
+		die(EXIT_FATAL, "cannot compile a regular expression");
 	has_context = regexec(&context, out, 0, NULL, 0) == 0;
 	for (line = strtok_r(out, "\n", &save); line && shown < 400; line = strtok_r(NULL, "\n", &save), shown++) {
 		regmatch_t m[4];
@@ -118,22 +119,22 @@ render_cases(struct doc *d, const struct grade_result *r, int width)
 	doc_printf(d, S_DIM, "  (%d of %d passed)", r->ncases - failed, r->ncases);
 	for (int i = 0; i < r->ncases; i++) {
 		const struct grade_case *c = &r->cases[i];
-		struct sbuf sb = SBUF_INIT;
+		struct buf sb = BUF_INIT;
 
 		doc_newline(d);
 		doc_puts(d, c->passed ? S_PASS : S_FAIL, c->passed ? "  ✓ " : "  ✗ ");
 		doc_puts(d, S_PLAIN, c->name);
 		/* the grader's message says how many were wrong; else we say it */
 		if (*c->message)
-			sb_adds(&sb, c->message);
+			buf_addstr(&sb, c->message);
 		else if (c->mismatches)
-			sb_addf(&sb, "%ld wrong", c->mismatches);
+			buf_addf(&sb, "%ld wrong", c->mismatches);
 		if (sb.len) {
-			struct doc_span run = { sb.buf, c->passed ? S_DIM : S_PLAIN };
+			struct doc_span run = { sb.data, c->passed ? S_DIM : S_PLAIN };
 
 			doc_wrap(d, &run, 1, width, "      ", "      ", S_PLAIN);
 		}
-		sb_free(&sb);
+		buf_free(&sb);
 	}
 }
 
@@ -158,7 +159,7 @@ render_timing(struct doc *d, const struct grade_result *r, int width)
 	double vals[] = { t->median_us, t->threshold_us, t->reference_us, t->copy_us }, max = 0;
 	int barw = width - 2 - 11 - 13 - 12;
 	bool slow = !strcmp(r->performance, "fail");
-	struct sbuf sb = SBUF_INIT;
+	struct buf sb = BUF_INIT;
 
 	heading(d, "Timing");
 	if (*r->device)
@@ -177,20 +178,20 @@ render_timing(struct doc *d, const struct grade_result *r, int width)
 	if (!isnan(t->copy_us))
 		bar(d, "copy", t->copy_us, max, barw, S_BAR_REF, "the floor");
 	if (!isnan(t->ratio))
-		sb_addf(&sb, "%.2f× the reference", t->ratio);
+		buf_addf(&sb, "%.2f× the reference", t->ratio);
 	if (!isnan(t->threshold_ratio))
-		sb_addf(&sb, " (the limit is %.2f×)", t->threshold_ratio);
+		buf_addf(&sb, " (the limit is %.2f×)", t->threshold_ratio);
 	if (!isnan(t->gbps)) {
-		sb_addf(&sb, "%s%.0f GB/s", sb.len ? "; " : "", t->gbps);
+		buf_addf(&sb, "%s%.0f GB/s", sb.len ? "; " : "", t->gbps);
 		if (!isnan(t->copy_gbps) && t->copy_gbps > 0)
-			sb_addf(&sb, ", %.0f%% of a copy", 100 * t->gbps / t->copy_gbps);
+			buf_addf(&sb, ", %.0f%% of a copy", 100 * t->gbps / t->copy_gbps);
 		if (!isnan(t->peak_gbps) && t->peak_gbps > 0)
-			sb_addf(&sb, ", %.0f%% of the peak %.0f GB/s", 100 * t->gbps / t->peak_gbps, t->peak_gbps);
+			buf_addf(&sb, ", %.0f%% of the peak %.0f GB/s", 100 * t->gbps / t->peak_gbps, t->peak_gbps);
 	}
 	if (sb.len) {
-		doc_wrap_text(d, S_PLAIN, sb.buf, width, "  ", "  ");
+		doc_wrap_text(d, S_PLAIN, sb.data, width, "  ", "  ");
 	}
-	sb_free(&sb);
+	buf_free(&sb);
 }
 
 static void

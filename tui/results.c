@@ -6,7 +6,7 @@
 #include "app.h"
 #include "report.h"
 #include "screen.h"
-#include "util.h"
+#include "lib/util.h"
 #include "view.h"
 
 static void

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "common/exit.h"
+#include "lib/util.h"
 
 bool screen_ascii, screen_color;
 volatile int screen_stop_signal;
@@ -72,14 +73,14 @@ screen_init(void)
 	setlocale(LC_ALL, "");
 	screen_ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if (!isatty(0) || !isatty(1))
-		die("cudalings-tui needs a terminal (stdin and stdout); 'cudalings list' and 'cudalings grade' work without one");
+		die(EXIT_FATAL, "cudalings-tui needs a terminal (stdin and stdout); 'cudalings list' and 'cudalings grade' work without one");
 	/* newterm() returns where initscr() would exit with ncurses' own message */
 	if (!newterm(NULL, stdout, stdin))
-		die("cannot use the terminal type '%s' (is TERM right? try TERM=xterm-256color)", term);
+		die(EXIT_FATAL, "cannot use the terminal type '%s' (is TERM right? try TERM=xterm-256color)", term);
 	active = true;
 	if (!cursor_address || cursor_address == (char *)-1) {
 		screen_exit();
-		die("the terminal type '%s' cannot move the cursor: a full-screen view needs one that can "
+		die(EXIT_FATAL, "the terminal type '%s' cannot move the cursor: a full-screen view needs one that can "
 		    "(try TERM=xterm-256color, or 'cudalings list' and 'cudalings grade NAME')", term);
 	}
 	die_hook = screen_exit;

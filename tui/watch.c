@@ -8,7 +8,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 int
 watch_start(struct watch *w, const char *path)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 char *
 workbook_find_root(void)

@@ -7,7 +7,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tui/util.h"
+#include "lib/util.h"
+
+/* As in the workbook, errors are kept for the screen (last_error()), not printed. */
+static void __attribute__((constructor))
+quiet_errors(void)
+{
+	error_set_print(false);
+}
 
 static char *made[32];
 static int nmade;

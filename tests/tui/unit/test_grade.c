@@ -10,7 +10,7 @@
 #include "helpers.h"
 #include "tui/grade.h"
 #include "tui/proc.h"
-#include "tui/util.h"
+#include "lib/util.h"
 #include "tui/watch.h"
 
 /* Pump a job until it ends, as the main loop does. */
@@ -52,7 +52,7 @@ Test(grade, progress_lines_become_steps_and_the_rest_text, .timeout = 10)
 	cr_assert(g.steps[2].is_case && g.steps[2].passed);
 	cr_assert_str_eq(g.steps[3].name, "31x33");
 	cr_assert_not(g.steps[3].passed);
-	cr_assert_str_eq(g.text.buf, "warning: a plain line from the grader\n{\"event\":\"something_new\",\"x\":1}\n");
+	cr_assert_str_eq(g.text.data, "warning: a plain line from the grader\n{\"event\":\"something_new\",\"x\":1}\n");
 	grade_free(&g);
 	free(text);
 }
@@ -157,25 +157,6 @@ Test(grade, cancel_kills_the_whole_process_group, .timeout = 10)
 	free(pidfile);
 	free(grader);
 	free(dir);
-}
-
-Test(proc, run_capture_keeps_stdout_and_stderr_apart, .timeout = 10)
-{
-	char *argv[] = { "sh", "-c", "echo out; echo err >&2; exit 3", NULL }, *out, *err;
-
-	cr_assert_eq(run_capture(argv, NULL, &out, &err), 3);
-	cr_assert_str_eq(out, "out\n");
-	cr_assert_str_eq(err, "err\n");
-	free(out);
-	free(err);
-	cr_assert_eq(run_capture(argv, NULL, &out, NULL), 3);
-	cr_assert_str_eq(out, "out\nerr\n");
-	free(out);
-	argv[0] = "/nonexistent/program";
-	cr_assert_eq(run_capture(argv, NULL, &out, &err), 127);
-	cr_assert(strstr(err, "cannot run '/nonexistent/program'"), "%s", err);
-	free(out);
-	free(err);
 }
 
 Test(watch, a_save_by_rename_is_seen, .timeout = 10)

@@ -3,7 +3,7 @@
 
 #include "helpers.h"
 #include "tui/markdown.h"
-#include "tui/util.h"
+#include "lib/util.h"
 
 static const char lesson[] =
 	"# Column sums — why *coalescing* matters\n"
@@ -191,15 +191,15 @@ Test(markdown, a_word_longer_than_the_line_is_cut, .timeout = 10)
 {
 	struct doc d = render("see https://docs.nvidia.com/cuda/cuda-c-programming-guide now\n", 20, false);
 
-	struct sbuf all = SBUF_INIT;
+	struct buf all = BUF_INIT;
 
 	for (int i = 0; i < d.n; i++) {
 		cr_assert_leq(doc_line_width(&d.lines[i]), 20);
-		sb_adds(&all, line_text(&d, i));
+		buf_addstr(&all, line_text(&d, i));
 	}
 	cr_assert_str_eq(line_text(&d, 0), "see");
 	/* nothing of it is lost */
-	cr_assert(strstr(all.buf, "https://docs.nvidia.com/cuda/cuda-c-programming-guide"), "%s", all.buf);
-	sb_free(&all);
+	cr_assert(strstr(all.data, "https://docs.nvidia.com/cuda/cuda-c-programming-guide"), "%s", all.data);
+	buf_free(&all);
 	doc_free(&d);
 }

@@ -4,7 +4,7 @@
 
 #include "helpers.h"
 #include "tui/report.h"
-#include "tui/util.h"
+#include "lib/util.h"
 #include "tui/workbook.h"
 
 static struct workbook wb;

@@ -7,7 +7,7 @@
 
 #include "helpers.h"
 #include "tui/result.h"
-#include "tui/util.h"
+#include "lib/util.h"
 #include "tui/workbook.h"
 
 static char *

@@ -7,7 +7,7 @@
 
 #include "helpers.h"
 #include "common/state.h"
-#include "tui/util.h"
+#include "lib/util.h"
 
 Test(state, a_missing_file_is_a_fresh_start, .timeout = 10)
 {

@@ -1,0 +1,113 @@
+/* The utility layer's basics: the buffer, errors, whole files. */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+
+Test(buf, grows_keeps_its_nul_and_detaches)
+{
+	struct buf b = BUF_INIT;
+	cr_assert_str_eq(buf_str(&b), "");
+	for (int i = 0; i < 1000; i++)
+		buf_addf(&b, "%d,", i % 10);
+	cr_assert_eq(b.len, 2000);
+	cr_assert_eq(b.data[b.len], 0);
+	buf_consume(&b, 1990);
+	cr_assert_str_eq(b.data, "5,6,7,8,9,");
+	buf_add(&b, "x\0y", 3);
+	cr_assert_eq(b.len, 13);
+	char *s = buf_detach(&b);
+	cr_assert_null(b.data);
+	cr_assert_eq(b.len, 0);
+	cr_assert_eq(memcmp(s, "5,6,7,8,9,x\0y", 14), 0);
+	free(s);
+	s = buf_detach(&b);
+	cr_assert_str_eq(s, "", "an empty buffer detaches an empty string, never NULL");
+	free(s);
+}
+
+Test(error, says_it_with_the_programs_name_and_keeps_it, .init = cr_redirect_stderr)
+{
+	error_set_program("tool");
+	cr_assert_eq(error("cannot read '%s'", "x.cu"), -1);
+	warn("%d files left", 2);
+	cr_assert_str_eq(last_error(), "2 files left");
+	fflush(stderr);
+	cr_assert_stderr_eq_str("tool: cannot read 'x.cu'\ntool: warning: 2 files left\n");
+}
+
+Test(error, quiet_keeps_the_message_for_the_screen, .init = cr_redirect_stderr)
+{
+	error_set_print(false);
+	error("not printed");
+	cr_assert_str_eq(last_error(), "not printed");
+	fflush(stderr);
+	cr_assert_stderr_eq_str("");
+}
+
+static void
+hook(void)
+{
+	fputs("hook ran; ", stderr);
+}
+
+Test(error, die_runs_the_hook_and_may_quote_the_last_error, .init = cr_redirect_stderr, .exit_code = 3)
+{
+	error_set_program("tool");
+	error_set_print(false);
+	error("the reason");
+	die_hook = hook;
+	die(3, "%s", last_error());
+}
+
+Test(file, written_atomically_and_only_when_changed)
+{
+	char dir[] = "/tmp/cudalings-lib-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char *folder = path_join(dir, "a/b"), *path = path_join(folder, "f.txt");
+	cr_assert_eq(mkdir_p(folder), 0);
+	cr_assert(is_directory(folder));
+	cr_assert_eq(write_file_atomic(path, "one", 3), 0);
+	int64_t first = file_mtime(path);
+	usleep(20000);
+	cr_assert_eq(write_file_if_changed(path, "one", 3), 0);
+	cr_assert_eq(file_mtime(path), first, "the same content leaves the file alone");
+	cr_assert_eq(write_file_if_changed(path, "two", 3), 0);
+	size_t n;
+	char *text = read_file(path, &n);
+	cr_assert_str_eq(text, "two");
+	cr_assert_eq(n, 3);
+	free(text);
+	cr_assert_null(read_file(folder, NULL));
+	cr_assert_eq(errno, EISDIR);
+	cr_assert_eq(file_mtime("/no/such/file"), -1);
+	char *fifo = path_join(dir, "fifo");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	cr_assert_null(read_file(fifo, NULL), "a FIFO is refused, not read forever");
+	cr_assert_eq(errno, EINVAL);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	cr_assert_eq(system(rm), 0);
+	free(rm);
+	free(fifo);
+	free(folder);
+	free(path);
+}
+
+Test(util, paths_and_did_you_mean)
+{
+	char *p = path_join("a/", "b");
+	cr_assert_str_eq(p, "a/b");
+	free(p);
+	p = path_join("a", "/abs");
+	cr_assert_str_eq(p, "/abs");
+	free(p);
+	cr_assert_eq(edit_distance("transpose", "tranpose"), 1);
+	cr_assert_eq(edit_distance("", "abc"), 3);
+	cr_assert_neq(hash_bytes("a", 1, 0), hash_bytes("b", 1, 0));
+}

@@ -24,6 +24,7 @@
 #include "report.h"
 #include "scaffold.h"
 #include "batch.h"
+#include "board.h"
 #include "starter.h"
 #include "lib/util.h"
 #include "root.h"
@@ -1014,6 +1015,44 @@ cmd_batch(int argc, char **argv)
 	return batch_run(e, &bo);
 }
 
+/* ------------------------------------------------------------ board */
+
+static int
+cmd_board(int argc, char **argv)
+{
+	struct board_options bo = { 0 };
+	char **outs = xcalloc((size_t)argc, sizeof(char *));
+	int status = 0;
+	for (int i = 1; i < argc && !status; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--pseudonyms")) {
+			bo.pseudonyms = true;
+		} else if (!strcmp(a, "--html") || !strcmp(a, "--salt")) {
+			if (i + 1 >= argc || !*argv[i + 1])
+				status = usage_error("'%s' needs a value", a);
+			else if (a[2] == 'h')
+				bo.html = argv[++i];
+			else
+				bo.salt = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			status = usage_error("board: unknown option '%s'", a);
+		} else {
+			outs[bo.nouts++] = argv[i];
+		}
+	}
+	if (!status && !bo.nouts)
+		status = usage_error("%s", "board: say which batch results to rank, e.g. 'cudalings board results/'");
+	if (!status && bo.salt && !bo.pseudonyms)
+		status = usage_error("%s", "board: --salt goes with --pseudonyms");
+	if (!status) {
+		bo.outs = outs;
+		bo.color = isatty(1) && !getenv("NO_COLOR");
+		status = board_run(&bo, stdout);
+	}
+	free(outs);
+	return status;
+}
+
 /* ------------------------------------------------------------ the TUI */
 
 static int
@@ -1054,6 +1093,8 @@ static const struct command commands[] = {
 	{ "check", "[NAME...] [--compile-only]", "check the workbook, or the exercises named", cmd_check },
 	{ "new", "NAME [--after ITEM]", "scaffold a new exercise (instructors)", cmd_new },
 	{ "batch", "NAME DIR --out OUT [--backend gpu|sim] [--jobs N] [--timeout S]", "grade a class", cmd_batch },
+	{ "board", "OUT... [--html FILE] [--pseudonyms [--salt TEXT]]",
+	  "rank a class's batch results per exercise, as a table and a static page", cmd_board },
 	{ "tui", "", "open the workbook (the same as no command)", cmd_tui },
 	{ "help", "", "this text", cmd_help },
 };

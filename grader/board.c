@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 #define SALT_FILE ".board-salt"
 #define NAME_COLUMNS 18

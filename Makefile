@@ -33,8 +33,10 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 # ---------------------------------------------------------------- the grader
 GRADER_SRCS := $(wildcard grader/*.c)
 GRADER_OBJS := $(GRADER_SRCS:%.c=$(B)/%.o)
+# common/: what the grader and the workbook both use (the progress state, the solution markers)
+COMMON_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard common/*.c))
 # Fragments append objects and libraries that link into build/cudalings.
-CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(B)/common/state.o $(LIB_OBJS)
+CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(COMMON_OBJS) $(LIB_OBJS)
 CUDALINGS_LIBS := -lcjson -lm
 # Criterion test programs appended by fragments; `make test` runs each.
 TEST_PROGRAMS :=

@@ -3,20 +3,9 @@
 #include <ctype.h>
 #include <string.h>
 
-enum block_state { OUTSIDE, IN_SOLUTION, IN_STARTER };
+#include "common/markers.h"
 
-/* The text after leading blanks if the line is the comment `marker…`, else NULL. */
-static const char *
-marker(const char *line, size_t length, const char *name)
-{
-	const char *p = line, *end = line + length;
-	while (p < end && isblank((unsigned char)*p))
-		p++;
-	size_t n = strlen(name);
-	if ((size_t)(end - p) < 3 + n || strncmp(p, "// ", 3) || strncmp(p + 3, name, n))
-		return NULL;
-	return p + 3 + n;
-}
+enum block_state { OUTSIDE, IN_SOLUTION, IN_STARTER };
 
 char *
 starter_from_solution(const char *solution, const char *path, struct buf *err)
@@ -28,8 +17,9 @@ starter_from_solution(const char *solution, const char *path, struct buf *err)
 		const char *end = strchrnul(line, '\n');
 		size_t length = (size_t)(end - line);
 		const char *rest;
+		enum marker m = marker_of(line, length, &rest);
 		line_number++;
-		if ((rest = marker(line, length, "BEGIN SOLUTION"))) {
+		if (m == MARKER_BEGIN) {
 			if (state != OUTSIDE) {
 				buf_addf(err, "%s:%d: BEGIN SOLUTION inside the block opened at line %d", path,
 					 line_number, block_line);
@@ -49,13 +39,13 @@ starter_from_solution(const char *solution, const char *path, struct buf *err)
 				buf_add(&out, rest, (size_t)(end - rest));
 			}
 			buf_addstr(&out, "\n");
-		} else if (marker(line, length, "STARTER")) {
+		} else if (m == MARKER_STARTER) {
 			if (state != IN_SOLUTION) {
 				buf_addf(err, "%s:%d: STARTER outside a BEGIN SOLUTION block", path, line_number);
 				goto fail;
 			}
 			state = IN_STARTER;
-		} else if (marker(line, length, "END SOLUTION")) {
+		} else if (m == MARKER_END) {
 			if (state == OUTSIDE) {
 				buf_addf(err, "%s:%d: END SOLUTION without a BEGIN SOLUTION", path, line_number);
 				goto fail;

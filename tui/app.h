@@ -1,6 +1,10 @@
 /*
- * app: what the whole TUI shares: the workbook, the progress, the grading
- * under way, the watch, the views; and the actions the keys start.
+ * app: the workbook session that the loop, the actions and the views share:
+ * the workbook and its progress, the last verdicts, the grading under way,
+ * the watch, the stack of views and the message for the status bar.  The
+ * one interface the actions and the views are given; it calls none of them,
+ * so the files of tui/ depend on each other in one direction:
+ *	main -> keys -> actions -> app <- views
  */
 #ifndef TUI_APP_H
 #define TUI_APP_H
@@ -27,6 +31,7 @@ struct app {
 		char *output;	/* what it printed; NULL when not run this session */
 		int status;
 	} *runs;		/* per item, for demos */
+	bool solutions;		/* some exercise's solution is here to show (not in a student copy) */
 	struct grading grading;
 	int grading_item;	/* -1 when none runs */
 	struct watch watch;
@@ -39,35 +44,36 @@ struct app {
 	bool quit;
 };
 
-extern struct app app;
+/*
+ * Start the session for the workbook wb (taken over) graded by grader (copied):
+ * its progress loaded, the list open on the first item not done.
+ */
+void app_init(struct app *a, struct workbook *wb, const char *grader, const struct view_ops *list);
+/* Stop what runs (a grading, the watch) and free everything. */
+void app_free(struct app *a);
 
-struct view *app_view(void);
+struct view *app_view(struct app *a);
 /* Show a view of ops for the current item: reuse it if it is open, else push it. */
-void app_show(const struct view_ops *ops);
+void app_show(struct app *a, const struct view_ops *ops);
 /* Close the top view; the list is never closed. */
-void app_close(void);
+void app_close(struct app *a);
 /* Re-lay out the views that show item (or every view when item is -1). */
-void app_refresh(int item);
-void app_message(unsigned style, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const struct item *app_item(int i);
+void app_refresh(struct app *a, int item);
+void app_message(struct app *a, unsigned style, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const struct item *app_item(const struct app *a, int i);
+/* Whether item i is an exercise with a file to edit and grade. */
+bool app_is_exercise(const struct app *a, int i);
 /* The last verdict on item i: this session's, or one kept from an earlier one; or NULL. */
-struct grade_result *app_result(int i);
-/* The status of item i as the list shows it. */
-const char *app_status_label(int i);
-char *app_path(const char *rel);
+struct grade_result *app_result(struct app *a, int i);
+/* Replace the verdict on item i by r (taken over; NULL forgets it). */
+void app_set_result(struct app *a, int i, struct grade_result *r);
+/* Another process saved the progress: the reports kept are read again when next shown. */
+void app_forget_results(struct app *a);
+/* The status of item i as the list shows it; short: in a dozen columns. */
+const char *app_status_label(struct app *a, int i, bool short_form);
+/* A workbook path (relative to the root) made absolute; you own it. */
+char *app_path(const struct app *a, const char *rel);
 /* The text of a workbook file (rel to the root), or NULL with errno set; you own it. */
-char *app_read(const char *rel);
-
-/* actions.c: what the keys do */
-void action_edit(void);
-void action_grade(void);
-void action_cancel(void);
-void action_grade_pump(void);
-void action_watch_toggle(void);
-void action_watch_event(void);
-void action_hint(void);
-void action_solution(void);
-void action_reset(void);
-void action_move(int delta);
+char *app_read(const struct app *a, const char *rel);
 
 #endif

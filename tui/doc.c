@@ -1,3 +1,4 @@
+/* doc: styled lines laid out at a width: word wrap, verbatim text, UTF-8 widths, ASCII (see doc.h). */
 #include "doc.h"
 
 #include <stdio.h>
@@ -60,6 +61,34 @@ doc_put(struct doc *d, unsigned style, const char *text, size_t len)
 	l->spans[l->n].text = t;
 	l->spans[l->n].style = style;
 	l->n++;
+}
+
+void
+spans_add(struct doc_span **spans, int *n, int *alloc, unsigned style, const char *s, size_t len)
+{
+	if (!len)
+		return;
+	if (*n && (*spans)[*n - 1].style == style) {
+		struct doc_span *last = &(*spans)[*n - 1];
+		size_t old = strlen(last->text);
+
+		last->text = xrealloc(last->text, old + len + 1);
+		memcpy(last->text + old, s, len);
+		last->text[old + len] = '\0';
+		return;
+	}
+	ALLOC_GROW(*spans, *n + 1, *alloc);
+	(*spans)[*n].text = xstrndup(s, len);
+	(*spans)[*n].style = style;
+	(*n)++;
+}
+
+void
+spans_free(struct doc_span *spans, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(spans[i].text);
+	free(spans);
 }
 
 void
@@ -208,11 +237,11 @@ static const struct {
 	{ 0x2022, "*" }, { 0x2026, "..." }, { 0x2190, "<-" }, { 0x2192, "->" },
 	{ 0x21d2, "=>" }, { 0x2211, "sum" }, { 0x2248, "~" }, { 0x2260, "!=" },
 	{ 0x2264, "<=" }, { 0x2265, ">=" }, { 0x2500, "-" }, { 0x2501, "=" },
-	{ 0x2502, "|" }, { 0x250c, "+" }, { 0x2510, "+" }, { 0x2514, "+" },
+	{ 0x2502, "|" }, { 0x2503, "|" }, { 0x250c, "+" }, { 0x2510, "+" }, { 0x2514, "+" },
 	{ 0x2518, "+" }, { 0x251c, "+" }, { 0x2524, "+" }, { 0x252c, "+" },
 	{ 0x2534, "+" }, { 0x253c, "+" }, { 0x2550, "=" }, { 0x2588, "#" },
 	{ 0x258c, "#" }, { 0x2591, "." }, { 0x25b8, ">" }, { 0x25cb, "o" },
-	{ 0x25cf, "*" }, { 0x25d0, "~" }, { 0x25e6, "-" }, { 0x2713, "+" }, { 0x2714, "+" },
+	{ 0x25c6, "G" }, { 0x25cf, "*" }, { 0x25d0, "~" }, { 0x25e6, "-" }, { 0x2713, "+" }, { 0x2714, "+" },
 	{ 0x2717, "x" }, { 0x2718, "x" }, { 0xfffd, "?" },
 };
 

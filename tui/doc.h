@@ -43,6 +43,14 @@ struct doc {
 	bool ascii;		/* transliterate everything put to ASCII */
 };
 
+/*
+ * Append len bytes of s to the array of spans *spans (*n used, *alloc
+ * allocated), joined to the last span when it has the same style.  The
+ * array and the texts are yours: spans_free.
+ */
+void spans_add(struct doc_span **spans, int *n, int *alloc, unsigned style, const char *s, size_t len);
+void spans_free(struct doc_span *spans, int n);
+
 void doc_init(struct doc *d, bool ascii);
 void doc_free(struct doc *d);
 

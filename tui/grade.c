@@ -1,3 +1,4 @@
+/* grade: one grading or demo run as a job: its progress events and its verdict (see grade.h). */
 #include "grade.h"
 
 #include <stdlib.h>
@@ -102,11 +103,14 @@ grade_result(struct grading *g, struct grade_result *r)
 		r->compile_output = xstrdup("");
 		r->program_output = xstrdup("");
 		r->performance = xstrdup("");
+		r->tier = xstrdup("");
+		r->physical = xstrdup("");
 		r->stderr_text = xstrdup("");
 		if (g->job.status < 2)
 			g->job.status = g->job.status < 0 ? -1 : 2;
 	}
 	r->exit_status = g->job.status;
+	r->elapsed_ms = g->job.ended_ms - g->job.started_ms;
 	free(r->stderr_text);
 	r->stderr_text = xstrdup(g->text.data ? g->text.data : "");
 }

@@ -1,3 +1,4 @@
+/* highlight: C and CUDA source lines coloured and laid out in a doc (see highlight.h). */
 #include "highlight.h"
 
 #include <ctype.h>
@@ -51,26 +52,6 @@ highlight_lang(const char *lang)
 	return in_list(langs, sizeof(langs) / sizeof(langs[0]), lang, strlen(lang));
 }
 
-static void
-add(struct doc_span **spans, int *n, int *alloc, unsigned style, const char *s, size_t len)
-{
-	if (!len)
-		return;
-	if (*n && (*spans)[*n - 1].style == style) {
-		struct doc_span *last = &(*spans)[*n - 1];
-		size_t old = strlen(last->text);
-
-		last->text = xrealloc(last->text, old + len + 1);
-		memcpy(last->text + old, s, len);
-		last->text[old + len] = '\0';
-		return;
-	}
-	ALLOC_GROW(*spans, *n + 1, *alloc);
-	(*spans)[*n].text = xstrndup(s, len);
-	(*spans)[*n].style = style;
-	(*n)++;
-}
-
 int
 highlight_line(const char *s, size_t len, bool *in_comment, struct doc_span **spans)
 {
@@ -88,20 +69,20 @@ highlight_line(const char *s, size_t len, bool *in_comment, struct doc_span **sp
 			} else {
 				j = len;
 			}
-			add(spans, &n, &alloc, S_COMMENT, s + i, j - i);
+			spans_add(spans, &n, &alloc, S_COMMENT, s + i, j - i);
 		} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
-			add(spans, &n, &alloc, S_COMMENT, s + i, len - i);
+			spans_add(spans, &n, &alloc, S_COMMENT, s + i, len - i);
 			j = len;
 		} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
 			*in_comment = true;
-			add(spans, &n, &alloc, S_COMMENT, s + i, 2);
+			spans_add(spans, &n, &alloc, S_COMMENT, s + i, 2);
 			j = i + 2;
 		} else if (s[i] == '"' || s[i] == '\'') {
 			for (j = i + 1; j < len && s[j] != s[i]; j++)
 				if (s[j] == '\\' && j + 1 < len)
 					j++;
 			j = j < len ? j + 1 : len;
-			add(spans, &n, &alloc, S_STRING, s + i, j - i);
+			spans_add(spans, &n, &alloc, S_STRING, s + i, j - i);
 		} else if (isalpha((unsigned char)s[i]) || s[i] == '_' || s[i] == '#') {
 			unsigned st = S_CODEBLOCK;
 
@@ -111,28 +92,95 @@ highlight_line(const char *s, size_t len, bool *in_comment, struct doc_span **sp
 				st = S_KEYWORD;
 			else if (in_list(cuda_words, sizeof(cuda_words) / sizeof(cuda_words[0]), s + i, j - i))
 				st = S_CUDA;
-			add(spans, &n, &alloc, st, s + i, j - i);
+			spans_add(spans, &n, &alloc, st, s + i, j - i);
 		} else if (isdigit((unsigned char)s[i]) ||
 			   (s[i] == '.' && i + 1 < len && isdigit((unsigned char)s[i + 1]))) {
 			for (j = i + 1; j < len && (isalnum((unsigned char)s[j]) || s[j] == '.'); j++)
 				;
-			add(spans, &n, &alloc, S_NUMBER, s + i, j - i);
+			spans_add(spans, &n, &alloc, S_NUMBER, s + i, j - i);
 		} else if (len - i >= 3 && (!memcmp(s + i, "<<<", 3) || !memcmp(s + i, ">>>", 3))) {
 			j = i + 3;
-			add(spans, &n, &alloc, S_CUDA, s + i, 3);
+			spans_add(spans, &n, &alloc, S_CUDA, s + i, 3);
 		} else {
 			j = i + 1;
-			add(spans, &n, &alloc, S_CODEBLOCK, s + i, 1);
+			spans_add(spans, &n, &alloc, S_CODEBLOCK, s + i, 1);
 		}
 		i = j;
 	}
 	return n;
 }
 
-void
-highlight_free(struct doc_span *spans, int n)
+/* Put bytes [from, to) of text on the doc's last line, in the style each byte has. */
+static void
+put_styled(struct doc *d, const char *text, const unsigned *style, size_t from, size_t to)
 {
-	for (int i = 0; i < n; i++)
-		free(spans[i].text);
-	free(spans);
+	while (from < to) {
+		size_t end = from;
+
+		while (end < to && style[end] == style[from])
+			end++;
+		doc_put(d, style[from], text + from, end - from);
+		from = end;
+	}
+}
+
+void
+highlight_put(struct doc *d, const char *line, size_t len, bool colour, bool *in_comment,
+	      int width, const char *first, const char *rest, unsigned prefix_style)
+{
+	struct buf text = BUF_INIT;
+	char *shown = d->ascii ? translit_ascii(line, len) : xstrndup(line, len);
+	unsigned *style;
+	struct doc_span *spans;
+	size_t at = 0, lead;
+	int n, room, hang;
+
+	/* tabs to 4 columns, so the screen and the layout agree */
+	for (const char *p = shown; *p; p++) {
+		if (*p == '\t')
+			do buf_add(&text, " ", 1); while (text.len % 4);
+		else
+			buf_add(&text, p, 1);
+	}
+	if (!text.data)
+		buf_add(&text, "", 0);
+	style = xcalloc(text.len + 1, sizeof(*style));
+	for (size_t i = 0; i < text.len; i++)
+		style[i] = S_CODEBLOCK;
+	if (colour) {
+		n = highlight_line(text.data, text.len, in_comment, &spans);
+		for (int i = 0, k; i < n; i++)
+			for (k = 0; spans[i].text[k]; k++)
+				style[at++] = spans[i].style;
+		spans_free(spans, n);
+	}
+	lead = strspn(text.data, " ");
+	room = width - utf8_width(first, strlen(first));
+	hang = (int)lead + 4 < room / 2 ? (int)lead + 4 : 4;
+	doc_newline(d);
+	doc_puts(d, prefix_style, first);
+	/* too long for the width: the rest goes on the next lines, hanging under the code, cut at a space */
+	for (at = 0;;) {
+		size_t left = text.len - at, fit = utf8_fit(text.data + at, left, room > 1 ? room : 1), brk;
+
+		if (fit >= left) {
+			put_styled(d, text.data, style, at, text.len);
+			break;
+		}
+		for (brk = at + fit; brk > at + (at ? 0 : lead) && text.data[brk] != ' '; brk--)
+			;
+		if (brk <= at + (at ? 0 : lead))
+			brk = at + (fit ? fit : 1);
+		put_styled(d, text.data, style, at, brk);
+		at = brk + strspn(text.data + brk, " ");
+		if (at >= text.len)
+			break;
+		doc_newline(d);
+		doc_puts(d, prefix_style, rest);
+		doc_repeat(d, prefix_style, " ", hang);
+		room = width - utf8_width(rest, strlen(rest)) - hang;
+	}
+	free(style);
+	buf_free(&text);
+	free(shown);
 }

@@ -1,7 +1,8 @@
 /*
- * cudalings-tui: the workbook in the terminal.  Reads the workbook through
- * the grader (`cudalings list --json`), then loops: draw, wait in poll() for
- * a key, the grader's output, a save in watch mode, or a signal; act.
+ * cudalings-tui: the workbook in the terminal.  main owns the start (finding
+ * the grader and the workbook), the loop (draw, wait in poll() for a key, the
+ * grader's output, a save in watch mode, or a signal; act) and the title and
+ * status bars.  What a key does is keys.c's.
  */
 #include <curses.h>
 #include <errno.h>
@@ -14,147 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "app.h"
+#include "keys.h"
 #include "screen.h"
 #include "common/exit.h"
 #include "lib/util.h"
-
-struct app app;
-
-struct view *
-app_view(void)
-{
-	return &app.views[app.nviews - 1];
-}
-
-const struct item *
-app_item(int i)
-{
-	return &app.wb.items[i];
-}
-
-char *
-app_path(const char *rel)
-{
-	return path_join(app.wb.root, rel);
-}
-
-struct grade_result *
-app_result(int i)
-{
-	char *json;
-	struct grade_result *r;
-
-	if (app.results[i] || app.looked[i])
-		return app.results[i];
-	app.looked[i] = true;
-	json = state_load_report(&app.state, app_item(i)->name);
-	if (!json)
-		return NULL;
-	r = xcalloc(1, sizeof(*r));
-	if (result_parse(json, r) < 0) {
-		/* a damaged report is only a lost view of the past: no more than that */
-		free(r);
-		free(json);
-		return NULL;
-	}
-	r->earlier = true;
-	r->exit_status = r->pass ? 0 : 1;
-	app.results[i] = r;
-	free(json);
-	return r;
-}
-
-char *
-app_read(const char *rel)
-{
-	char *path = app_path(rel), *text = read_file(path, NULL);
-	int saved = errno;
-
-	free(path);
-	errno = saved;
-	return text;
-}
-
-const char *
-app_status_label(int i)
-{
-	const struct item *it = app_item(i);
-	enum status s = state_status(&app.state, it->name);
-
-	if (strcmp(it->kind, "exercise"))
-		return s == STATUS_READ ? "read" : "not read";
-	if (s != STATUS_NOT_STARTED && it->file && app.grading_item != i) {
-		char *path = app_path(it->file);
-		bool changed = state_changed_since_graded(&app.state, it->name, path);
-
-		free(path);
-		if (changed)
-			return "changed since graded";
-	}
-	return status_label(s);
-}
-
-void
-app_message(unsigned style, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(app.message, sizeof(app.message), fmt, ap);
-	va_end(ap);
-	app.message_style = style;
-}
-
-static void
-view_set(struct view *v, const struct view_ops *ops, int item)
-{
-	if (v->ops != ops || v->item != item)
-		v->top = 0;
-	v->ops = ops;
-	v->item = item;
-	v->width = 0;
-}
-
-void
-app_show(const struct view_ops *ops)
-{
-	struct view *v = app_view();
-
-	if (v->ops == ops) {
-		view_set(v, ops, app.cur);
-		return;
-	}
-	/* Tab between the lesson and the results goes back, not deeper */
-	if (app.nviews > 1 && app.views[app.nviews - 2].ops == ops) {
-		app_close();
-		view_set(app_view(), ops, app.cur);
-		return;
-	}
-	if (app.nviews == MAX_VIEWS)
-		app_close();
-	v = &app.views[app.nviews++];
-	doc_init(&v->doc, screen_ascii);
-	v->ops = NULL;
-	view_set(v, ops, app.cur);
-}
-
-void
-app_close(void)
-{
-	if (app.nviews <= 1)
-		return;
-	doc_free(&app_view()->doc);
-	app.nviews--;
-}
-
-void
-app_refresh(int item)
-{
-	for (int i = 0; i < app.nviews; i++)
-		if (item < 0 || app.views[i].item == item)
-			app.views[i].width = 0;
-}
 
 /* The grader: $CUDALINGS_GRADER, else cudalings beside this program. */
 static char *
@@ -173,38 +39,39 @@ find_grader(void)
 	return path_join(dirname(self), "cudalings");
 }
 
+/* The workbook, as the grader lists it; dies (curses not started yet) when it cannot. */
 static void
-load_workbook(void)
+load_workbook(const char *grader, struct workbook *wb)
 {
 	char *root = workbook_find_root();
-	char *argv[] = { app.grader, "list", "--json", NULL };
+	char *argv[] = { (char *)grader, "list", "--json", NULL };
 	struct spawn_options o = { .cwd = root, .timeout_s = 60 };
 	struct buf out = BUF_INIT, err = BUF_INIT;
 	int status;
 
 	if (!root)
 		die(EXIT_FATAL, "%s", last_error());
-	if (access(app.grader, X_OK) < 0)
-		die(EXIT_FATAL, "cannot run the grader '%s': %s (make builds it)", app.grader, strerror(errno));
+	if (access(grader, X_OK) < 0)
+		die(EXIT_FATAL, "cannot run the grader '%s': %s (make builds it)", grader, strerror(errno));
 	status = run_capture(argv, &o, &out, &err);
 	if (status)
-		die(EXIT_FATAL, "'%s list --json' failed with status %d: %s", app.grader, status, buf_str(&err));
-	if (workbook_parse(buf_str(&out), &app.wb) < 0)
+		die(EXIT_FATAL, "'%s list --json' failed with status %d: %s", grader, status, buf_str(&err));
+	if (workbook_parse(buf_str(&out), wb) < 0)
 		die(EXIT_FATAL, "%s", last_error());
-	if (!app.wb.n)
+	if (!wb->n)
 		die(EXIT_FATAL, "the workbook in '%s' has no lessons or exercises", root);
-	if (!app.wb.root)
-		app.wb.root = xstrdup(root);
+	if (!wb->root)
+		wb->root = xstrdup(root);
 	free(root);
 	buf_free(&out);
 	buf_free(&err);
 }
 
 static void
-draw(void)
+draw(struct app *a)
 {
-	struct view *v = app_view();
-	char left[256], right[128] = "";
+	struct view *v = app_view(a);
+	char left[512], right[128] = "", *bar;
 	static const char spin[] = "|/-\\";
 	struct doc msg;
 	int rows;
@@ -212,137 +79,80 @@ draw(void)
 	if (v->width != COLS)
 		v->ops->open(v);
 	erase();
-	if (app.nviews == 1)
-		snprintf(left, sizeof(left), " cudalings · %d lessons and exercises", app.wb.n);
-	else if (v->ops == &help_ops)
-		snprintf(left, sizeof(left), " cudalings · help");
+	if (v->ops->per_item)
+		snprintf(left, sizeof(left), " cudalings · %s · %d. %s · %s", v->ops->name,
+			 app_item(a, v->item)->order, app_item(a, v->item)->name, app_item(a, v->item)->title);
+	else if (a->nviews > 1)
+		snprintf(left, sizeof(left), " cudalings · %s", v->ops->name);
 	else
-		snprintf(left, sizeof(left), " cudalings · %s · %d. %s", v->ops->name,
-			 app_item(v->item)->order, app_item(v->item)->title);
-	if (app.grading_item >= 0) {
-		long long ms = now_ms() - app.grading.job.started_ms;
+		snprintf(left, sizeof(left), " cudalings · %d lessons and exercises", a->wb.n);
+	if (a->grading_item >= 0) {
+		long long ms = now_ms() - a->grading.job.started_ms;
 
-		snprintf(right, sizeof(right), "%s %s %llds %c ", app.grading.demo ? "running" : "grading",
-			 app_item(app.grading_item)->name, ms / 1000, spin[ms / 250 % 4]);
-	} else if (watch_active(&app.watch)) {
-		snprintf(right, sizeof(right), "watching %s ", app_item(app.watch_item)->name);
+		snprintf(right, sizeof(right), "%s %s… %llds %c ", a->grading.demo ? "running" : "grading",
+			 app_item(a, a->grading_item)->name, ms / 1000, spin[ms / 250 % 4]);
+	} else if (watch_active(&a->watch)) {
+		snprintf(right, sizeof(right), "watching %s ", app_item(a, a->watch_item)->name);
 	}
 	screen_bar(0, left, right, screen_attr(S_TITLE));
 	/* a long message takes up to three lines from the view rather than be cut */
 	doc_init(&msg, screen_ascii);
-	if (*app.message)
-		doc_wrap_text(&msg, app.message_style, app.message, COLS - 1, "", "");
+	if (*a->message)
+		doc_wrap_text(&msg, a->message_style, a->message, COLS - 1, "", "");
 	rows = msg.n < 1 ? 1 : msg.n > 3 ? 3 : msg.n;
 	v->ops->draw(v, 1, LINES - 1 - rows);
-	if (*app.message)
+	if (*a->message) {
 		for (int i = 0; i < rows; i++) {
 			screen_bar(LINES - rows + i, "", NULL, A_NORMAL);
 			screen_doc_line(LINES - rows + i, 0, COLS, &msg.lines[i]);
 		}
-	else {
+	} else {
 		snprintf(right, sizeof(right), "%s%s? help", v->where, *v->where ? "  " : "");
-		screen_bar(LINES - 1, app.grading_item >= 0 ? "Esc cancels" : v->ops->keys,
-			   right, screen_attr(S_DIM));
+		bar = a->grading_item >= 0 ? xstrdup("Esc cancels")
+					   : keys_bar(a, v, COLS - utf8_width(right, strlen(right)) - 2);
+		screen_bar(LINES - 1, bar, right, screen_attr(S_DIM));
+		free(bar);
 	}
 	doc_free(&msg);
 	refresh();
 }
 
 static void
-handle_key(int key)
+handle_key(struct app *a, int key)
 {
-	struct view *v = app_view();
+	struct view *v = app_view(a);
 
 	if (key == KEY_RESIZE) {
-		app_refresh(-1);
+		app_refresh(a, -1);
 		return;
 	}
-	app.message[0] = '\0';
+	a->message[0] = '\0';
 	/* keys typed ahead act on the page as it is now, not as last drawn */
 	if (v->width != COLS)
 		v->ops->open(v);
-	if (v->ops->key(v, key))
+	if (v->ops->key(v, key) || keys_run(a, key))
 		return;
-	switch (key) {
-	case 'q':
-	case KEY_LEFT:
-		if (app.nviews > 1)
-			app_close();
-		else if (key == 'q')
-			app.quit = true;
-		break;
-	case 27:
-		if (app.grading_item >= 0)
-			action_cancel();
-		else
-			app_close();
-		break;
-	case 'Q': app.quit = true; break;
-	case '?': app_show(&help_ops); break;
-	case 'e': action_edit(); break;
-	case 'c': action_grade(); break;
-	case 'w': action_watch_toggle(); break;
-	case 'h': action_hint(); break;
-	case 's': action_solution(); break;
-	case 'R': action_reset(); break;
-	case 'n': action_move(1); break;
-	case 'p': action_move(-1); break;
-	case '\t':
-	case 'r':
-		app_show(v->ops == &results_ops ? &lesson_ops : &results_ops);
-		break;
-	case 'L' & 0x1f:
-		clearok(curscr, TRUE);
-		break;
-	default:
-		if (key < 256 && key > ' ')
-			app_message(S_WARN, "'%c' does nothing here: ? shows the keys", key);
-		break;
-	}
-}
-
-/* The next item to do: the first not done, in course order. */
-static int
-first_to_do(void)
-{
-	for (int i = 0; i < app.wb.n; i++)
-		if (!status_done(state_status(&app.state, app.wb.items[i].name)))
-			return i;
-	return app.wb.n - 1;
-}
-
-/* Progress saved by another process: the reports kept are read again when next shown. */
-static void
-forget_results(void)
-{
-	for (int i = 0; i < app.wb.n; i++) {
-		if (app.results[i]) {
-			result_free(app.results[i]);
-			free(app.results[i]);
-			app.results[i] = NULL;
-		}
-		app.looked[i] = false;
-	}
-	app_refresh(-1);
+	if (key < 256 && key > ' ')
+		app_message(a, S_WARN, "'%c' does nothing here: ? shows the keys", key);
 }
 
 static void
-loop(void)
+loop(struct app *a)
 {
-	while (!app.quit && !screen_stop_signal) {
+	while (!a->quit && !screen_stop_signal) {
 		struct pollfd fds[4];
 		int n = 0, timeout = -1, key;
 
-		draw();
+		draw(a);
 		fds[n++] = (struct pollfd){ .fd = 0, .events = POLLIN };
-		if (app.grading_item >= 0) {
-			n += job_pollfds(&app.grading.job, fds + n);
+		if (a->grading_item >= 0) {
+			n += job_pollfds(&a->grading.job, fds + n);
 			timeout = 250;	/* the spinner, and a child that exits with its pipes held */
 		}
-		if (watch_active(&app.watch))
-			fds[n++] = (struct pollfd){ .fd = app.watch.fd, .events = POLLIN };
-		if (app.watch_due) {
-			long long left = app.watch_due - now_ms();
+		if (watch_active(&a->watch))
+			fds[n++] = (struct pollfd){ .fd = a->watch.fd, .events = POLLIN };
+		if (a->watch_due) {
+			long long left = a->watch_due - now_ms();
 
 			left = left < 0 ? 0 : left;
 			timeout = timeout < 0 || left < timeout ? (int)left : timeout;
@@ -352,21 +162,25 @@ loop(void)
 			timeout = 1000;
 		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
 			die(EXIT_FATAL, "poll: %s", strerror(errno));
-		if (app.grading_item < 0 && state_reload(&app.state))
-			forget_results();
-		if (app.grading_item >= 0)
-			action_grade_pump();
-		if (watch_active(&app.watch))
-			action_watch_event();
+		if (a->grading_item < 0 && state_reload(&a->state))
+			app_forget_results(a);
+		if (a->grading_item >= 0)
+			action_grade_pump(a);
+		if (watch_active(&a->watch))
+			action_watch_event(a);
 		/* keys, and KEY_RESIZE after a SIGWINCH interrupted poll() */
-		while (!app.quit && (key = getch()) != ERR)
-			handle_key(key);
+		while (!a->quit && (key = getch()) != ERR)
+			handle_key(a, key);
 	}
 }
 
 int
 main(int argc, char **argv)
 {
+	static struct app app;
+	struct workbook wb;
+	char *grader;
+
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		printf("usage: cudalings-tui\n\nOpens the workbook found from the current directory upward\n"
 		       "(or in $CUDALINGS_ROOT). Press ? inside for the keys.\n");
@@ -379,24 +193,16 @@ main(int argc, char **argv)
 	/* the screen shows errors itself (last_error()); only die() prints, after leaving curses */
 	error_set_program("cudalings-tui");
 	error_set_print(false);
-	app.grader = find_grader();
-	app.grading_item = -1;
-	app.watch = (struct watch)WATCH_INIT;
-	load_workbook();
-	state_load(&app.state, app.wb.root);
-	app.results = xcalloc((size_t)app.wb.n, sizeof(*app.results));
-	app.runs = xcalloc((size_t)app.wb.n, sizeof(*app.runs));
-	app.looked = xcalloc((size_t)app.wb.n, sizeof(*app.looked));
-	app.cur = first_to_do();
+	grader = find_grader();
+	load_workbook(grader, &wb);
+	/* curses first: whether the screen is ASCII decides how the views are laid out */
 	screen_init();
-	app.nviews = 1;
-	doc_init(&app.views[0].doc, screen_ascii);
-	app.views[0].ops = &list_ops;
-	if (app.state.note)
-		app_message(S_WARN, "%s", app.state.note);
-	loop();
-	action_cancel();
-	watch_stop(&app.watch);
+	app_init(&app, &wb, grader, &list_ops);
+	free(grader);
+	loop(&app);
+	/* whatever still runs (a grading, the watch) ends with us, before the terminal is given back */
+	action_cancel(&app);
+	app_free(&app);
 	screen_exit();
 	if (screen_stop_signal)
 		return 128 + screen_stop_signal;

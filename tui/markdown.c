@@ -1,3 +1,4 @@
+/* markdown: a lesson through md4c into a doc: paragraphs, lists, quotes, tables, code (see markdown.h). */
 #include "markdown.h"
 
 #include <md4c.h>
@@ -201,73 +202,27 @@ enter_item(struct md *m, const MD_BLOCK_LI_DETAIL *li)
 	push_box(m, true, bullet);
 }
 
-/* Put spans on the current line, cutting them onto new lines at the width. */
-static void
-put_cut(struct md *m, const struct doc_span *spans, int n, int col, int indent)
-{
-	for (int i = 0; i < n; i++) {
-		const char *s = spans[i].text;
-		size_t len = strlen(s);
-
-		while (len) {
-			size_t fit = utf8_fit(s, len, m->width - col);
-
-			if (!fit) {
-				col = start_line(m);
-				doc_repeat(m->d, S_CODEBLOCK, " ", indent);
-				col += indent;
-				fit = utf8_fit(s, len, m->width - col);
-				if (!fit)
-					fit = 1;
-			}
-			doc_put(m->d, spans[i].style, s, fit);
-			col += utf8_width(s, fit);
-			s += fit;
-			len -= fit;
-		}
-	}
-}
-
 static void
 render_code(struct md *m)
 {
 	bool colour = highlight_lang(m->lang), in_comment = false;
-	char *text = m->d->ascii ? translit_ascii(m->code_text.data ? m->code_text.data : "", m->code_text.len)
-				 : xstrndup(m->code_text.data ? m->code_text.data : "", m->code_text.len);
-	char *line = text;
+	const char *line = m->code_text.data ? m->code_text.data : "";
 
 	begin_block(m);
 	while (*line) {
-		char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		struct buf expanded = BUF_INIT;
-		struct doc_span *spans, plain;
-		int n, col;
+		const char *nl = strchr(line, '\n');
+		char first[256], rest[256];
 
-		/* tabs to 4 columns, so the screen and the layout agree */
-		for (size_t i = 0; i < len; i++) {
-			if (line[i] == '\t')
-				do buf_add(&expanded, " ", 1); while (expanded.len % 4);
-			else
-				buf_add(&expanded, line + i, 1);
-		}
-		col = start_line(m);
-		doc_put(m->d, S_CODEBLOCK, "  ", 2);
-		if (colour) {
-			n = highlight_line(expanded.data ? expanded.data : "", expanded.len, &in_comment, &spans);
-			put_cut(m, spans, n, col + 2, 2);
-			highlight_free(spans, n);
-		} else if (expanded.len) {
-			plain.text = expanded.data;
-			plain.style = S_CODEBLOCK;
-			put_cut(m, &plain, 1, col + 2, 2);
-		}
-		buf_free(&expanded);
+		prefixes(m, first, rest, sizeof(first) - 2);
+		strcat(first, "  ");
+		strcat(rest, "  ");
+		use_bullets(m);
+		highlight_put(m->d, line, nl ? (size_t)(nl - line) : strlen(line), colour, &in_comment,
+			      m->width, first, rest, S_BULLET);
 		if (!nl)
 			break;
 		line = nl + 1;
 	}
-	free(text);
 	buf_reset(&m->code_text);
 }
 

@@ -1,9 +1,34 @@
-/* pager: scrolling through a laid-out doc, shared by the lesson, results, solution and help. */
+/*
+ * pager: a laid-out doc in a view, scrolled: shared by the lesson, the
+ * results, the solution and the help.
+ */
 #include <curses.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "markdown.h"
 #include "screen.h"
+#include "lib/util.h"
 #include "view.h"
+
+int
+pager_reset(struct view *v)
+{
+	doc_free(&v->doc);
+	doc_init(&v->doc, screen_ascii);
+	v->width = COLS;
+	/* a column of margin each side */
+	return COLS - 3;
+}
+
+void
+pager_markdown(struct view *v, const char *md)
+{
+	int width = pager_reset(v);
+
+	if (md_render(&v->doc, md, strlen(md), width) < 0)
+		doc_puts(&v->doc, S_FAIL, last_error());
+}
 
 static int
 max_top(const struct view *v)

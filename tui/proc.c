@@ -64,6 +64,7 @@ job_pump(struct job *j, void (*on_line)(void *ctx, const char *line), void *ctx)
 	if (c->running)
 		return false;
 	j->status = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1;
+	j->ended_ms = now_ms();
 	j->pid = 0;
 	return true;
 }

@@ -19,7 +19,7 @@ struct job {
 	pid_t pid;		/* 0 when none runs */
 	struct buf out_text;	/* all of its stdout */
 	int status;		/* exit status once done; -1 when killed by a signal */
-	long long started_ms;
+	long long started_ms, ended_ms;	/* ended_ms: when it was seen to exit */
 };
 
 /* Start argv[0] (found on PATH) in cwd. -1 with error() set. */

@@ -1,3 +1,8 @@
+/*
+ * report: a verdict laid out as a doc (compile errors with their lines,
+ * cases, timing and the hardware's limit, diagnostics, hints), and a grading's
+ * live progress.  Pure.
+ */
 #include "report.h"
 
 #include <math.h>
@@ -6,40 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "markdown.h"
 #include "common/exit.h"
+#include "hint.h"
 #include "lib/util.h"
-
-static bool
-hint_fits(const struct hint *h, const struct grade_result *r)
-{
-	if (!r || r->pass || !strcmp(h->when, "fail") || !strcmp(h->when, "any"))
-		return true;
-	if (!strcmp(h->when, r->stage))
-		return true;
-	for (int i = 0; i < r->ndiags; i++)
-		if (!strcmp(h->when, r->diags[i].kind))
-			return true;
-	return false;
-}
-
-int
-report_hints(const struct item *it, const struct grade_result *r, const struct hint ***out)
-{
-	int n = 0;
-
-	*out = xcalloc((size_t)it->nhints, sizeof(**out));
-	for (int i = 0; i < it->nhints; i++)
-		if (hint_fits(&it->hints[i], r))
-			(*out)[n++] = &it->hints[i];
-	return n;
-}
-
-const char *
-report_hint_stage(const struct grade_result *r)
-{
-	return r && !r->pass && *r->stage ? r->stage : "any";
-}
 
 static void
 heading(struct doc *d, const char *title)
@@ -157,8 +131,9 @@ render_timing(struct doc *d, const struct grade_result *r, int width)
 {
 	const struct grade_timing *t = &r->timing;
 	double vals[] = { t->median_us, t->threshold_us, t->reference_us, t->copy_us }, max = 0;
-	int barw = width - 2 - 11 - 13 - 12;
-	bool slow = !strcmp(r->performance, "fail");
+	/* "  reference  " ████ " 2123.7 µs" "  fast enough" */
+	int barw = width - 13 - 13 - 13;
+	bool slow = !strcmp(r->performance, "fail"), words = barw >= 10;
 	struct buf sb = BUF_INIT;
 
 	heading(d, "Timing");
@@ -167,20 +142,22 @@ render_timing(struct doc *d, const struct grade_result *r, int width)
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
 		if (!isnan(vals[i]) && vals[i] > max)
 			max = vals[i];
-	barw = barw < 10 ? 10 : barw;
+	/* a narrow screen keeps the figures and drops the words */
+	if (!words)
+		barw = width - 13 - 13 < 4 ? 4 : width - 13 - 13;
 	if (!isnan(t->median_us))
 		bar(d, "yours", t->median_us, max, barw, slow ? S_BAR_BAD : S_BAR_GOOD,
-		    slow ? "too slow" : "fast enough");
+		    !words ? NULL : slow ? "too slow" : "fast enough");
 	if (!isnan(t->threshold_us))
-		bar(d, "limit", t->threshold_us, max, barw, S_BAR_LIMIT, NULL);
+		bar(d, "threshold", t->threshold_us, max, barw, S_BAR_LIMIT, NULL);
 	if (!isnan(t->reference_us))
 		bar(d, "reference", t->reference_us, max, barw, S_BAR_REF, NULL);
 	if (!isnan(t->copy_us))
-		bar(d, "copy", t->copy_us, max, barw, S_BAR_REF, "the floor");
+		bar(d, "copy", t->copy_us, max, barw, S_BAR_REF, words ? "the floor" : NULL);
 	if (!isnan(t->ratio))
 		buf_addf(&sb, "%.2f× the reference", t->ratio);
 	if (!isnan(t->threshold_ratio))
-		buf_addf(&sb, " (the limit is %.2f×)", t->threshold_ratio);
+		buf_addf(&sb, " (the threshold is %.2f×)", t->threshold_ratio);
 	if (!isnan(t->gbps)) {
 		buf_addf(&sb, "%s%.0f GB/s", sb.len ? "; " : "", t->gbps);
 		if (!isnan(t->copy_gbps) && t->copy_gbps > 0)
@@ -194,11 +171,159 @@ render_timing(struct doc *d, const struct grade_result *r, int width)
 	buf_free(&sb);
 }
 
+/* Where a mark goes on a bar of w cells that runs from lo to hi percent. */
+static int
+cell(double pct, double lo, double hi, int w)
+{
+	int c = hi > lo ? (int)lround((pct - lo) / (hi - lo) * (w - 1)) : 0;
+
+	return c < 0 ? 0 : c >= w ? w - 1 : c;
+}
+
+/*
+ * Put label on row (a line of w + 1 spaces) starting at column at, or ending
+ * there when it would run off; false when it would touch another label.
+ */
+static bool
+place(char *row, int w, int at, const char *label)
+{
+	int n = (int)strlen(label), from = at + n <= w ? at : at - n + 1;
+
+	if (from < 0)
+		from = 0;
+	for (int i = from - 1; i <= from + n; i++)
+		if (i >= 0 && i < w && row[i] != ' ')
+			return false;
+	memcpy(row + from, label, (size_t)n);
+	return true;
+}
+
+static const char *
+tier_words(const char *tier)
+{
+	if (!strcmp(tier, "gold"))
+		return "as fast as gold, the top tier";
+	if (!strcmp(tier, "near_gold"))
+		return "within 1.1× of gold";
+	if (!strcmp(tier, "pass"))
+		return "pass";
+	return NULL;
+}
+
+/*
+ * The hardware's limit: a bar from the reference (or yours, when slower) to
+ * the physical reference, the limit, with your mark and gold's on it.
+ */
+static void
+render_limit(struct doc *d, const struct grade_result *r, int width)
+{
+	const struct grade_timing *t = &r->timing;
+	double you = t->limit_pct, ref = 100 * t->physical_us / t->reference_us;
+	double gold = t->gold_us > 0 ? 100 * t->physical_us / t->gold_us : NAN;
+	double lo = fmin(ref, you), hi = fmax(100, fmax(you, isnan(gold) ? 0 : gold));
+	int w = width - 2 - 10 - 6, at_you, at_gold = -1, at_ref, at_limit;
+	bool slow = !strcmp(r->performance, "fail");
+	char *rows[2], label[64];
+	const char *what = *r->physical ? r->physical : "device-to-device copy", *tier = tier_words(r->tier);
+	struct buf sb = BUF_INIT;
+
+	if (isnan(you) || !(t->physical_us > 0) || !(t->reference_us > 0))
+		return;
+	w = w < 20 ? 20 : w;
+	at_you = cell(you, lo, hi, w);
+	at_ref = cell(ref, lo, hi, w);
+	at_limit = cell(100, lo, hi, w);
+	if (!isnan(gold))
+		at_gold = cell(gold, lo, hi, w);
+	heading(d, "The hardware's limit");
+	doc_newline(d);
+	doc_puts(d, S_PLAIN, "  reference ");
+	for (int c = 0; c < w; c++) {
+		if (c == at_you)
+			doc_puts(d, (slow ? S_FAIL : S_PASS) | F_STRONG, "●");
+		else if (c == at_gold)
+			doc_puts(d, S_BAR_LIMIT | F_STRONG, "◆");
+		else if (c == at_limit && at_limit < w - 1)
+			doc_puts(d, S_BAR_REF, "┃");
+		else if (c == at_ref && at_ref > 0)
+			doc_puts(d, S_BAR_REF, "┃");
+		else if (c < at_you)
+			doc_puts(d, slow ? S_BAR_BAD : S_BAR_GOOD, "█");
+		else
+			doc_puts(d, S_DIM, "░");
+	}
+	doc_puts(d, S_PLAIN, " limit");
+	/* the figures under their marks, on a second line where they would touch */
+	for (int i = 0; i < 2; i++) {
+		rows[i] = xmalloc((size_t)w + 1);
+		memset(rows[i], ' ', (size_t)w);
+		rows[i][w] = '\0';
+	}
+	snprintf(label, sizeof(label), "%.0f%% yours", you);
+	place(rows[0], w, at_you, label);
+	snprintf(label, sizeof(label), "%.0f%%", ref);
+	if (at_ref != at_you && !place(rows[0], w, at_ref, label))
+		place(rows[1], w, at_ref, label);
+	snprintf(label, sizeof(label), "%.0f%% gold", gold);
+	if (at_gold >= 0 && !place(rows[0], w, at_gold, label))
+		place(rows[1], w, at_gold, label);
+	if (at_limit != at_you && at_limit != at_gold && !place(rows[0], w, at_limit, "100%"))
+		place(rows[1], w, at_limit, "100%");
+	for (int i = 0; i < 2; i++) {
+		size_t n = strlen(rows[i]);
+
+		while (n && rows[i][n - 1] == ' ')
+			n--;
+		if (n) {
+			doc_newline(d);
+			doc_repeat(d, S_PLAIN, " ", 12);
+			doc_put(d, S_DIM, rows[i], n);
+		}
+		free(rows[i]);
+	}
+	buf_addf(&sb, "Yours is %.0f%% of the limit here, a %s of the same %s in %.1f µs; the reference %.0f%%",
+		you, what, strstr(what, "SGEMM") ? "product" : "bytes", t->physical_us, ref);
+	if (!isnan(gold))
+		buf_addf(&sb, ", the gold solution %.0f%% (%.1f µs)", gold, t->gold_us);
+	buf_addstr(&sb, ".");
+	if (tier)
+		buf_addf(&sb, " Tier: %s.", tier);
+	if (tier && !isnan(gold) && strcmp(r->tier, "gold"))
+		buf_addf(&sb, " The next: %s %.1f µs.", strcmp(r->tier, "near_gold") ? "within 1.1× of gold," : "gold's",
+			strcmp(r->tier, "near_gold") ? 1.1 * t->gold_us : t->gold_us);
+	doc_wrap_text(d, S_PLAIN, sb.data, width, "  ", "  ");
+	buf_free(&sb);
+}
+
+/* One hint, its formulas as code, kept on one line where they fit. */
+static void
+render_hint(struct doc *d, const char *text, int number, int width)
+{
+	struct doc_span *runs;
+	int n = hint_runs(text, &runs);
+	char num[16];
+
+	for (int i = 0; i < n; i++) {
+		struct buf sb = BUF_INIT;
+
+		if (runs[i].style != S_CODE || utf8_width(runs[i].text, strlen(runs[i].text)) > width / 2)
+			continue;
+		for (const char *p = runs[i].text; *p; p++)
+			buf_addstr(&sb, *p == ' ' ? "\xc2\xa0" : (char[]){ *p, 0 });
+		free(runs[i].text);
+		runs[i].text = buf_detach(&sb);
+	}
+	snprintf(num, sizeof(num), "  %d. ", number);
+	doc_wrap(d, runs, n, width, num, "     ", S_BULLET);
+	spans_free(runs, n);
+}
+
 static void
 render_hints(struct doc *d, const struct item *it, const struct grade_result *r, int shown, int width)
 {
 	const struct hint **hints;
-	int n = report_hints(it, r, &hints);
+	const char *key;
+	int n = hint_list(it, r, &hints, &key);
 
 	if (!n) {
 		free(hints);
@@ -208,32 +333,16 @@ render_hints(struct doc *d, const struct item *it, const struct grade_result *r,
 	heading(d, "Hints");
 	if (!shown) {
 		doc_newline(d);
-		doc_printf(d, S_DIM, "  %d hint%s, from a nudge to the answer: press h for the first.",
+		doc_printf(d, S_DIM, "  %d hint%s, from a question to the line to write: press h for the first.",
 			   n, n == 1 ? "" : "s");
 		free(hints);
 		return;
 	}
 	doc_printf(d, S_DIM, "  (%d of %d)", shown, n);
 	for (int i = 0; i < shown; i++) {
-		struct doc h;
-		char num[16];
-
-		doc_init(&h, d->ascii);
-		md_render(&h, hints[i]->text, strlen(hints[i]->text), width - 6);
-		doc_newline(d);
-		snprintf(num, sizeof(num), "  %d. ", i + 1);
-		doc_puts(d, S_BULLET, num);
-		/* the hint's own first line goes beside the number */
-		for (int k = 0; h.n && k < h.lines[0].n; k++)
-			doc_puts(d, h.lines[0].spans[k].style, h.lines[0].spans[k].text);
-		for (int l = 1; l < h.n; l++) {
+		if (i)
 			doc_newline(d);
-			if (h.lines[l].n)
-				doc_puts(d, S_PLAIN, "     ");
-			for (int k = 0; k < h.lines[l].n; k++)
-				doc_puts(d, h.lines[l].spans[k].style, h.lines[l].spans[k].text);
-		}
-		doc_free(&h);
+		render_hint(d, hints[i]->text, i + 1, width);
 	}
 	doc_newline(d);
 	doc_newline(d);
@@ -272,6 +381,12 @@ render_headline(struct doc *d, const struct item *it, const struct grade_result 
 		doc_newline(d);
 		doc_printf(d, S_DIM, "  backend %s%s%s", r->backend, *r->device ? ", " : "", r->device);
 	}
+	if (r->elapsed_ms >= 0) {
+		if (!*r->backend && !*r->device)
+			doc_newline(d);
+		doc_printf(d, S_DIM, "%sgraded in %.1f s", *r->backend || *r->device ? "; " : "  ",
+			   r->elapsed_ms / 1000.0);
+	}
 	if (r->earlier) {
 		doc_newline(d);
 		doc_puts(d, S_DIM, "  graded in an earlier session: c grades it again");
@@ -287,8 +402,10 @@ report_render(struct doc *d, const struct item *it, const struct grade_result *r
 		render_compile(d, r, source, width);
 	if (r->ncases)
 		render_cases(d, r, width);
-	if (r->has_timing)
+	if (r->has_timing) {
 		render_timing(d, r, width);
+		render_limit(d, r, width);
+	}
 	else if (!strcmp(r->performance, "not_measured") && !*r->note && r->pass) {
 		doc_newline(d);
 		doc_puts(d, S_DIM, "  timing: not measured");

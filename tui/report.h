@@ -20,17 +20,8 @@ struct grade_step {
 };
 
 /*
- * The hints that fit the result (all of them when r is NULL or passed), least
- * revealing first.  Returns the count; *out points into it->hints (you own
- * the array, not the hints).
- */
-int report_hints(const struct item *it, const struct grade_result *r, const struct hint ***out);
-/* The stage the hints of r are counted for: where it failed, or "any". */
-const char *report_hint_stage(const struct grade_result *r);
-
-/*
  * Append the report of r (not NULL) for item it to d at width columns: the first
- * hints_shown relevant hints, and for compile errors the lines of source
+ * hints_shown of its hints (hint_list), and for compile errors the lines of source
  * (the exercise's text, or NULL).
  */
 void report_render(struct doc *d, const struct item *it, const struct grade_result *r,

@@ -1,3 +1,4 @@
+/* result: the grader's JSON read into a verdict and progress events (see result.h). */
 #include "result.h"
 
 #include <cjson/cJSON.h>
@@ -47,6 +48,7 @@ result_parse(const char *json, struct grade_result *r)
 	r->compile_output = str(root, "compile_output");
 	r->program_output = str(root, "program_output");
 	r->performance = str(root, "performance");
+	r->tier = str(root, "tier");
 	r->pass = !strcmp(r->verdict, "pass");
 
 	arr = cJSON_GetObjectItemCaseSensitive(root, "cases");
@@ -79,8 +81,11 @@ result_parse(const char *json, struct grade_result *r)
 		num(t, "median_us"), num(t, "threshold_us"), num(t, "reference_us"),
 		num(t, "copy_us"), num(t, "gbps"), num(t, "copy_gbps"),
 		num(t, "peak_gbps"), num(t, "ratio"), num(t, "threshold_ratio"),
+		num(t, "limit_pct"), num(t, "physical_us"), num(t, "gold_us"),
 	};
+	r->physical = str(t, "physical");
 	r->stderr_text = xstrdup("");
+	r->elapsed_ms = -1;
 	cJSON_Delete(root);
 	return 0;
 }
@@ -91,7 +96,7 @@ result_free(struct grade_result *r)
 	char **strs[] = {
 		&r->exercise, &r->file, &r->backend, &r->device, &r->verdict, &r->stage,
 		&r->message, &r->note, &r->compile_output, &r->program_output, &r->performance,
-		&r->stderr_text,
+		&r->tier, &r->physical, &r->stderr_text,
 	};
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)

@@ -23,12 +23,16 @@ struct grade_diag {
 struct grade_timing {
 	double median_us, threshold_us, reference_us, copy_us;
 	double gbps, copy_gbps, peak_gbps, ratio, threshold_ratio;
+	/* the hardware's limit: the physical reference (a copy, cuBLAS SGEMM) timed in the same run */
+	double limit_pct, physical_us, gold_us;
 };
 
 struct grade_result {
 	/* strings are never NULL: a missing one is "" */
 	char *exercise, *file, *backend, *device, *verdict, *stage, *message;
 	char *note, *compile_output, *program_output, *performance;
+	char *tier;		/* a pass on a GPU: "pass", "near_gold" or "gold"; else "" */
+	char *physical;		/* what the limit is: "device-to-device copy", "cuBLAS SGEMM"; or "" */
 	bool pass;
 	struct grade_case *cases;
 	int ncases;
@@ -40,6 +44,7 @@ struct grade_result {
 	int exit_status;	/* the grader's, or -1 when killed */
 	char *stderr_text;	/* its stderr lines that were not progress events */
 	bool earlier;		/* kept from an earlier session */
+	long long elapsed_ms;	/* how long the grading took, start to verdict; -1 when not known */
 };
 
 /* Parse the report; -1 with error() set when it is not the grader's JSON. */

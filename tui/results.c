@@ -1,40 +1,53 @@
-/* results: the progress of a grading under way, then the grader's verdict and the hints. */
-#include <curses.h>
+/*
+ * results: a pager view of the item's grading: its progress while it runs,
+ * then the verdict and the hints seen; a demo's output.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
+#include "hint.h"
 #include "report.h"
 #include "screen.h"
 #include "lib/util.h"
 #include "view.h"
 
+/* How many of item i's hints for its last verdict the student has seen. */
+static int
+hints_seen(struct app *a, int i)
+{
+	const struct hint **hints;
+	const char *key;
+
+	hint_list(app_item(a, i), app_result(a, i), &hints, &key);
+	free(hints);
+	return state_hints(&a->state, app_item(a, i)->name, key);
+}
+
 static void
 results_open(struct view *v)
 {
-	const struct item *it = app_item(v->item);
+	struct app *a = v->app;
+	const struct item *it = app_item(a, v->item);
+	int width = pager_reset(v);
 	char *source;
-	int hints = state_hints(&app.state, it->name, report_hint_stage(app_result(v->item)));
 
-	doc_free(&v->doc);
-	doc_init(&v->doc, screen_ascii);
-	v->width = COLS;
-	if (app.grading_item == v->item) {
-		report_progress(&v->doc, it, app.grading.demo ? "Running" : "Grading",
-				app.grading.steps, app.grading.nsteps, COLS - 3);
+	if (a->grading_item == v->item) {
+		report_progress(&v->doc, it, a->grading.demo ? "Running" : "Grading",
+				a->grading.steps, a->grading.nsteps, width);
 		return;
 	}
 	if (!strcmp(it->kind, "demo")) {
-		report_demo(&v->doc, it, app.runs[v->item].output, app.runs[v->item].status, COLS - 3);
+		report_demo(&v->doc, it, a->runs[v->item].output, a->runs[v->item].status, width);
 		return;
 	}
 	/* the student's file, so that compile errors can show their lines */
-	source = it->file ? app_read(it->file) : NULL;
-	if (app_result(v->item))
-		report_render(&v->doc, it, app_result(v->item), hints, source, COLS - 3);
+	source = it->file ? app_read(a, it->file) : NULL;
+	if (app_result(a, v->item))
+		report_render(&v->doc, it, app_result(a, v->item), hints_seen(a, v->item), source, width);
 	else
-		report_ungraded(&v->doc, it, state_status(&app.state, it->name) == STATUS_NOT_STARTED ?
-				NULL : app_status_label(v->item), hints, COLS - 3);
+		report_ungraded(&v->doc, it, state_status(&a->state, it->name) == STATUS_NOT_STARTED ?
+				NULL : app_status_label(a, v->item, false), hints_seen(a, v->item), width);
 	free(source);
 }
 
@@ -43,5 +56,6 @@ const struct view_ops results_ops = {
 	.open = results_open,
 	.draw = pager_draw,
 	.key = pager_key,
-	.keys = "c grade  e edit  h hint  s solution  Tab lesson  n/p next  q back",
+	.bar = "c e h s Tab=lesson n/p q",
+	.per_item = true,
 };

@@ -1,3 +1,8 @@
+/*
+ * screen: the one place that draws with curses (see screen.h): colours,
+ * clipped text, the bars, questions on the bottom line, and a terminal given
+ * back as it was on any exit.
+ */
 #include "screen.h"
 
 #include <curses.h>
@@ -203,6 +208,21 @@ screen_doc_line(int y, int x, int maxw, const struct doc_line *l)
 	return used;
 }
 
+int
+screen_text_cut(int y, int x, int maxw, const char *text, int attr)
+{
+	char *ascii = screen_ascii ? translit_ascii(text, strlen(text)) : NULL;
+	int ew = screen_ascii ? 3 : 1, used;
+	bool fits = utf8_width(ascii ? ascii : text, strlen(ascii ? ascii : text)) <= maxw;
+
+	free(ascii);
+	if (fits || maxw <= ew)
+		return screen_text(y, x, maxw, text, attr);
+	/* cut where it says so: an ellipsis, never a word that just stops */
+	used = screen_text(y, x, maxw - ew, text, attr);
+	return used + screen_text(y, x + used, ew, "…", attr);
+}
+
 void
 screen_bar(int y, const char *left, const char *right, int attr)
 {
@@ -211,7 +231,7 @@ screen_bar(int y, const char *left, const char *right, int attr)
 	attrset(attr);
 	mvhline(y, 0, ' ', COLS);
 	attrset(A_NORMAL);
-	screen_text(y, 0, COLS - rw - 1, left, attr);
+	screen_text_cut(y, 0, COLS - rw - 1, left, attr);
 	if (right && rw < COLS)
 		screen_text(y, COLS - rw, rw, right, attr);
 }

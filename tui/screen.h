@@ -27,6 +27,8 @@ void screen_resume(void);
 int screen_attr(unsigned style);
 /* Draw text at (y, x) in at most maxw columns; returns the columns used. */
 int screen_text(int y, int x, int maxw, const char *text, int attr);
+/* The same, ending in "…" where the text is wider than maxw. */
+int screen_text_cut(int y, int x, int maxw, const char *text, int attr);
 /* Draw one doc line from column x; returns the columns used. */
 int screen_doc_line(int y, int x, int maxw, const struct doc_line *l);
 /* Fill row y with attr and put left and right on it. */

@@ -4,14 +4,14 @@
 TUI_SRCS := $(wildcard tui/*.c)
 TUI_OBJS := $(TUI_SRCS:%.c=$(B)/%.o)
 # The modules that know nothing of curses: the unit tests link them without a terminal.
-TUI_PURE := doc highlight markdown result workbook report proc grade watch
-# the progress state is the grader's too (common/)
-TUI_PURE_OBJS := $(TUI_PURE:%=$(B)/tui/%.o) $(B)/common/state.o $(LIB_OBJS)
+TUI_PURE := doc highlight markdown result workbook report proc grade watch hint source
+# the progress state and the solution markers are the grader's too (common/)
+TUI_PURE_OBJS := $(TUI_PURE:%=$(B)/tui/%.o) $(COMMON_OBJS) $(LIB_OBJS)
 TUI_LIBS := -lncursesw -lmd4c -lcjson -lm
 
 all: $(B)/cudalings-tui
 
-$(B)/cudalings-tui: $(TUI_OBJS) $(B)/common/state.o $(LIB_OBJS)
+$(B)/cudalings-tui: $(TUI_OBJS) $(COMMON_OBJS) $(LIB_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TUI_LIBS)
 

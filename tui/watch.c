@@ -1,3 +1,4 @@
+/* watch: inotify on a file's directory, for the saves of any editor (see watch.h). */
 #include "watch.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* workbook: finding the workbook and reading `cudalings list --json` (see workbook.h). */
 #include "workbook.h"
 
 #include <cjson/cJSON.h>

@@ -3,7 +3,9 @@
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tui=${CUDALINGS_TUI:-$repo/build/cudalings-tui}
-golden_dir=$repo/tests/tui/golden
+# the size the next start() opens, WIDTHxHEIGHT; the golden screens of each size live apart
+size=80x24
+golden_root=$repo/tests/tui/golden
 fails=0
 
 [ -x "$tui" ] || { echo "$0: $tui is not built (make build/cudalings-tui)" >&2; exit 1; }
@@ -12,7 +14,7 @@ command -v tmux >/dev/null || { echo "$0: tmux is needed (apt-get install tmux)"
 session=0
 T() { tmux -S "$work/tmux.$session.sock" "$@"; }
 
-# start DIR ENV...: run the TUI (or $prog) in DIR in a fresh 80x24 pane; the
+# start DIR ENV...: run the TUI (or $prog) in DIR in a fresh pane of $size; the
 # shell says how it exited, and stays, so that the screen after it can be read.
 start() {
 	local dir=$1
@@ -20,7 +22,7 @@ start() {
 	# a server of its own each time: a dying one cannot take the new session down
 	T kill-server 2>/dev/null || true
 	session=$((session + 1))
-	T -f /dev/null new-session -d -s tui -x 80 -y 24 -c "$dir" \
+	T -f /dev/null new-session -d -s tui -x "${size%x*}" -y "${size#*x}" -c "$dir" \
 		"env TERM=screen LC_ALL=C.UTF-8 NO_COLOR=1 $* '${prog:-$tui}'; echo \"[exited \$?]\"; exec sleep 600"
 	T set-option -g status off
 }
@@ -50,13 +52,23 @@ check() {
 	fails=$((fails + 1))
 }
 
-# golden NAME: compare the screen with tests/tui/golden/NAME.txt
-# (UPDATE_GOLDEN=1 writes it instead).  Elapsed seconds are masked.
+# resize WIDTHxHEIGHT: the pane becomes that size (and $size with it)
+resize() {
+	size=$1
+	T resize-window -t tui -x "${size%x*}" -y "${size#*x}"
+}
+
+# golden NAME: compare the screen with tests/tui/golden/$size/NAME.txt
+# (UPDATE_GOLDEN=1 writes it instead).  Durations are masked: the seconds a
+# grading has run, and how long one took.
 golden() {
+	local golden_dir=$golden_root/$size
 	local file=$golden_dir/$1.txt i
 	# the screen once it has settled: the same twice, 0.2 s apart
 	normal() {
-		screen | sed -e "s|$work|WORK|g" -e 's/\(grading\|running\) \([a-z_]*\) [0-9]*s ./\1 \2 Ns */'
+		screen | sed -e "s|$work|WORK|g" \
+			-e 's/\(grading\|running\) \([a-z_]*\)… [0-9]*s ./\1 \2… Ns */' \
+			-e 's/graded in [0-9]*\.[0-9] s/graded in N.N s/g'
 	}
 	normal > "$work/screen.txt"
 	for i in $(seq 25); do

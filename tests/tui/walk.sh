@@ -85,7 +85,7 @@ wait_for "◐ $row"
 echo "== an edit after grading shows; a make grade in another terminal shows while it is open"
 echo "// a later edit" >>"$wb/exercises/$first.cu"
 keys j k
-wait_for "changed since graded"
+wait_for "changed"  # "changed since graded", said short at 80 columns
 second=$(cd "$wb" && "$grader" list --json | python3 -c '
 import json, sys
 items = [i for i in json.load(sys.stdin)["items"] if i["kind"] == "exercise"]
@@ -95,6 +95,49 @@ read -r second second_order <<<"$second"
 wait_for "failing" 10
 keys Q
 wait_for "[exited 0]"
+
+echo "== quitting the workbook in mid-grade leaves nothing of the grading running"
+# a kernel that never ends: the grading would run until its own limit (25 s)
+cat >"$wb/exercises/col_sums.cu" <<'CU'
+#include "cudalings/col_sums.h"
+__global__ void spin(float *s) { volatile float x = 0; for (;;) x += 1; s[0] = x; }
+void col_sums_launch(const float *a, float *s, int rows, int cols) { spin<<<1, 1>>>(s); }
+CU
+# what of this grading runs: its grader (in the copy) and its runner
+grading() {
+	local p
+	pgrep -f "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" || true
+	for p in $(pgrep -f "grade col_sums --json --progress"); do
+		[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$wb" ] && echo "$p"
+	done
+}
+for how in Escape Q C-c hangup; do
+	start "$wb" "$env"
+	wait_for "of $n done"
+	keys / col_sums Enter c
+	for _ in $(seq 600); do
+		pgrep -f "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null && break
+		sleep 0.1
+	done
+	if ! pgrep -f "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null; then
+		check "the endless kernel's runner started ($how)" false
+		continue
+	fi
+	t0=$(date +%s.%N)
+	case $how in
+	hangup) T kill-server ;;	# the terminal closed: SIGHUP
+	Escape) keys Escape; wait_for "grading col_sums cancelled"; keys Q ;;
+	*) keys "$how" ;;
+	esac
+	for _ in $(seq 50); do [ -z "$(grading)" ] && break; sleep 0.1; done
+	t1=$(date +%s.%N)
+	if [ -z "$(grading)" ]; then
+		awk -v how="$how" -v a="$t0" -v b="$t1" 'BEGIN { printf "  ok   %s in mid-grade: nothing left %.1f s later\n", how, b - a }'
+	else
+		check "after $how in mid-grade nothing of the grading runs: $(grading | tr '\n' ' ')" false
+		grading | xargs -r kill -9
+	fi
+done
 
 check "the editor ran twice, on the copy" "[ \$(grep -c '$wb/exercises/$first.cu' '$work/edits/log') = 2 ]"
 check "the repo's own exercise is untouched" "[ \"\$(sha1sum < '$repo/exercises/$first.cu')\" = '$repo_sum' ]"

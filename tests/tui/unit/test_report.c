@@ -1,4 +1,5 @@
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +83,7 @@ Test(report, hints_come_one_at_a_time, .timeout = 10)
 	doc_free(&d);
 	doc_init(&d, false);
 	report_render(&d, &wb.items[1], &res, 0, NULL, 70);
-	cr_assert(find_line(&d, "2 hints, from a nudge to the answer: press h for the first.") > 0);
+	cr_assert(find_line(&d, "2 hints, from a question to the line to write: press h for the first.") > 0);
 	cr_assert_eq(find_line(&d, "1. "), -1);
 	doc_free(&d);
 	result_free(&res);
@@ -138,7 +139,7 @@ Test(report, timing_bars_are_to_scale, .timeout = 10)
 	doc_init(&d, false);
 	report_render(&d, &wb.items[1], &res, 0, NULL, 77);
 	yours = find_line(&d, "  yours ");
-	limit = find_line(&d, "  limit ");
+	limit = find_line(&d, "  threshold ");
 	ref = find_line(&d, "  reference ");
 	copy = find_line(&d, "  copy ");
 	cr_assert(yours > 0 && limit > yours && ref > limit && copy > ref);
@@ -152,7 +153,7 @@ Test(report, timing_bars_are_to_scale, .timeout = 10)
 		cr_assert_gt(count(line_text(&d, limit), "█"), nr);
 		cr_assert_lt(count(line_text(&d, copy), "█"), nr);
 	}
-	cr_assert(find_line(&d, "2.59× the reference (the limit is 1.25×); 506 GB/s, 14% of a copy") > 0);
+	cr_assert(find_line(&d, "2.59× the reference (the threshold is 1.25×); 506 GB/s, 14% of a copy") > 0);
 	for (int i = 0; i < d.n; i++)
 		cr_assert_leq(doc_line_width(&d.lines[i]), 77, "line %d: %s", i, line_text(&d, i));
 	doc_free(&d);
@@ -255,8 +256,9 @@ Test(report, an_item_not_graded_in_this_session, .timeout = 10)
 	doc_init(&d, false);
 	report_ungraded(&d, &wb.items[1], NULL, 1, 70);
 	cr_assert_str_eq(line_text(&d, 0), "Column sums has not been graded yet.");
-	/* with no failure to go by, the hints come in their order */
-	cr_assert(find_line(&d, "1. Read the first error.") > 0);
+	/* with no failure to go by, the hints are those for writing it: correctness, then any failure */
+	cr_assert(find_line(&d, "1. One thread per column.") > 0);
+	cr_assert_eq(find_line(&d, "Read the first error."), -1);
 	doc_free(&d);
 	doc_init(&d, false);
 	report_ungraded(&d, &wb.items[1], "failing", 0, 70);
@@ -288,4 +290,86 @@ Test(report, a_demo_before_and_after_its_run, .timeout = 10)
 	doc_free(&d);
 	workbook_free(&wb);
 	free(list);
+}
+
+/* The column of the first glyph on line i, counting columns, not bytes. */
+static int
+column_of(const struct doc *d, int i, const char *glyph)
+{
+	const char *text = line_text(d, i), *at = strstr(text, glyph);
+
+	return at ? utf8_width(text, (size_t)(at - text)) : -1;
+}
+
+Test(report, the_bar_from_the_reference_to_the_limit, .timeout = 10)
+{
+	struct doc d;
+	int bar, left, right, you, gold;
+
+	load("grade-pass-gpu.json");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 0, NULL, 77);
+	bar = find_line(&d, "The hardware's limit") + 1;
+	cr_assert(bar > 1);
+	cr_assert(!strncmp(line_text(&d, bar), "  reference ", 12));
+	cr_assert(strstr(line_text(&d, bar), " limit"));
+	for (int i = 0; i < d.n; i++)
+		cr_assert_leq(doc_line_width(&d.lines[i]), 77, "line %d: %s", i, line_text(&d, i));
+	/* slower than the reference, yours is the bar's left end; the limit its right; to scale between */
+	left = column_of(&d, bar, "●");
+	right = (int)strlen("  reference ") + 77 - 2 - 10 - 6 - 1;
+	you = left;
+	gold = column_of(&d, bar, "◆");
+	cr_assert_eq(left, (int)strlen("  reference "));
+	cr_assert_eq(gold, left + (int)lround((100 * 450.0 / 460.0 - 50.0) / 50.0 * (right - left)));
+	cr_assert_eq(column_of(&d, bar, "┃"), left + (int)lround((100 * 450.0 / 819.4 - 50.0) / 50.0 * (right - left)));
+	cr_assert_eq(S_CLASS(style_of(&d, bar, "●")), S_PASS);
+	/* the figures under their marks */
+	cr_assert_eq(column_of(&d, bar + 1, "50% yours"), you);
+	cr_assert(strstr(line_text(&d, bar + 1), "55%") || strstr(line_text(&d, bar + 2), "55%"));
+	cr_assert(find_line(&d, "98% gold") > bar);
+	cr_assert(find_line(&d, "Yours is 50% of the limit here, a device-to-device copy") > bar);
+	cr_assert(find_line(&d, "pass. The next: within 1.1× of gold, 506.0 µs.") > bar);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, the_bar_in_ascii_and_at_forty_columns, .timeout = 10)
+{
+	struct doc d;
+	int bar;
+
+	load("grade-pass-gpu.json");
+	free(res.tier);
+	res.tier = xstrdup("gold");
+	doc_init(&d, true);
+	report_render(&d, &wb.items[1], &res, 0, NULL, 40);
+	bar = find_line(&d, "The hardware's limit") + 1;
+	cr_assert(bar > 1);
+	for (int i = 0; i < d.n; i++) {
+		cr_assert_leq(doc_line_width(&d.lines[i]), 40, "line %d: %s", i, line_text(&d, i));
+		for (const char *p = line_text(&d, i); *p; p++)
+			cr_assert((unsigned char)*p < 0x80, "not ASCII: %s", line_text(&d, i));
+	}
+	cr_assert(strchr(line_text(&d, bar), '*'));
+	cr_assert(strchr(line_text(&d, bar), 'G'));
+	cr_assert(find_line(&d, "Tier: as fast as gold, the top tier.") > bar);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, no_bar_without_the_limit, .timeout = 10)
+{
+	struct doc d;
+
+	/* an older grader, or the simulator: no physical reference measured */
+	load("grade-slow-gpu.json");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 0, NULL, 77);
+	cr_assert_eq(find_line(&d, "The hardware's limit"), -1);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
 }

@@ -54,6 +54,12 @@ all: $(B)/cudalings
 include tests/tests.mk
 -include tests/instructor/instructor.mk
 
+# The student copy (make dist, with shipped/ in place of solutions/) ships only the tests that need no
+# solution: the scripts that grade the instructor's files are not there, and it checks itself instead.
+ifneq ($(wildcard shipped/starters),)
+TEST_SCRIPTS := $(wildcard $(TEST_SCRIPTS)) tests/student-copy.sh
+endif
+
 $(B)/cudalings: $(B)/grader/main.o $(CUDALINGS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CUDALINGS_LIBS)

@@ -454,16 +454,33 @@ build_judge(const struct exercise *e, const char *judge, struct buf *log)
  * copy (make dist) has no solutions/: there the object compiled from it
  * ships in shipped/<backend>/[gold/]NAME.o and stands in for it.
  */
+static char *
+shipped_object(const struct exercise *e, enum backend b, const char *sub)
+{
+	char *shipped = xasprintf("shipped/%s/%s%s.o", backend_name(b), sub, e->name), *abs = root_path(shipped);
+	if (!file_exists(abs)) {
+		free(shipped);
+		shipped = NULL;
+	}
+	free(abs);
+	return shipped;
+}
+
+char *
+build_shipped_reference(const struct exercise *e, enum backend b)
+{
+	return shipped_object(e, b, "");
+}
+
 static int
 build_instructor_solution(const struct exercise *e, enum backend b, const char *source, const char *prefix,
 			  const char *object, struct buf *log)
 {
-	const char *sub = strcmp(prefix, "ref") ? "gold/" : "";
 	char *raw = xasprintf("build/%s/%s/%s.raw.o", backend_name(b), prefix, e->name);
-	char *shipped = xasprintf("shipped/%s/%s%s.o", backend_name(b), sub, e->name);
-	char *source_abs = root_path(source), *shipped_abs = root_path(shipped);
+	char *shipped = shipped_object(e, b, strcmp(prefix, "ref") ? "gold/" : "");
+	char *source_abs = root_path(source);
 	int status = 0;
-	if (!file_exists(source_abs) && file_exists(shipped_abs)) {
+	if (!file_exists(source_abs) && shipped) {
 		free(raw);
 		raw = shipped;
 		shipped = NULL;
@@ -471,7 +488,6 @@ build_instructor_solution(const struct exercise *e, enum backend b, const char *
 		status = compile_cu(b, source, raw, false, log);
 	}
 	free(shipped);
-	free(shipped_abs);
 	free(source_abs);
 	if (!status) {
 		struct args cmd = { 0 };

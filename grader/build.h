@@ -68,5 +68,10 @@ int build_headers(const struct manifest *m);
 
 /* For `cudalings check --compile-only`: compile one .cu of an exercise with nvcc; -1 with messages in log. */
 int build_compile_only(const struct exercise *e, const char *source, struct buf *log);
+/*
+ * The student copy's stand-in for the reference solution: "shipped/BACKEND/NAME.o"
+ * when it is there, else NULL. You own the result.
+ */
+char *build_shipped_reference(const struct exercise *e, enum backend b);
 
 #endif

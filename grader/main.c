@@ -719,6 +719,26 @@ check_grade(const struct exercise *e, const char *file, enum backend b, const ch
 	return status == EXIT_ENVIRONMENT ? -1 : 0;
 }
 
+/*
+ * The student copy ships the reference compiled, not its source: what stands in for it is said, and
+ * the starter is what it can check. False when nothing does (nothing to grade the starter against).
+ */
+static bool
+check_shipped_reference(const struct exercise *e, enum backend b, int *failures)
+{
+	char *shipped = build_shipped_reference(e, b);
+	if (shipped) {
+		printf("  --   %-44s not in the student copy: %s stands in for it\n", e->solution, shipped);
+	} else {
+		printf("  BAD  %s is missing, and no shipped/%s/%s.o stands in for it\n", e->solution,
+		       backend_name(b), e->name);
+		(*failures)++;
+	}
+	bool found = shipped != NULL;
+	free(shipped);
+	return found;
+}
+
 /* Every .cu in tests/wrong/NAME/ must fail at the stage its "// expect: STAGE" line names. */
 static int
 check_wrong_files(const struct exercise *e, enum backend b, int *failures)
@@ -883,13 +903,23 @@ cmd_check(int argc, char **argv)
 		free(current);
 		free(path);
 		free(starter_abs);
+		bool solution = item_solution_present(e);
+		if (!solution && !check_shipped_reference(e, compile_only ? BACKEND_GPU : b, &failures)) {
+			free(starter_file);
+			continue;
+		}
 		/* the gold solution, where there is one, is a submission like any other: it must pass */
 		char *gold = xasprintf("solutions/gold/%s.cu", e->name), *gold_abs = root_path(gold);
 		bool has_gold = file_exists(gold_abs);
 		free(gold_abs);
 		if (compile_only) {
-			const char *files[] = { starter_file, e->solution, gold };
-			for (int f = 0; f < (has_gold ? 3 : 2); f++) {
+			const char *files[3] = { starter_file };
+			int nfiles = 1;
+			if (solution)
+				files[nfiles++] = e->solution;
+			if (has_gold)
+				files[nfiles++] = gold;
+			for (int f = 0; f < nfiles; f++) {
 				struct buf log = { 0 };
 				bool ok = build_compile_only(e, files[f], &log) == 0;
 				printf("  %-4s %s compiles with nvcc -arch=%s\n", ok ? "ok" : "BAD", files[f], build_arch());
@@ -903,7 +933,7 @@ cmd_check(int argc, char **argv)
 			free(gold);
 			continue;
 		}
-		int broken = check_grade(e, e->solution, b, "pass", &failures) ||
+		int broken = (solution && check_grade(e, e->solution, b, "pass", &failures)) ||
 			     check_grade(e, starter_file, b, "fail", &failures) ||
 			     (has_gold && check_grade(e, gold, b, "pass", &failures));
 		free(starter_file);

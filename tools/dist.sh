@@ -39,11 +39,13 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
 	files() { find "$@" -type f 2>/dev/null; }
 fi
-# the files the copy takes as they are: the workbook's sources, and the measurements the lessons cite
+# the files the copy takes as they are: the workbook's sources, the measurements the lessons cite, and
+# of tests/ those that grade no solution (make test runs them in the copy, with tests/student-copy.sh)
 source_files() {
 	{
 		files Makefile README.md workbook.json .gitignore slides harness grader common sim tui demos \
-			tests/tests.mk tools/deps.sh tools/make-args.sh
+			tests/tests.mk tests/unit tests/sim/kernels tests/sim/sim_test.h tests/sim/test_*.c tests/tui/unit \
+			tests/tui/fixtures tests/corpus tests/student-copy.sh tools/deps.sh tools/make-args.sh
 		python3 tools/lesson-figures.py --cited
 	} | while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done
 }

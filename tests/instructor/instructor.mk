@@ -20,6 +20,14 @@ gradescope: $(B)/cudalings $(SIM_IF_ANY)
 
 TEST_SCRIPTS += tests/instructor/walk.sh tests/instructor/dist.sh
 
+# Long tests, run by CI (.ci/run) after make test: the student copy's own make test, a class through Slurm.
+LONG_TEST_SCRIPTS += tests/instructor/copy.sh
+
+.PHONY: test-long
+## test-long: the long tests CI runs after make test (the student copy's make test, a class through Slurm)
+test-long: deps-test $(B)/cudalings $(SIM_IF_ANY)
+	$(Q)set -e; for s in $(LONG_TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
+
 .PHONY: test-instructor-gpu
 ## test-instructor-gpu: on a GPU machine: cudalings batch with a lane per GPU, timings in the results
 test-instructor-gpu: $(B)/cudalings

@@ -14,6 +14,11 @@
 int
 pager_reset(struct view *v)
 {
+	/* a new width (a resize): the same place in the text, not the same line number */
+	if (v->width && v->width != COLS && v->doc.n) {
+		v->keep = (double)v->top / v->doc.n;
+		v->keeping = true;
+	}
 	doc_free(&v->doc);
 	doc_init(&v->doc, screen_ascii);
 	v->width = COLS;
@@ -41,15 +46,21 @@ max_top(const struct view *v)
 void
 pager_draw(struct view *v, int top, int height)
 {
+	int first;
+
 	v->height = height;
-	if (v->top > max_top(v))
-		v->top = max_top(v);
-	for (int i = 0; i < height && v->top + i < v->doc.n; i++)
-		screen_doc_line(top + i, 1, COLS - 2, &v->doc.lines[v->top + i]);
+	if (v->keeping) {
+		v->top = (int)(v->keep * v->doc.n + 0.5);
+		v->keeping = false;
+	}
+	/* v->top is kept past the end when a taller screen shows it all, for when it shrinks again */
+	first = v->top > max_top(v) ? max_top(v) : v->top;
+	for (int i = 0; i < height && first + i < v->doc.n; i++)
+		screen_doc_line(top + i, 1, COLS - 2, &v->doc.lines[first + i]);
 	v->where[0] = '\0';
 	if (v->doc.n > height) {
 		/* where we are, as less says it */
-		int pct = (v->top + height) * 100 / v->doc.n;
+		int pct = (first + height) * 100 / v->doc.n;
 
 		snprintf(v->where, sizeof(v->where), "%d%%", pct > 100 ? 100 : pct);
 	}
@@ -59,21 +70,22 @@ bool
 pager_key(struct view *v, int key)
 {
 	int page = v->height > 2 ? v->height - 2 : 1;
+	/* from the line shown first, which a taller screen may have pulled up */
+	int t = v->top > max_top(v) ? max_top(v) : v->top;
 
 	switch (key) {
-	case 'j': case KEY_DOWN: case '\r': case '\n': v->top++; break;
-	case 'k': case KEY_UP: v->top--; break;
-	case ' ': case KEY_NPAGE: case 'f' & 0x1f: v->top += page; break;
-	case 'b': case KEY_PPAGE: case 'b' & 0x1f: v->top -= page; break;
-	case 'd' & 0x1f: v->top += page / 2; break;
-	case 'u' & 0x1f: v->top -= page / 2; break;
-	case 'g': case KEY_HOME: v->top = 0; break;
-	case 'G': case KEY_END: v->top = max_top(v); break;
+	case 'j': case KEY_DOWN: case '\r': case '\n': t++; break;
+	case 'k': case KEY_UP: t--; break;
+	case ' ': case KEY_NPAGE: case 'f' & 0x1f: t += page; break;
+	case 'b': case KEY_PPAGE: case 'b' & 0x1f: t -= page; break;
+	case 'd' & 0x1f: t += page / 2; break;
+	case 'u' & 0x1f: t -= page / 2; break;
+	case 'g': case KEY_HOME: t = 0; break;
+	case 'G': case KEY_END: t = max_top(v); break;
 	default: return false;
 	}
-	if (v->top > max_top(v))
-		v->top = max_top(v);
-	if (v->top < 0)
-		v->top = 0;
+	if (t > max_top(v))
+		t = max_top(v);
+	v->top = t < 0 ? 0 : t;
 	return true;
 }

@@ -33,7 +33,9 @@ struct view {
 	struct app *app;	/* what it shows is the app's */
 	int item;		/* the workbook item it shows */
 	struct doc doc;		/* pagers: the laid-out content */
-	int top;		/* pagers: first line shown; the list: first row */
+	int top;		/* pagers: first line shown (or past the end: the last page); the list: first row */
+	double keep;		/* pagers, after a resize: top as a fraction of the lines */
+	bool keeping;
 	int width;		/* the width doc was laid out at; 0 to re-open */
 	int height;		/* rows it had when last drawn */
 	int rows;		/* the list: rows of items it showed */

@@ -185,7 +185,17 @@ golden 02-lesson-intro
 resize 80x24
 wait_for "Most kernels"
 golden 02-lesson-intro
-keys q / col Enter
+echo "== and a page scrolled down stays where it was when the screen is resized back"
+keys q / col Enter Enter Space
+wait_for "Why not rows?"
+golden 30-lesson-scrolled
+resize 200x60
+wait_for "make grade EX=col_sums"
+golden 03-lesson
+resize 80x24
+wait_for "Why not rows?"
+golden 30-lesson-scrolled
+keys q
 wait_for "▸ ○  2"
 resize 100x30
 wait_for "Progress"

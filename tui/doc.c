@@ -424,7 +424,14 @@ doc_wrap(struct doc *d, const struct doc_span *runs, int nruns, int width,
 	}
 	for (int r = 0; r < nruns; r++) {
 		const char *s = ascii ? ascii[r] : runs[r].text;
+		int sw = utf8_width(s, strlen(s));
 
+		if ((runs[r].style & F_KEEP) && sw <= width - utf8_width(w.rest, strlen(w.rest)) && !strchr(s, '\n')) {
+			ALLOC_GROW(w.word, w.nword + 1, w.aword);
+			w.word[w.nword++] = (struct piece){ s, strlen(s), runs[r].style & ~F_KEEP };
+			w.wordw += sw;
+			continue;
+		}
 		for (size_t i = 0; s[i];) {
 			size_t j = i;
 
@@ -440,7 +447,7 @@ doc_wrap(struct doc *d, const struct doc_span *runs, int nruns, int width,
 			while (s[j] && s[j] != ' ' && s[j] != '\t' && s[j] != '\n')
 				j++;
 			ALLOC_GROW(w.word, w.nword + 1, w.aword);
-			w.word[w.nword++] = (struct piece){ s + i, j - i, runs[r].style };
+			w.word[w.nword++] = (struct piece){ s + i, j - i, runs[r].style & ~F_KEEP };
 			w.wordw += utf8_width(s + i, j - i);
 			i = j;
 		}

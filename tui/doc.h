@@ -26,6 +26,8 @@ enum doc_class {
 #define F_STRONG 0x200u
 #define F_LINK   0x400u
 #define F_STRIKE 0x800u
+/* For doc_wrap: keep the run on one line where it fits (a formula); not drawn. */
+#define F_KEEP   0x1000u
 
 struct doc_span {
 	char *text;		/* UTF-8, owned by the line */
@@ -69,7 +71,8 @@ void doc_append(struct doc *d, const struct doc *src, const char *indent);
 /*
  * Append runs to d word-wrapped at width columns (prefix included).  The first
  * line starts with first, the others with rest (both styled prefix_style).
- * A '\n' in a run ends the line; a word wider than the line is cut.
+ * A '\n' in a run ends the line; a word wider than the line is cut; a run
+ * styled F_KEEP is one word, spaces and all, where it fits on a line.
  */
 void doc_wrap(struct doc *d, const struct doc_span *runs, int nruns, int width,
 	      const char *first, const char *rest, unsigned prefix_style);

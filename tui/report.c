@@ -295,7 +295,7 @@ render_limit(struct doc *d, const struct grade_result *r, int width)
 	buf_free(&sb);
 }
 
-/* One hint, its formulas as code, kept on one line where they fit. */
+/* One hint, its formulas as code, each kept on one line where it fits. */
 static void
 render_hint(struct doc *d, const char *text, int number, int width)
 {
@@ -303,16 +303,9 @@ render_hint(struct doc *d, const char *text, int number, int width)
 	int n = hint_runs(text, &runs);
 	char num[16];
 
-	for (int i = 0; i < n; i++) {
-		struct buf sb = BUF_INIT;
-
-		if (runs[i].style != S_CODE || utf8_width(runs[i].text, strlen(runs[i].text)) > width / 2)
-			continue;
-		for (const char *p = runs[i].text; *p; p++)
-			buf_addstr(&sb, *p == ' ' ? "\xc2\xa0" : (char[]){ *p, 0 });
-		free(runs[i].text);
-		runs[i].text = buf_detach(&sb);
-	}
+	for (int i = 0; i < n; i++)
+		if (runs[i].style == S_CODE)
+			runs[i].style |= F_KEEP;
 	snprintf(num, sizeof(num), "  %d. ", number);
 	doc_wrap(d, runs, n, width, num, "     ", S_BULLET);
 	spans_free(runs, n);

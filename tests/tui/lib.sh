@@ -77,6 +77,11 @@ golden() {
 		cmp -s "$work/screen.txt" "$work/again.txt" && break
 		mv "$work/again.txt" "$work/screen.txt"
 	done
+	# what a student copies off the screen must compile: no space that is not a space
+	if grep -q $'\xc2\xa0' "$work/screen.txt"; then
+		echo "FAIL: screen $1 has a no-break space" >&2
+		fails=$((fails + 1))
+	fi
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
 		mkdir -p "$golden_dir"
 		cp "$work/screen.txt" "$file"

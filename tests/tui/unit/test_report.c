@@ -373,3 +373,27 @@ Test(report, no_bar_without_the_limit, .timeout = 10)
 	result_free(&res);
 	workbook_free(&wb);
 }
+
+Test(report, a_formula_in_a_hint_is_code_on_one_line, .timeout = 10)
+{
+	struct hint h[] = { { "correctness", "On the way out, thread (tx, ty) writes "
+			      "out[(bx*32 + ty) * rows + by*32 + tx] and takes tile[tx][ty]." } };
+	struct item it = { .name = "tile", .kind = "exercise", .title = "Tile", .hints = h, .nhints = 1 };
+	struct doc d;
+	int i;
+
+	load("grade-fail.json");
+	doc_init(&d, false);
+	report_render(&d, &it, &res, 1, NULL, 60);
+	i = find_line(&d, "out[(bx*32 + ty) * rows + by*32 + tx]");
+	cr_assert(i > 0, "the formula is broken across lines");
+	cr_assert_eq(S_CLASS(style_of(&d, i, "out[(bx*32")), S_CODE);
+	cr_assert_eq(style_of(&d, i, "out[(bx*32") & F_KEEP, 0);
+	/* spaces are spaces: what is copied from the screen compiles */
+	for (int k = 0; k < d.n; k++)
+		cr_assert_null(strstr(line_text(&d, k), "\xc2\xa0"), "%s", line_text(&d, k));
+	cr_assert_eq(S_CLASS(style_of(&d, find_line(&d, "1. On the way out"), "On the way")), S_PLAIN);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}

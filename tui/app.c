@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "screen.h"
 #include "lib/util.h"
@@ -24,28 +23,14 @@ first_to_do(const struct app *a)
 	return a->wb.n - 1;
 }
 
-/*
- * A solution to show is one that is here: the student copy (tools/dist.sh)
- * ships compiled references instead, and the list still names the files.
- */
-static void
-find_solutions(struct app *a)
+/* Whether any exercise has a solution to show (the student copy has none). */
+static bool
+solutions_here(const struct app *a)
 {
-	for (int i = 0; i < a->wb.n; i++) {
-		struct item *it = &a->wb.items[i];
-		char *path;
-
-		if (!it->solution)
-			continue;
-		path = app_path(a, it->solution);
-		if (access(path, R_OK) < 0) {
-			free(it->solution);
-			it->solution = NULL;
-		} else if (app_is_exercise(a, i)) {
-			a->solutions = true;
-		}
-		free(path);
-	}
+	for (int i = 0; i < a->wb.n; i++)
+		if (app_is_exercise(a, i) && a->wb.items[i].solution)
+			return true;
+	return false;
 }
 
 void
@@ -61,7 +46,7 @@ app_init(struct app *a, struct workbook *wb, const char *grader, const struct vi
 	a->results = xcalloc((size_t)a->wb.n, sizeof(*a->results));
 	a->runs = xcalloc((size_t)a->wb.n, sizeof(*a->runs));
 	a->looked = xcalloc((size_t)a->wb.n, sizeof(*a->looked));
-	find_solutions(a);
+	a->solutions = solutions_here(a);
 	a->cur = first_to_do(a);
 	a->nviews = 1;
 	doc_init(&a->views[0].doc, screen_ascii);

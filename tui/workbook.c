@@ -84,6 +84,11 @@ workbook_parse(const char *json, struct workbook *wb)
 			it->title = xstrdup(it->name);
 		it->file = str_or_null(e, "file");
 		it->solution = str_or_null(e, "solution");
+		/* the student copy names the solutions it does not ship: the grader says which are here */
+		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e, "has_solution"))) {
+			free(it->solution);
+			it->solution = NULL;
+		}
 		it->lesson = str_or_null(e, "lesson");
 		it->order = cJSON_IsNumber(order) ? order->valueint : i + 1;
 		it->hints = xcalloc((size_t)cJSON_GetArraySize(hints), sizeof(*it->hints));

@@ -12,7 +12,7 @@ struct hint {
 
 struct item {
 	char *name, *kind, *title;	/* kind: "exercise", "demo" or "lesson" */
-	char *file, *solution, *lesson;	/* relative to the root; NULL when none */
+	char *file, *solution, *lesson;	/* relative to the root; NULL when none (or not here) */
 	int order;
 	struct hint *hints;
 	int nhints;

@@ -141,6 +141,22 @@ Test(workbook, the_list, .timeout = 10)
 	cr_assert_eq(workbook_parse("{\"items\": 3}", &wb), -1);
 }
 
+Test(workbook, a_solution_the_grader_says_is_not_here_is_none, .timeout = 10)
+{
+	struct workbook wb;
+
+	/* the student copy: the manifest names the file, the copy does not ship it */
+	cr_assert_eq(workbook_parse("{\"workbook\": \"/w\", \"items\": ["
+				    "{\"name\": \"a\", \"solution\": \"solutions/a.cu\", \"has_solution\": false},"
+				    "{\"name\": \"b\", \"solution\": \"solutions/b.cu\", \"has_solution\": true},"
+				    "{\"name\": \"c\", \"solution\": \"solutions/c.cu\"}]}", &wb), 0);
+	cr_assert_null(wb.items[0].solution);
+	cr_assert_str_eq(wb.items[1].solution, "solutions/b.cu");
+	/* a grader that does not say: as named */
+	cr_assert_str_eq(wb.items[2].solution, "solutions/c.cu");
+	workbook_free(&wb);
+}
+
 Test(workbook, the_root_is_found_upward_or_from_the_environment, .timeout = 10)
 {
 	char *root = temp_dir(), *sub = path_join(root, "exercises/deep"), *found, *cwd = getcwd(NULL, 0);

@@ -745,6 +745,58 @@ lines_add_json(cJSON *o, const struct line_map *m)
 		cJSON_AddNullToObject(j, "why_not");
 }
 
+/* The kind of an `accesses` entry by its key, or -1. */
+static int
+kind_of_key(const char *key)
+{
+	for (int k = 0; key && k < LINE_KINDS; k++)
+		if (!strcmp(key, kind_keys[k]))
+			return k;
+	return -1;
+}
+
+static uint64_t
+count_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 9e15 ? (uint64_t)v->valuedouble : 0;
+}
+
+void
+lines_from_json(struct line_map *m, const cJSON *report, const char *display)
+{
+	const char *graded = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(report, "file"));
+	const cJSON *measured = cJSON_GetObjectItemCaseSensitive(report, "lines_measured");
+	const char *source = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(measured, "source"));
+	const char *note = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(measured, "note"));
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(report, "lines"), *x;
+	/* the source as this module names it, not as the file said */
+	m->source = !source ? NULL : !strcmp(source, "simulator") ? "simulator" : "nsight compute";
+	free(m->note);
+	m->note = note ? xstrdup(note) : NULL;
+	cJSON_ArrayForEach(x, list) {
+		const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(x, "file"));
+		const cJSON *line = cJSON_GetObjectItemCaseSensitive(x, "line"), *a;
+		if (!file || !cJSON_IsNumber(line) || line->valuedouble < 1 || line->valuedouble > INT_MAX)
+			continue;
+		struct line_figures *l = line_at(m, graded && !strcmp(file, graded) ? display : file, (int)line->valuedouble);
+		if (!l)
+			break;
+		const cJSON *time = cJSON_GetObjectItemCaseSensitive(x, "time_pct");
+		if (cJSON_IsNumber(time) && time->valuedouble > 0) {
+			/* percentages stand for the samples: the shares come out the same */
+			l->samples += time->valuedouble;
+			m->total_samples += time->valuedouble;
+		}
+		cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(x, "accesses")) {
+			int k = kind_of_key(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kind")));
+			if (k >= 0)
+				add_access(l, k, count_of(a, "requests"), count_of(a, is_shared(k) ? "wavefronts" : "sectors"),
+					   count_of(a, is_shared(k) ? "ideal_wavefronts" : "ideal_sectors"));
+		}
+	}
+}
+
 void
 lines_release(struct line_map *m)
 {

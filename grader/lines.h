@@ -81,6 +81,9 @@ void lines_not_measured(struct line_map *m, char *why);
 void lines_print_text(FILE *out, const struct line_map *m, bool color);
 /* The `lines` list of the JSON report (an empty list when nothing was measured); you own it. */
 cJSON *lines_json(const struct line_map *m);
+/* The figures of a kept report (its `lines` and `lines_measured`), the graded file's lines named `display`;
+ * lines_finish comes after. */
+void lines_from_json(struct line_map *m, const cJSON *report, const char *display);
 /* Add `lines` and `lines_measured` (what was measured, or why not) to the report o. */
 void lines_add_json(cJSON *o, const struct line_map *m);
 /* The figures of line `line` of `file`, or NULL (for the machine code listing beside the lines). */

@@ -281,11 +281,9 @@ cmd_grade(int argc, char **argv)
 			o.lines = true;
 		else if (!strcmp(a, "--sass"))
 			sass = true;
-		else if (!strcmp(a, "--arch") && has_value)
-			arch = argv[++i];
 		else if (!strcmp(a, "--case") && has_value)
 			only_case = argv[++i];
-		else if (!strcmp(a, "--file") || !strcmp(a, "--backend") || !strcmp(a, "--seed")) {
+		else if (!strcmp(a, "--file") || !strcmp(a, "--backend") || !strcmp(a, "--seed") || !strcmp(a, "--arch")) {
 			if (!has_value)
 				return usage_error("'%s' needs a value", a);
 			const char *v = argv[++i];
@@ -293,6 +291,8 @@ cmd_grade(int argc, char **argv)
 				o.file = v;
 			else if (a[2] == 'b')
 				backend = v;
+			else if (a[2] == 'a')
+				arch = v;
 			else {
 				char *end;
 				o.seed = strtoull(v, &end, 0);
@@ -359,7 +359,7 @@ cmd_grade(int argc, char **argv)
 	cJSON *j = report_json(&r);
 	bool color = isatty(1) && !getenv("NO_COLOR");
 	if (json && sass)
-		sass_grade_end(&listing, e, o.file ? o.file : own_file, r.file, &r.lines, j, stdout, color);
+		sass_grade_end(&listing, e, o.file ? o.file : own_file, r.file, &r.lines, j, stdout, color, 80);
 	if (json)
 		report_print_json(stdout, j);
 	else
@@ -371,7 +371,7 @@ cmd_grade(int argc, char **argv)
 	}
 	if (!json && sass) {
 		putchar('\n');
-		sass_grade_end(&listing, e, o.file ? o.file : own_file, r.file, &r.lines, NULL, stdout, color);
+		sass_grade_end(&listing, e, o.file ? o.file : own_file, r.file, &r.lines, NULL, stdout, color, 80);
 	}
 	sass_release(&listing);
 	if (graded && (status == 0 || status == 1))
@@ -380,6 +380,99 @@ cmd_grade(int argc, char **argv)
 	free(graded);
 	free(own_file);
 	grade_release(&r);
+	return status;
+}
+
+/* ------------------------------------------------------------ sass */
+
+/* The heat map of the exercise's last grading, when it graded the text `path` holds now; else nothing. */
+static void
+kept_figures(const struct exercise *e, const char *path, const char *display, struct line_map *m)
+{
+	struct state st;
+	state_load(&st, workbook_root());
+	char *text = state_load_report(&st, e->name);
+	cJSON *report = text && !state_changed_since_graded(&st, e->name, path) ? cJSON_Parse(text) : NULL;
+	if (report) {
+		lines_from_json(m, report, display);
+		lines_finish(m, display, path);
+	}
+	cJSON_Delete(report);
+	free(text);
+	state_free(&st);
+}
+
+/* The machine code of an exercise's file without grading it: what the workbook's `a` shows. */
+static int
+cmd_sass(int argc, char **argv)
+{
+	const char *name = NULL, *file = NULL, *arch = NULL;
+	bool json = false;
+	int width = 80;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--file") || !strcmp(a, "--arch")) {
+			if (i + 1 >= argc)
+				return usage_error("'%s' needs a value", a);
+			*(a[2] == 'f' ? &file : &arch) = argv[++i];
+		} else if (!strcmp(a, "--width")) {
+			char *end = NULL;
+			long w = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+			if (!end || *end || w < SASS_MIN_WIDTH || w > 1000)
+				return usage_error("--width takes the columns of the listing, 60 to 1000, not '%s'",
+						   i + 1 < argc ? argv[i + 1] : "");
+			width = (int)w;
+			i++;
+		} else if (a[0] == '-') {
+			return usage_error("sass: unknown option '%s'", a);
+		} else if (!name) {
+			name = a;
+		} else {
+			return usage_error("sass takes one exercise; '%s' is one too many", a);
+		}
+	}
+	if (!name)
+		return usage_error("%s", "sass: say which exercise, e.g. 'cudalings sass transpose'");
+	if (file && check_submission(file))
+		return EXIT_USAGE;
+	char *absolute = file ? realpath(file, NULL) : NULL;
+	load_manifest();
+	struct exercise *e = find_exercise(name, true);
+	if (!e || (!e->file && !file)) {
+		if (e)
+			error("'%s' is a demo: its variants are in its lesson, and there is no file of yours to build", name);
+		free(absolute);
+		return EXIT_USAGE;
+	}
+	char *path = absolute ? xstrdup(absolute) : root_path(e->file);
+	struct sass_listing listing = { 0 };
+	struct line_map figures = { 0 };
+	int status = check_submission(path) ? EXIT_USAGE : sass_grade_begin(&listing, arch);
+	if (!status && build_headers(&manifest))
+		status = EXIT_ENVIRONMENT;
+	if (!status) {
+		/* the figures of its last grading, when that graded this very text */
+		char *own = e->file ? root_path(e->file) : NULL;
+		if (own && is_own_file(absolute, own))
+			kept_figures(e, path, file ? file : e->file, &figures);
+		if (!figures.source)
+			listing.no_figures = xstrdup(own && is_own_file(absolute, own)
+				? "no heat map beside the lines: grade this text of the file to measure them"
+				: "no heat map beside the lines: cudalings grade --sass measures them as it grades");
+		free(own);
+		cJSON *j = json ? cJSON_CreateObject() : NULL;
+		status = sass_grade_end(&listing, e, path, file ? file : e->file, &figures, j, stdout,
+					isatty(1) && !getenv("NO_COLOR"), width);
+		if (j)
+			report_print_json(stdout, j);
+		cJSON_Delete(j);
+	}
+	lines_release(&figures);
+	sass_release(&listing);
+	free(path);
+	free(absolute);
 	return status;
 }
 
@@ -1123,6 +1216,8 @@ static const struct command commands[] = {
 	{ "check", "[NAME...] [--compile-only]", "check the workbook, or the exercises named", cmd_check },
 	{ "new", "NAME [--after ITEM]", "scaffold a new exercise (instructors)", cmd_new },
 	{ "batch", "NAME DIR --out OUT [--backend gpu|sim] [--jobs N] [--timeout S]", "grade a class", cmd_batch },
+	{ "sass", "NAME [--file PATH] [--arch SM] [--width COLUMNS] [--json]",
+	  "the machine code of an exercise's file, under its lines (nvcc, no GPU needed)", cmd_sass },
 	{ "board", "OUT... [--html FILE] [--pseudonyms [--salt TEXT]]",
 	  "rank a class's batch results per exercise, as a table and a static page", cmd_board },
 	{ "tui", "", "open the workbook (the same as no command)", cmd_tui },

@@ -588,13 +588,14 @@ fit(const char *text, int width)
 	return buf_detach(&b);
 }
 
-/* `text` after `prefix` (`more` on the lines after the first), wrapped at spaces to 80 columns. */
+/* `text` after `prefix` (`more` on the lines after the first), wrapped at spaces to `width` columns. */
 static void
-print_wrapped(FILE *out, const char *prefix, const char *more, const char *text, const char *style, bool color)
+print_wrapped(FILE *out, int width, const char *prefix, const char *more, const char *text, const char *style,
+	      bool color)
 {
 	const char *p = text;
 	for (const char *lead = prefix; *p; lead = more) {
-		int room = 80 - (int)strlen(lead), n = (int)strlen(p);
+		int room = width - (int)strlen(lead), n = (int)strlen(p);
 		if (n > room) {
 			n = room;
 			while (n > room / 2 && p[n] != ' ')
@@ -608,7 +609,7 @@ print_wrapped(FILE *out, const char *prefix, const char *more, const char *text,
 }
 
 static void
-print_counts(FILE *out, const struct sass_kernel *k)
+print_counts(FILE *out, int width, const struct sass_kernel *k)
 {
 	int count[C_CLASSES] = { 0 }, vector = 0, total = 0;
 	for (int i = 0; i < k->nlines; i++)
@@ -643,30 +644,37 @@ print_counts(FILE *out, const struct sass_kernel *k)
 		if (vector)
 			buf_addf(&b, " (%d of the global ones 128-bit)", vector);
 	}
-	print_wrapped(out, "  ", "  ", b.data, DIM, false);
+	print_wrapped(out, width, "  ", "  ", b.data, DIM, false);
 	buf_free(&b);
 }
 
 void
-sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *figures, bool color)
+sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *figures, bool color, int width)
 {
+	/* a source line's text, a PTX instruction's and a SASS one's (or its room beside its note) */
+	width = width < SASS_MIN_WIDTH ? SASS_MIN_WIDTH : width;
+	int source_room = width - 11, ptx_room = width - 18, sass_room = width - 22;
 	char *title = xasprintf("machine code of %s for %s (%s)", l->file, l->arch, l->arch_why ? l->arch_why : "");
-	print_wrapped(out, "", "  ", title, BOLD, color);
+	print_wrapped(out, width, "", "  ", title, BOLD, color);
 	free(title);
-	fprintf(out, "  nvcc -O3 -lineinfo; PTX from nvcc, SASS from nvdisasm; each under its line\n");
+	print_wrapped(out, width, "  ", "  ", "nvcc -O3 -lineinfo; PTX from nvcc, SASS from nvdisasm; each under its line",
+		      "", false);
 	if (l->no_sass)
-		print_wrapped(out, "  ", "  ", l->no_sass, RED, color);
+		print_wrapped(out, width, "  ", "  ", l->no_sass, RED, color);
+	if (l->no_figures)
+		print_wrapped(out, width, "  ", "  ", l->no_figures, DIM, color);
 	if (!l->nkernels)
 		fprintf(out, "  the file defines no kernel\n");
 	for (int i = 0; i < l->nkernels; i++) {
 		const struct sass_kernel *k = &l->kernels[i];
 		fprintf(out, "\n%skernel %s%s\n", paint(color, BOLD), k->name, paint(color, RESET));
-		print_counts(out, k);
+		print_counts(out, width, k);
 		for (int j = 0; j < k->nlines; j++) {
 			const struct sass_line *sl = &k->lines[j];
 			const struct line_figures *f = figures && sl->line ? lines_find(figures, l->file, sl->line) : NULL;
 			char *source = sl->line ? lines_text_line(l->text, sl->line) : NULL;
-			char *shown = fit(sl->line ? source : "(no line of your file: the kernel's start, or a header)", 69);
+			char *shown = fit(sl->line ? source : "(no line of your file: the kernel's start, or a header)",
+					    source_room);
 			if (sl->line)
 				fprintf(out, "%s%2s %5d | %s%s\n", f && f->hot ? paint(color, RED BOLD) : "", f && f->hot ? "!!" : "",
 					sl->line, shown, f && f->hot ? paint(color, RESET) : "");
@@ -676,18 +684,19 @@ sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *
 			free(source);
 			if (f) {
 				char *summary = lines_summary(f, figures);
-				print_wrapped(out, "         | heat  ", "         |       ", summary, f->hot ? RED : DIM, color);
+				print_wrapped(out, width, "         | heat  ", "         |       ", summary, f->hot ? RED : DIM,
+					      color);
 				free(summary);
 			}
 			for (int n = 0; n < sl->nptx; n++) {
-				char *t = fit(sl->ptx[n].text, 62);
+				char *t = fit(sl->ptx[n].text, ptx_room);
 				fprintf(out, "         | %sptx%s   %s\n", paint(color, DIM), paint(color, RESET), t);
 				free(t);
 			}
 			for (int n = 0; n < sl->nsass; n++) {
 				/* the notes in a column where the instruction leaves room */
 				char *note = note_of(sl->sass[n].text);
-				int room = note ? 57 - (int)strlen(note) : 58;
+				int room = note ? sass_room - 1 - (int)strlen(note) : sass_room;
 				char *t = fit(sl->sass[n].text, room);
 				int pad = !note ? 0 : room < 36 ? room : 36;
 				fprintf(out, "         | sass %04x  %-*s%s%s%s%s\n", sl->sass[n].address, pad, t, note ? " " : "",
@@ -804,7 +813,7 @@ sass_grade_begin(struct sass_listing *l, const char *arch)
 
 int
 sass_grade_end(struct sass_listing *l, const struct exercise *e, const char *path, const char *display,
-	       const struct line_map *figures, cJSON *json, FILE *out, bool color)
+	       const struct line_map *figures, cJSON *json, FILE *out, bool color, int width)
 {
 	struct buf err = { 0 };
 	int status = sass_build(l, e, path, display, &err);
@@ -816,7 +825,7 @@ sass_grade_end(struct sass_listing *l, const struct exercise *e, const char *pat
 	} else if (json) {
 		cJSON_AddItemToObject(json, "machine_code", sass_json(l, figures));
 	} else {
-		sass_print_text(out, l, figures, color);
+		sass_print_text(out, l, figures, color, width);
 	}
 	buf_free(&err);
 	return status;
@@ -844,5 +853,6 @@ sass_release(struct sass_listing *l)
 	free(l->file);
 	free(l->text);
 	free(l->no_sass);
+	free(l->no_figures);
 	memset(l, 0, sizeof(*l));
 }

@@ -41,6 +41,7 @@ struct sass_listing {
 	char *file;      /* as the student named it */
 	char *text;      /* its text as built, for the source lines */
 	char *no_sass;   /* why there is no SASS (nvdisasm missing, or it failed), or NULL */
+	char *no_figures; /* why no heat map sits beside the lines, or NULL */
 	struct sass_kernel *kernels;
 	int nkernels;
 };
@@ -67,8 +68,10 @@ void sass_read_ptx(struct sass_listing *l, const char *ptx, const char *const *p
 void sass_read_nvdisasm(struct sass_listing *l, const char *text, const char *const *paths);
 void sass_read_ptxas(struct sass_listing *l, const char *text);
 
-/* The listing at most 80 columns wide; figures (or NULL) beside the lines they measured. */
-void sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *figures, bool color);
+/* The listing at most `width` columns wide (80 for a terminal; at least SASS_MIN_WIDTH), figures (or NULL)
+ * beside the lines they measured. */
+#define SASS_MIN_WIDTH 60
+void sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *figures, bool color, int width);
 /* The `machine_code` object of the JSON report; you own it. */
 cJSON *sass_json(const struct sass_listing *l, const struct line_map *figures);
 void sass_release(struct sass_listing *l);
@@ -82,6 +85,6 @@ void sass_release(struct sass_listing *l);
  */
 int sass_grade_begin(struct sass_listing *l, const char *arch);
 int sass_grade_end(struct sass_listing *l, const struct exercise *e, const char *path, const char *display,
-		   const struct line_map *figures, cJSON *json, FILE *out, bool color);
+		   const struct line_map *figures, cJSON *json, FILE *out, bool color, int width);
 
 #endif

@@ -56,6 +56,6 @@ const struct view_ops results_ops = {
 	.open = results_open,
 	.draw = pager_draw,
 	.key = pager_key,
-	.bar = "c e h s Tab=lesson n/p q",
+	.bar = "c e h s Tab=lesson n/p q m a",
 	.per_item = true,
 };

@@ -43,6 +43,8 @@ struct view {
 };
 
 extern const struct view_ops list_ops, lesson_ops, results_ops, solution_ops, help_ops;
+/* heat.c, machine.c: where the memory time goes, and the machine code, line by line */
+extern const struct view_ops heat_ops, machine_ops;
 
 /* Pagers: draw doc from v->top; scroll keys (j/k, arrows, PgUp/PgDn, space, g/G, Home/End). */
 void pager_draw(struct view *v, int top, int height);

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/exit.h"
 #include "diagnose.h"
 #include "inspect.h"
 #include "lib/run.h"
@@ -45,9 +46,9 @@
 /* The timed round the grader judges is one of the rounds every measurement has. */
 #define CHECKED_ROUNDS 20
 
-enum stage_result { STAGE_OK, STAGE_VERDICT, STAGE_ENVIRONMENT };
+enum step { STEP_OK, STEP_VERDICT, STEP_ENVIRONMENT };
 
-struct grading {
+struct grade_state {
 	const struct exercise *e;
 	const struct grade_options *o;
 	struct grade_result *r;
@@ -83,10 +84,10 @@ gpu_present(void)
 }
 
 static void
-progress(const struct grading *g, const char *stage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+progress(const struct grade_state *g, const char *stage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void
-progress(const struct grading *g, const char *stage, const char *fmt, ...)
+progress(const struct grade_state *g, const char *stage, const char *fmt, ...)
 {
 	if (!g->o->progress)
 		return;
@@ -119,15 +120,15 @@ random_channel_fd(uint64_t seed)
 	return 100 + (int)(hash_bytes(&seed, sizeof(seed), 7) % 800);
 }
 
-static enum stage_result
-environment_error(struct grading *g, char *message)
+static enum step
+environment_error(struct grade_state *g, char *message)
 {
-	g->r->pass = false;
-	g->r->stage = NULL;
+	g->r->verdict = VERDICT_FAIL;
+	g->r->stage = STAGE_NONE;
 	free(g->r->message);
 	g->r->message = message;
-	g->status = 3;
-	return STAGE_ENVIRONMENT;
+	g->status = EXIT_ENVIRONMENT;
+	return STEP_ENVIRONMENT;
 }
 
 static const char *
@@ -149,7 +150,7 @@ first_line_with(const char *text, const char *needle, size_t *length)
  * leaves in the source; NULL when none. Such a file is graded on a GPU.
  */
 static const char *
-beyond_simulator(const struct grading *g)
+beyond_simulator(const struct grade_state *g)
 {
 	static const struct { const char *mark, *what; } marks[] = {
 		{ "this_grid", "a grid-wide cooperative group" }, { "grid_group", "a grid-wide cooperative group" },
@@ -176,7 +177,7 @@ beyond_simulator(const struct grading *g)
 
 /* The simulator failed on a file that uses what it cannot run: no verdict, a GPU's to give (exit 3). */
 static bool
-needs_gpu(struct grading *g)
+needs_gpu(struct grade_state *g)
 {
 	const char *what = beyond_simulator(g);
 	if (!what)
@@ -186,8 +187,8 @@ needs_gpu(struct grading *g)
 	return true;
 }
 
-static enum stage_result
-compile_failed(struct grading *g, const char *output)
+static enum step
+compile_failed(struct grade_state *g, const char *output)
 {
 	struct grade_result *r = g->r;
 	free(r->compile_output);
@@ -198,21 +199,21 @@ compile_failed(struct grading *g, const char *output)
 	free(undefined);
 	const char *line = first_line_with(r->compile_output, ": error", &n);
 	if (missing_launcher)
-		verdict_fail(r, "compile", xasprintf("%s does not define %s with the exercise's signature: %s "
+		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not define %s with the exercise's signature: %s "
 						     "(check the name and every parameter type, const included)",
 						     r->file, g->e->launcher_name, g->e->launcher));
 	else if (line)
-		verdict_fail(r, "compile", xasprintf("%s does not compile: %.*s", r->file, (int)n, line));
+		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not compile: %.*s", r->file, (int)n, line));
 	else
-		verdict_fail(r, "compile", xasprintf("%s does not compile", r->file));
-	return STAGE_VERDICT;
+		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not compile", r->file));
+	return STEP_VERDICT;
 }
 
 /* ----------------------------------------------------------------- the stages */
 
 /* Name the cases: the correctness cases, then (GPU) the timed case and the timed round the grader judges. */
 static void
-start(struct grading *g, const struct exercise *e, const struct grade_options *o, struct grade_result *r)
+start(struct grade_state *g, const struct exercise *e, const struct grade_options *o, struct grade_result *r)
 {
 	memset(g, 0, sizeof(*g));
 	memset(r, 0, sizeof(*r));
@@ -251,13 +252,13 @@ start(struct grading *g, const struct exercise *e, const struct grade_options *o
 	snprintf(g->seed_text, sizeof(g->seed_text), "%llu", (unsigned long long)g->seed);
 }
 
-static enum stage_result
-stage_build(struct grading *g)
+static enum step
+stage_build(struct grade_state *g)
 {
 	struct buf log = { 0 };
 	progress(g, "compile", "compiling %s", g->r->file);
 	int prepared = build_prepare(&g->b, g->e, g->o->backend, g->o->file ? g->o->file : g->e->file, &log);
-	enum stage_result result = STAGE_OK;
+	enum step result = STEP_OK;
 	if (prepared < 0)
 		result = environment_error(g, xasprintf("cannot build the grader's side of '%s':\n%s", g->e->name,
 							log.data ? log.data : ""));
@@ -275,7 +276,7 @@ judge_channel(struct child *c, const char *data, size_t n)
 
 /* nvcc's verdict on the file, when it has one: the simulator must not take what nvcc refuses. */
 static bool
-frontend_refused(struct grading *g)
+frontend_refused(struct grade_state *g)
 {
 	if (!g->frontend_running)
 		return false;
@@ -295,8 +296,8 @@ frontend_refused(struct grading *g)
 }
 
 /* The judge computes the reference while the student's file compiles (and, on sim, nvcc reads it). */
-static enum stage_result
-stage_compile(struct grading *g)
+static enum step
+stage_compile(struct grade_state *g)
 {
 	char rtol[32], atol[32];
 	snprintf(rtol, sizeof(rtol), "%.17g", g->e->rtol);
@@ -338,21 +339,21 @@ stage_compile(struct grading *g)
 	char *judge_status = child_describe_status(&judge);
 	char *judge_output = xstrdup(judge.output.data ? judge.output.data : "");
 	child_release(&judge);
-	enum stage_result result = STAGE_OK;
+	enum step result = STEP_OK;
 	if (g->b.compile_argv) {
 		bool compiled = child_succeeded(&compile);
 		if (compile.timed_out)
 			buf_addf(&compile.output, "the compiler ran past %d s and was stopped\n", COMPILE_LIMIT_S);
 		if (!compiled && !frontend_refused(g))
-			result = needs_gpu(g) ? STAGE_ENVIRONMENT
+			result = needs_gpu(g) ? STEP_ENVIRONMENT
 						: compile_failed(g, compile.output.data ? compile.output.data : "");
 		else if (!compiled)
-			result = STAGE_VERDICT;
+			result = STEP_VERDICT;
 		else
 			build_compiled(&g->b);
 		child_release(&compile);
 	}
-	if (result == STAGE_OK && !judge_ok)
+	if (result == STEP_OK && !judge_ok)
 		result = environment_error(g, xasprintf("the judge of '%s' %s; this is a fault in the exercise's "
 							"check, not in your code:\n%s", g->e->name, judge_status,
 							judge_output));
@@ -362,18 +363,18 @@ stage_compile(struct grading *g)
 }
 
 /* What the compiled file reached for: files of the grader, symbols of the grader or calls it may not make. */
-static enum stage_result
-stage_inspect(struct grading *g)
+static enum step
+stage_inspect(struct grade_state *g)
 {
 	struct buf why = { 0 };
-	enum stage_result result = STAGE_OK;
+	enum step result = STEP_OK;
 	int inspected = build_check_includes(&g->b, &why) ? INSPECT_REFUSED : inspect_object(g->e, g->b.object, &why);
 	if (inspected == INSPECT_CANNOT) {
 		result = environment_error(g, buf_detach(&why));
 	} else if (inspected == INSPECT_REFUSED) {
-		verdict_fail(g->r, "compile", xasprintf("%s was refused before linking: %s", g->r->file, why.data));
+		verdict_fail(g->r, STAGE_COMPILE, xasprintf("%s was refused before linking: %s", g->r->file, why.data));
 		diagnose_add(g->r, "refused", xstrdup(why.data));
-		result = STAGE_VERDICT;
+		result = STEP_VERDICT;
 	} else if (inspected == INSPECT_NO_LAUNCHER) {
 		/* the message a linker's "undefined reference" gets */
 		char *undefined = xasprintf("undefined reference to `%s'", g->e->launcher_name);
@@ -389,7 +390,7 @@ stage_inspect(struct grading *g)
 
 /* Deadlines that follow where the runner is: starting, loading the submission, in a case. */
 static void
-runner_deadline(struct grading *g, struct child *c)
+runner_deadline(struct grade_state *g, struct child *c)
 {
 	struct session *s = &g->s;
 	int phase = s->current >= 0 ? s->current : s->hello ? -2 : -1;
@@ -413,7 +414,7 @@ runner_deadline(struct grading *g, struct child *c)
 static void
 runner_channel(struct child *c, const char *data, size_t n)
 {
-	struct grading *g = c->ctx;
+	struct grade_state *g = c->ctx;
 	session_feed(&g->s, FROM_RUNNER, data, n);
 	if (g->s.stop_runner)
 		child_kill(c);
@@ -422,7 +423,7 @@ runner_channel(struct child *c, const char *data, size_t n)
 }
 
 static double
-current_limit(const struct grading *g)
+current_limit(const struct grade_state *g)
 {
 	const struct session *s = &g->s;
 	if (!s->hello)
@@ -435,7 +436,7 @@ current_limit(const struct grading *g)
 }
 
 static void
-runner_options(struct grading *g, struct runner_command *cmd, char *channel_text, char *threshold_text)
+runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_text, char *threshold_text)
 {
 	cmd->channel_fd = random_channel_fd(g->seed);
 	snprintf(channel_text, 16, "%d", cmd->channel_fd);
@@ -454,8 +455,8 @@ runner_options(struct grading *g, struct runner_command *cmd, char *channel_text
 	cmd->options = options;
 }
 
-static enum stage_result
-stage_run(struct grading *g, const struct runner_command *cmd)
+static enum step
+stage_run(struct grade_state *g, const struct runner_command *cmd)
 {
 	struct session *s = &g->s;
 	progress(g, "run", "running %d cases", s->ncases);
@@ -500,13 +501,13 @@ stage_run(struct grading *g, const struct runner_command *cmd)
 			snprintf(g->r->arch, sizeof(g->r->arch), "sm_%d%d", s->device.cc_major, s->device.cc_minor);
 	}
 	if (s->stopped_early)
-		g->r->performance = "not_measured";
-	return STAGE_OK;
+		g->r->performance = PERFORMANCE_NOT_MEASURED;
+	return STEP_OK;
 }
 
 /* Whether the timing, as measured, misses the threshold (the verdict decides; this only asks for figures). */
 static bool
-too_slow(const struct grading *g)
+too_slow(const struct grade_state *g)
 {
 	const struct session *s = &g->s;
 	if (!s->have_timing || g->o->backend != BACKEND_GPU)
@@ -519,7 +520,7 @@ too_slow(const struct grading *g)
 
 /* The heat map: what was measured and on which case, or why nothing was; the lines' text, the hot ones. */
 static void
-finish_lines(struct grading *g, enum stage_result result)
+finish_lines(struct grade_state *g, enum step result)
 {
 	struct line_map *m = &g->r->lines;
 	if (m->source && !strcmp(m->source, "simulator") && !m->note) {
@@ -528,9 +529,9 @@ finish_lines(struct grading *g, enum stage_result result)
 		m->note = i >= 0 ? xasprintf("case %s, the first 32 blocks of each launch", g->r->cases[i].name)
 				 : xstrdup("every case, the first 32 blocks of each launch");
 	}
-	if (result == STAGE_ENVIRONMENT)
+	if (result == STEP_ENVIRONMENT)
 		lines_not_measured(m, xstrdup("the grading stopped before your kernels ran"));
-	else if (g->r->stage && (!strcmp(g->r->stage, "compile")))
+	else if (g->r->stage == STAGE_COMPILE)
 		lines_not_measured(m, xstrdup("the file did not compile"));
 	else if (g->o->backend == BACKEND_GPU && !g->o->lines)
 		lines_not_measured(m, xstrdup("on a GPU the figures per line come from Nsight Compute: grade with --lines"));
@@ -546,47 +547,45 @@ finish_lines(struct grading *g, enum stage_result result)
 int
 grade_run(const struct exercise *e, const struct grade_options *o, struct grade_result *r)
 {
-	struct grading *g = xcalloc(1, sizeof(*g));
+	struct grade_state *g = xcalloc(1, sizeof(*g));
 	start(g, e, o, r);
 	struct runner_command cmd = { 0 };
 	char channel_text[16], threshold_text[32];
-	enum stage_result result = stage_build(g);
-	if (result == STAGE_OK)
+	enum step result = stage_build(g);
+	if (result == STEP_OK)
 		result = stage_compile(g);
-	if (result == STAGE_OK)
+	if (result == STEP_OK)
 		result = stage_inspect(g);
-	if (result == STAGE_OK) {
+	if (result == STEP_OK) {
 		runner_options(g, &cmd, channel_text, threshold_text);
 		result = stage_run(g, &cmd);
 	}
 	/* nvcc's errors come first: what it rejects fails, whatever the simulator made of it */
-	if (result != STAGE_ENVIRONMENT && frontend_refused(g))
-		result = STAGE_VERDICT;
+	if (result != STEP_ENVIRONMENT && frontend_refused(g))
+		result = STEP_VERDICT;
 	/* a symbol of the CUDA runtime the simulator lacks (cudaLaunchKernel, say) is no student's mistake */
-	if (result == STAGE_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))
-		result = STAGE_ENVIRONMENT;
-	if (result == STAGE_OK && o->backend == BACKEND_GPU && o->sanitize)
+	if (result == STEP_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))
+		result = STEP_ENVIRONMENT;
+	if (result == STEP_OK && o->backend == BACKEND_GPU && o->sanitize)
 		tools_sanitize(&g->s, &cmd);
 	/* a kernel too slow gets Nsight Compute's figures even unasked: they say where the time goes */
 	bool profile = o->profile || (too_slow(g) && tools_profile_available());
-	if (result == STAGE_OK && o->backend == BACKEND_GPU && profile && e->has_timed)
+	if (result == STEP_OK && o->backend == BACKEND_GPU && profile && e->has_timed)
 		tools_profile(&g->s, &cmd);
-	if (result == STAGE_OK && o->backend == BACKEND_GPU && o->lines && e->has_timed) {
+	if (result == STEP_OK && o->backend == BACKEND_GPU && o->lines && e->has_timed) {
 		const char *paths[] = { g->b.source, g->b.nvcc_link, NULL };
 		tools_lines(&g->s, &cmd, paths);
 	}
-	if (result != STAGE_ENVIRONMENT)
+	if (result != STEP_ENVIRONMENT)
 		verdict_conclude(&g->s);
 	finish_lines(g, result);
-	int status = result == STAGE_ENVIRONMENT ? g->status : r->pass ? 0 : 1;
+	int status = result == STEP_ENVIRONMENT ? g->status : r->verdict == VERDICT_PASS ? EXIT_PASS : EXIT_FAIL;
 	if (g->frontend.pid > 0)
 		child_release(&g->frontend);
 	tools_free_argv(cmd.options);
 	session_release(&g->s);
 	build_release(&g->b);
 	free(g);
-	if (!r->performance)
-		r->performance = "not_measured";
 	return status;
 }
 

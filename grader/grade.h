@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "build.h"
+#include "common/outcome.h"
 #include "lines.h"
 #include "manifest.h"
 
@@ -86,27 +87,27 @@ struct grade_result {
 	enum backend backend;
 	char *device;
 	char arch[16];      /* what the GPU code was built for, e.g. sm_90 */
-	bool pass;
-	const char *stage;  /* compile, run, correctness, performance, or NULL */
+	enum verdict verdict; /* VERDICT_FAIL (zero) until the verdict is a pass */
+	enum stage stage;   /* where it stopped; STAGE_NONE for a pass */
 	char *message;
 	char *note;
 	char *compile_output;
 	char *program_output; /* what the student's program printed */
 	struct case_result *cases; /* ncases of them: the exercise's, then the timed case and its judged round */
 	int ncases;
-	const char *performance; /* pass, fail, not_measured */
+	enum performance performance;
 	struct timing_result timing;
 	struct diagnostic diagnostics[16];
 	int ndiagnostics;
 	struct memory_figures figures;
 	const char *hint;
-	const char *tier; /* a pass's standing: "pass", "near_gold" (within TIER_NEAR_GOLD× of gold), "gold" (as fast
-			     or faster); else NULL */
+	enum tier tier;     /* a pass's standing: pass, near gold (within NEAR_GOLD_RATIO× of gold), gold (as fast or
+			       faster); TIER_NONE for a failure */
 	struct line_map lines; /* per source line: the simulator's always, Nsight Compute's when asked (--lines) */
 };
 
-/* A pass within this factor of the gold solution's time is "near_gold". */
-#define TIER_NEAR_GOLD 1.1
+/* A pass within this factor of the gold solution's time is near gold. */
+#define NEAR_GOLD_RATIO 1.1
 
 /* Whether this machine has an NVIDIA GPU the driver exposes. */
 bool gpu_present(void);

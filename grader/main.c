@@ -248,7 +248,7 @@ record_progress(const struct exercise *e, const struct grade_result *r, cJSON *r
 {
 	struct state st;
 	state_load(&st, workbook_root());
-	state_set_status(&st, e->name, state_status_of(r->pass, backend_name(r->backend)));
+	state_set_status(&st, e->name, state_status_of(r->verdict == VERDICT_PASS, backend_name(r->backend)));
 	state_set_graded(&st, e->name, graded, length);
 	char *text = cJSON_Print(report);
 	if (state_save(&st) == 0 && text)
@@ -689,7 +689,7 @@ cmd_run(int argc, char **argv)
 		struct grade_result r;
 		o.file = file;
 		int one = grade_run(e, &o, &r);
-		bool correct = one == 0 || (r.stage && !strcmp(r.stage, "performance"));
+		bool correct = one == 0 || r.stage == STAGE_PERFORMANCE;
 		if (r.timing.measured) {
 			printf("  %-*s %-8s %10.1f %9.0f %8.2f  %s\n", width, file, correct ? "correct" : "WRONG",
 			       r.timing.median_us, r.timing.gbps, r.timing.ratio, description);
@@ -797,7 +797,7 @@ check_grade(const struct exercise *e, const char *file, enum backend b, const ch
 	struct grade_options o = { .file = file, .backend = b, .backend_given = true };
 	struct grade_result r;
 	int status = grade_run(e, &o, &r);
-	const char *got = status == 0 ? "pass" : r.stage ? r.stage : "error";
+	const char *got = status == 0 ? "pass" : r.stage != STAGE_NONE ? stage_name(r.stage) : "error";
 	bool ok = !strcmp(got, want) || (!strcmp(want, "fail") && status == 1);
 	bool waits_for_gpu = !ok && b == BACKEND_SIM && !strcmp(want, "performance") && status == 0;
 	if (waits_for_gpu)
@@ -891,7 +891,7 @@ check_demo(const struct exercise *e, enum backend b, bool compile_only, int *fai
 			struct grade_result r;
 			int one = grade_run(e, &o, &r);
 			printf("  %-4s %-44s expected %-12s got %s\n", one == 0 ? "ok" : "BAD", file, "correct",
-			       one == 0 ? "correct" : r.stage ? r.stage : "error");
+			       one == 0 ? "correct" : r.stage != STAGE_NONE ? stage_name(r.stage) : "error");
 			if (one == EXIT_ENVIRONMENT)
 				status = -1;
 			else if (one)

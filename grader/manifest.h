@@ -13,7 +13,7 @@
 
 enum item_kind { ITEM_EXERCISE, ITEM_DEMO, ITEM_LESSON };
 
-struct hint {
+struct exercise_hint {
 	char *when; /* the stage or diagnosis it answers: compile, correctness, performance, race, … */
 	char *text;
 };
@@ -48,7 +48,7 @@ struct exercise {
 	double threshold_ratio;
 	struct gpu_threshold *absolute;
 	int nabsolute;
-	struct hint *hints;
+	struct exercise_hint *hints;
 	int nhints;
 	struct budget *budgets;
 	int nbudgets;

@@ -46,18 +46,18 @@ print_standing(FILE *out, const struct grade_result *r)
 	else if (t->physical_us > 0)
 		fprintf(out, "  %-10s %.0f%% of what this GPU can do: a device-to-device copy of the bytes your kernel must "
 			"move takes %.1f µs\n", "hardware", t->limit_pct, t->physical_us);
-	if (!r->tier)
+	if (r->tier == TIER_NONE)
 		return;
 	if (t->gold_us <= 0)
 		fprintf(out, "  %-10s pass (this exercise has no gold solution to compare with)\n", "tier");
-	else if (!strcmp(r->tier, "gold"))
+	else if (r->tier == TIER_GOLD)
 		fprintf(out, "  %-10s gold: as fast as the gold solution (%.1f µs) or faster\n", "tier", t->gold_us);
-	else if (!strcmp(r->tier, "near_gold"))
-		fprintf(out, "  %-10s near gold: within %.1f× of the gold solution (%.1f µs)\n", "tier", TIER_NEAR_GOLD,
+	else if (r->tier == TIER_NEAR_GOLD)
+		fprintf(out, "  %-10s near gold: within %.1f× of the gold solution (%.1f µs)\n", "tier", NEAR_GOLD_RATIO,
 			t->gold_us);
 	else
 		fprintf(out, "  %-10s pass: the gold solution takes %.1f µs, yours %.2f× that; within %.1f× is near gold\n",
-			"tier", t->gold_us, t->median_us / t->gold_us, TIER_NEAR_GOLD);
+			"tier", t->gold_us, t->median_us / t->gold_us, NEAR_GOLD_RATIO);
 }
 
 static void
@@ -88,10 +88,10 @@ report_text(FILE *out, const struct grade_result *r, bool color)
 		*r->arch ? ", built for " : "", r->arch);
 	if (r->note)
 		fprintf(out, "  %s%s%s\n", paint(color, DIM), r->note, paint(color, RESET));
-	if (r->stage && !strcmp(r->stage, "compile")) {
+	if (r->stage == STAGE_COMPILE) {
 		fprintf(out, "  %-10s %sfailed%s\n", "compile", paint(color, RED), paint(color, RESET));
 		print_indented(out, r->compile_output, "    ", 30);
-	} else if (r->stage || r->ncases) {
+	} else if (r->stage != STAGE_NONE || r->ncases) {
 		fprintf(out, "  %-10s ok\n", "compile");
 	}
 	for (int i = 0; i < r->ncases; i++) {
@@ -113,10 +113,10 @@ report_text(FILE *out, const struct grade_result *r, bool color)
 		fprintf(out, "  your program printed:\n");
 		print_indented(out, r->program_output, "    | ", 20);
 	}
-	if (r->pass)
+	if (r->verdict == VERDICT_PASS)
 		fprintf(out, "%sPASS%s  %s\n", paint(color, GREEN BOLD), paint(color, RESET), r->message);
-	else if (r->stage)
-		fprintf(out, "%sFAIL%s  at %s: %s\n", paint(color, RED BOLD), paint(color, RESET), r->stage,
+	else if (r->stage != STAGE_NONE)
+		fprintf(out, "%sFAIL%s  at %s: %s\n", paint(color, RED BOLD), paint(color, RESET), stage_name(r->stage),
 			r->message);
 	else
 		fprintf(out, "%sERROR%s  %s\n", paint(color, RED BOLD), paint(color, RESET), r->message);
@@ -168,8 +168,8 @@ report_json(const struct grade_result *r)
 	cJSON_AddStringToObject(o, "backend", r->backend == BACKEND_GPU ? "gpu" : "sim");
 	cJSON_AddStringToObject(o, "device", r->device ? r->device : "");
 	cJSON_AddStringToObject(o, "arch", r->arch);
-	cJSON_AddStringToObject(o, "verdict", r->pass ? "pass" : "fail");
-	cJSON_AddItemToObject(o, "stage", string_or_null(r->stage));
+	cJSON_AddStringToObject(o, "verdict", verdict_name(r->verdict));
+	cJSON_AddItemToObject(o, "stage", string_or_null(stage_name(r->stage)));
 	cJSON_AddStringToObject(o, "message", r->message ? r->message : "");
 	cJSON_AddItemToObject(o, "note", string_or_null(r->note));
 	cJSON_AddStringToObject(o, "compile_output", r->compile_output ? r->compile_output : "");
@@ -188,9 +188,9 @@ report_json(const struct grade_result *r)
 		cJSON_AddStringToObject(j, "message", c->message ? c->message : "");
 		cJSON_AddItemToArray(cases, j);
 	}
-	cJSON_AddStringToObject(o, "performance", r->performance ? r->performance : "not_measured");
-	if (r->tier)
-		cJSON_AddStringToObject(o, "tier", r->tier);
+	cJSON_AddStringToObject(o, "performance", performance_name(r->performance));
+	if (r->tier != TIER_NONE)
+		cJSON_AddStringToObject(o, "tier", tier_name(r->tier));
 	else
 		cJSON_AddNullToObject(o, "tier");
 	if (r->timing.measured) {

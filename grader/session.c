@@ -280,7 +280,7 @@ finding_message(struct session *s, int index, const char *payload)
 static void
 error_message(struct session *s, const struct proto_header *h, int index, const char *payload)
 {
-	if (h->aux == STAGE_DEVICE && !s->device_error) {
+	if (h->aux == PROTO_STAGE_DEVICE && !s->device_error) {
 		s->device_error = xasprintf("%.*s", (int)h->length, payload);
 		return;
 	}
@@ -288,7 +288,7 @@ error_message(struct session *s, const struct proto_header *h, int index, const 
 		return;
 	diagnose_error(s->r, payload, h->length);
 	session_fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
-	if (h->aux == STAGE_RACE && !s->r->cases[index].wrong) {
+	if (h->aux == PROTO_STAGE_RACE && !s->r->cases[index].wrong) {
 		s->r->cases[index].wrong = true;
 		const char *why = memmem(payload, h->length, "two blocks write", 16)
 					  ? "two blocks write the same element: on a GPU whichever runs last wins (one block "

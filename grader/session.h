@@ -60,7 +60,7 @@ struct session {
 	int measured;          /* the simulator's measured case (the timed one, made small), or -1 */
 	struct proto_counts measured_counts; /* the simulator's, over that case: the figures budgets judge */
 	bool have_measured_counts;
-	const char *tool_stage; /* a failure compute-sanitizer found, and its message */
+	enum stage tool_stage; /* a failure compute-sanitizer found (STAGE_NONE: none), and its message */
 	char *tool_message;
 	bool progress;         /* JSON lines on stderr as cases end */
 };

@@ -179,7 +179,7 @@ tools_sanitize(struct session *s, const struct runner_command *cmd)
 				free(message);
 				continue;
 			}
-			s->tool_stage = found[i].kind == FINDING_RACE ? "correctness" : "run";
+			s->tool_stage = found[i].kind == FINDING_RACE ? STAGE_CORRECTNESS : STAGE_RUN;
 			s->tool_message = xasprintf("compute-sanitizer --tool %s: %s", tools[t], message);
 			free(message);
 		}

@@ -14,9 +14,9 @@
 #include "lib/util.h"
 
 void
-verdict_fail(struct grade_result *r, const char *stage, char *message)
+verdict_fail(struct grade_result *r, enum stage stage, char *message)
 {
-	r->pass = false;
+	r->verdict = VERDICT_FAIL;
 	r->stage = stage;
 	free(r->message);
 	r->message = message;
@@ -100,27 +100,27 @@ verdict_timing(struct grade_result *r, const struct exercise *e, const struct pr
 	/* the GPU's clock and the host's disagree when work runs outside the timed launch */
 	bool off_the_clock = m->wall_us > m->student_us + 500;
 	if (off_the_clock) {
-		r->performance = "fail";
-		verdict_fail(r, "performance",
+		r->performance = PERFORMANCE_FAIL;
+		verdict_fail(r, STAGE_PERFORMANCE,
 			    xasprintf("the launch kept the host waiting %.1f µs longer than the GPU's events account "
 				      "for (%.1f µs): work ran outside the timed launch", m->wall_us, m->student_us));
 		diagnose_add(r, "timing", xstrdup(r->message));
 	} else if (impossible) {
-		r->performance = "fail";
-		verdict_fail(r, "performance",
+		r->performance = PERFORMANCE_FAIL;
+		verdict_fail(r, STAGE_PERFORMANCE,
 			    xasprintf("%.1f µs is faster than copying the same bytes (%.1f µs): the work is not "
 				      "all inside the launch that was timed", m->student_us, m->copy_us));
 		diagnose_add(r, "timing", xstrdup(r->message));
 	} else if (fast_enough) {
-		r->performance = "pass";
+		r->performance = PERFORMANCE_PASS;
 	} else {
-		r->performance = "fail";
+		r->performance = PERFORMANCE_FAIL;
 		if (t->absolute)
-			verdict_fail(r, "performance",
+			verdict_fail(r, STAGE_PERFORMANCE,
 				    xasprintf("%.1f µs is slower than the %.1f µs this course asks for on %s",
 					      m->student_us, t->threshold_us, device->name));
 		else
-			verdict_fail(r, "performance",
+			verdict_fail(r, STAGE_PERFORMANCE,
 				    xasprintf("%.1f µs is %.2f× the reference solution's %.1f µs; it must be "
 					      "within %.2f×", m->student_us, m->ratio, m->reference_us,
 					      t->threshold_ratio));
@@ -158,9 +158,9 @@ refused(struct session *s)
 		message = xstrdup(s->refused);
 	diagnose_add(r, "refused", xstrdup(message));
 	if (s->refused_when == SANDBOX_LOAD)
-		verdict_fail(r, "compile", xasprintf("%s was refused before running: %s", r->file, message));
+		verdict_fail(r, STAGE_COMPILE, xasprintf("%s was refused before running: %s", r->file, message));
 	else
-		verdict_fail(r, "run", xasprintf("%s was stopped: %s", r->file, message));
+		verdict_fail(r, STAGE_RUN, xasprintf("%s was stopped: %s", r->file, message));
 	free(message);
 }
 
@@ -171,7 +171,7 @@ verdict_conclude(struct session *s)
 	if (s->refused)
 		refused(s);
 	/* the first failure in stage order decides what the student hears */
-	for (int pass = 0; pass < 2 && !r->stage; pass++)
+	for (int pass = 0; pass < 2 && r->stage == STAGE_NONE; pass++)
 		for (int i = 0; i < s->ncases; i++) {
 			struct case_result *c = &r->cases[i];
 			if (!c->ran || c->passed)
@@ -179,17 +179,15 @@ verdict_conclude(struct session *s)
 			bool is_run = c->mismatches == 0 && !c->wrong;
 			if ((pass == 0) != is_run)
 				continue;
-			verdict_fail(r, is_run ? "run" : "correctness",
+			verdict_fail(r, is_run ? STAGE_RUN : STAGE_CORRECTNESS,
 				    xasprintf("case %s: %s", c->name, c->message ? c->message : "failed"));
 			break;
 		}
-	if (!r->stage && s->tool_stage) {
+	if (r->stage == STAGE_NONE && s->tool_stage != STAGE_NONE) {
 		verdict_fail(r, s->tool_stage, s->tool_message);
 		s->tool_message = NULL;
 	}
-	if (!r->stage && s->timed >= 0 && !r->performance)
-		r->performance = "not_measured";
-	if (!r->stage && s->timed >= 0 && s->have_timing)
+	if (r->stage == STAGE_NONE && s->timed >= 0 && s->have_timing)
 		verdict_timing(r, s->e, &s->timing, &s->cases[s->timed].info, &s->device);
 	/* the timed case's shape decides how memory is used: an edge case's fallback does not */
 	if (s->have_measured_counts)
@@ -197,24 +195,22 @@ verdict_conclude(struct session *s)
 	else if (s->have_counts)
 		diagnose_figures(&s->counts, "simulator", &r->figures);
 	/* a correct kernel's figures are said even when the timing has already failed it */
-	bool all_correct = !r->stage || !strcmp(r->stage, "performance");
+	bool all_correct = r->stage == STAGE_NONE || r->stage == STAGE_PERFORMANCE;
 	const char *over = all_correct ? diagnose_budgets(s->e, r) : NULL;
 	/* the simulator's figures stand in for a time; on a GPU the time decides, and figures explain it */
 	bool figures_decide = r->figures.source && !strcmp(r->figures.source, "simulator");
-	if (over && !r->stage && figures_decide) {
+	if (over && r->stage == STAGE_NONE && figures_decide) {
 		/* a correct kernel that uses memory the way the lesson warns against */
-		r->performance = "fail";
-		verdict_fail(r, "performance", xstrdup(over));
+		r->performance = PERFORMANCE_FAIL;
+		verdict_fail(r, STAGE_PERFORMANCE, xstrdup(over));
 	}
 	/* too slow on a GPU, and the profile shows nothing the lessons warn against: say so, with its figures */
-	if (!over && r->stage && !strcmp(r->stage, "performance") && r->figures.measured &&
+	if (!over && r->stage == STAGE_PERFORMANCE && r->figures.measured &&
 	    r->backend == BACKEND_GPU && !diagnose_has(r, "timing"))
 		diagnose_slow(r);
-	if (!r->performance)
-		r->performance = "not_measured";
 	diagnose_order(r);
-	if (r->stage) {
-		r->pass = false;
+	if (r->stage != STAGE_NONE) {
+		r->verdict = VERDICT_FAIL;
 		/* the most specific hint there is: for the diagnosis, the stage, then any failure */
 		r->hint = r->ndiagnostics ? verdict_hint(s->e, r->diagnostics[0].kind) : NULL;
 		/* a refused call is no compiler error, a replayed round no wrong index: the stage's hints would mislead */
@@ -222,15 +218,15 @@ verdict_conclude(struct session *s)
 						   !strcmp(r->diagnostics[0].kind, "timing") ||
 						   !strcmp(r->diagnostics[0].kind, "slow"));
 		if (!r->hint && !refused)
-			r->hint = verdict_hint(s->e, r->stage);
+			r->hint = verdict_hint(s->e, stage_name(r->stage));
 		if (!r->hint)
 			r->hint = verdict_hint(s->e, "fail");
 		return;
 	}
-	r->pass = true;
+	r->verdict = VERDICT_PASS;
 	if (r->timing.measured) {
 		double gold = r->timing.gold_us, us = r->timing.median_us;
-		r->tier = gold > 0 && us <= gold ? "gold" : gold > 0 && us <= TIER_NEAR_GOLD * gold ? "near_gold" : "pass";
+		r->tier = gold > 0 && us <= gold ? TIER_GOLD : gold > 0 && us <= NEAR_GOLD_RATIO * gold ? TIER_NEAR_GOLD : TIER_PASS;
 	}
 	int correct = 0;
 	for (int i = 0; i < s->ncases; i++)

@@ -11,7 +11,7 @@
 #include "session.h"
 
 /* Fail r at `stage` with `message` (owned). */
-void verdict_fail(struct grade_result *r, const char *stage, char *message);
+void verdict_fail(struct grade_result *r, enum stage stage, char *message);
 
 /*
  * Judge a timing report of the timed case: the ratio (or the course's

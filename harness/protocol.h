@@ -44,10 +44,10 @@ enum proto_type {
 #define PROTO_SECOND_POISON_BITS 0x01010101u
 
 enum proto_stage {
-	STAGE_RUN = 1,
-	STAGE_TIMING = 2,
-	STAGE_DEVICE = 3, /* the GPU itself could not be opened: not the student's fault */
-	STAGE_RACE = 4,   /* the simulator saw the result depend on the order of threads */
+	PROTO_STAGE_RUN = 1,
+	PROTO_STAGE_TIMING = 2,
+	PROTO_STAGE_DEVICE = 3, /* the GPU itself could not be opened: not the student's fault */
+	PROTO_STAGE_RACE = 4,   /* the simulator saw the result depend on the order of threads */
 };
 
 struct proto_header {

@@ -179,7 +179,7 @@ report_cuda_error(int index, uint32_t stage, const char *what, cudaError_t e)
 	/* a race gives a wrong result, however the simulator noticed it */
 	if (strstr(detail, "depends on the order in which")) {
 		/* the launch "failed" only because the simulator compared two orders: say the race first */
-		proto_sendf(channel, MSG_ERROR, (uint32_t)index, STAGE_RACE, "%s", detail);
+		proto_sendf(channel, MSG_ERROR, (uint32_t)index, PROTO_STAGE_RACE, "%s", detail);
 	} else {
 		proto_sendf(channel, MSG_ERROR, (uint32_t)index, stage, "%s: %s (%s)%s%s", what,
 			    plain_words(e), cudaGetErrorName(e), *detail ? "\n" : "", detail);
@@ -196,7 +196,7 @@ harness_call(int index, const char *what, cudaError_t e)
 {
 	if (e == cudaSuccess)
 		return 0;
-	report_cuda_error(index, STAGE_RUN, what, e);
+	report_cuda_error(index, PROTO_STAGE_RUN, what, e);
 	return -1;
 }
 
@@ -220,7 +220,7 @@ send_device(void)
 	if (cudaGetDevice(&device) != cudaSuccess ||
 	    cudaGetDeviceProperties(&p, device) != cudaSuccess) {
 		cudaError_t e = cudaGetLastError();
-		proto_sendf(channel, MSG_ERROR, 0, STAGE_DEVICE, "no GPU could be opened: %s (%s)",
+		proto_sendf(channel, MSG_ERROR, 0, PROTO_STAGE_DEVICE, "no GPU could be opened: %s (%s)",
 			    plain_words(e), cudaGetErrorName(e));
 		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 		exit(1);
@@ -255,7 +255,7 @@ setup_case(int index, struct case_buffers *b)
 		b->bytes[k] = check_elements(&b->c.spec[k]) * sizeof(float);
 		b->host[k] = (float *)malloc(b->bytes[k] ? b->bytes[k] : 1);
 		if (!b->host[k]) {
-			proto_sendf(channel, MSG_ERROR, (uint32_t)index, STAGE_RUN,
+			proto_sendf(channel, MSG_ERROR, (uint32_t)index, PROTO_STAGE_RUN,
 				    "the harness could not allocate %zu bytes of host memory", b->bytes[k]);
 			return -1;
 		}
@@ -411,7 +411,7 @@ run_correctness_case(int index)
 	proto_send(channel, MSG_CASE_BEGIN, (uint32_t)index, 0, NULL, 0);
 	if (setup_case(index, &b) == 0 &&
 	    harness_call(index, "poisoning the outputs", poison_outputs(&b, b.dev)) == 0 &&
-	    launch_and_wait(index, STAGE_RUN, student_launcher, &b, b.dev) == 0 &&
+	    launch_and_wait(index, PROTO_STAGE_RUN, student_launcher, &b, b.dev) == 0 &&
 	    send_outputs(index, &b, b.dev) == 0)
 		verify_inputs(index, &b);
 	free_case(&b);
@@ -566,7 +566,7 @@ time_once(struct timing_state *t, enum variant v, unsigned flush_value, double *
 	if (e != cudaSuccess) {
 		static const char *const what[] = { "timing the reference solution", "timing the kernel",
 						    "timing a copy", "timing the gold solution", "timing the physical reference" };
-		report_cuda_error(index, STAGE_TIMING, what[v], e);
+		report_cuda_error(index, PROTO_STAGE_TIMING, what[v], e);
 		return -1;
 	}
 	float ms = 0, span_ms = 0;
@@ -794,12 +794,12 @@ run_timed_case(int index)
 	proto_send(channel, MSG_CASE_BEGIN, (uint32_t)index, 0, NULL, 0);
 	if (setup_case(index, &b) ||
 	    harness_call(index, "poisoning the outputs", poison_outputs(&b, b.dev)) ||
-	    launch_and_wait(index, STAGE_RUN, student_launcher, &b, b.dev) || send_outputs(index, &b, b.dev))
+	    launch_and_wait(index, PROTO_STAGE_RUN, student_launcher, &b, b.dev) || send_outputs(index, &b, b.dev))
 		exit(1);
 	verify_inputs(index, &b);
 	if (alloc_timing(&t))
 		exit(1);
-	proto_sendf(channel, MSG_STAGE, (uint32_t)index, STAGE_TIMING, "warming up");
+	proto_sendf(channel, MSG_STAGE, (uint32_t)index, PROTO_STAGE_TIMING, "warming up");
 	/* every kernel once: module loading and first-touch stay out of the numbers */
 	if (time_once(&t, VARIANT_REFERENCE, 0, NULL) < 0 || time_once(&t, VARIANT_STUDENT, 0, NULL) < 0 ||
 	    time_once(&t, VARIANT_COPY, 0, NULL) < 0 ||
@@ -807,10 +807,10 @@ run_timed_case(int index)
 	    (has_physical() && time_once(&t, VARIANT_PHYSICAL, 0, NULL) < 0))
 		exit(1);
 	for (double w0 = now_us(); now_us() - w0 < 100e3;)
-		if (launch_and_wait(index, STAGE_TIMING, student_launcher, &b, b.dev))
+		if (launch_and_wait(index, PROTO_STAGE_TIMING, student_launcher, &b, b.dev))
 			exit(1);
 
-	proto_sendf(channel, MSG_STAGE, (uint32_t)index, STAGE_TIMING, "timing");
+	proto_sendf(channel, MSG_STAGE, (uint32_t)index, PROTO_STAGE_TIMING, "timing");
 	struct measurement m[3];
 	double ratios[3];
 	int count = 0;
@@ -882,7 +882,7 @@ on_host_fault(int sig, siginfo_t *si, void *ctx)
 		static const char text[] = "host code touched device memory outside a kernel (a loop over a cudaMalloc'd "
 					   "pointer in the launcher, say): on a GPU that memory is not the host's and this "
 					   "is an illegal access; only kernels and cudaMemcpy/cudaMemset may touch it";
-		struct proto_header h = { PROTO_MAGIC, MSG_ERROR, (uint32_t)current_case, STAGE_RUN, sizeof(text) - 1 };
+		struct proto_header h = { PROTO_MAGIC, MSG_ERROR, (uint32_t)current_case, PROTO_STAGE_RUN, sizeof(text) - 1 };
 		if (write(channel, &h, sizeof(h)) == (ssize_t)sizeof(h))
 			(void)!write(channel, text, sizeof(text) - 1);
 		_exit(1);
@@ -937,7 +937,7 @@ load_student(void)
 		threads++;
 	}
 	if (sandbox_enter(channel, is_simulator(), cfg.under_tool)) {
-		proto_sendf(channel, MSG_ERROR, 0, STAGE_DEVICE, "the system-call filter could not be installed");
+		proto_sendf(channel, MSG_ERROR, 0, PROTO_STAGE_DEVICE, "the system-call filter could not be installed");
 		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 		exit(1);
 	}

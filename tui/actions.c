@@ -189,7 +189,7 @@ action_grade_pump(struct app *a)
 {
 	int i = a->grading_item, before = a->grading.nsteps;
 	const struct item *it;
-	struct grade_result *r;
+	struct result *r;
 	char *json;
 
 	if (i < 0)

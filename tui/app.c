@@ -114,7 +114,7 @@ app_read(const struct app *a, const char *rel)
 }
 
 void
-app_set_result(struct app *a, int i, struct grade_result *r)
+app_set_result(struct app *a, int i, struct result *r)
 {
 	if (a->results[i]) {
 		result_free(a->results[i]);
@@ -123,11 +123,11 @@ app_set_result(struct app *a, int i, struct grade_result *r)
 	a->results[i] = r;
 }
 
-struct grade_result *
+struct result *
 app_result(struct app *a, int i)
 {
 	char *json;
-	struct grade_result *r;
+	struct result *r;
 
 	if (a->results[i] || a->looked[i])
 		return a->results[i];

@@ -25,7 +25,7 @@ struct app {
 	struct state state;
 	char *grader;		/* the cudalings program */
 	int cur;		/* the item the student is on */
-	struct grade_result **results;	/* per item, the last verdict, or NULL: use app_result() */
+	struct result **results;	/* per item, the last verdict, or NULL: use app_result() */
 	bool *looked;		/* per item, whether a kept report was looked for */
 	struct demo_run {
 		char *output;	/* what it printed; NULL when not run this session */
@@ -64,9 +64,9 @@ const struct item *app_item(const struct app *a, int i);
 /* Whether item i is an exercise with a file to edit and grade. */
 bool app_is_exercise(const struct app *a, int i);
 /* The last verdict on item i: this session's, or one kept from an earlier one; or NULL. */
-struct grade_result *app_result(struct app *a, int i);
+struct result *app_result(struct app *a, int i);
 /* Replace the verdict on item i by r (taken over; NULL forgets it). */
-void app_set_result(struct app *a, int i, struct grade_result *r);
+void app_set_result(struct app *a, int i, struct result *r);
 /* Another process saved the progress: the reports kept are read again when next shown. */
 void app_forget_results(struct app *a);
 /* The status of item i as the list shows it; short: in a dozen columns. */

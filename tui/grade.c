@@ -85,7 +85,7 @@ grade_running(const struct grading *g)
 }
 
 void
-grade_result(struct grading *g, struct grade_result *r)
+grade_result(struct grading *g, struct result *r)
 {
 	const char *out = g->job.out_text.data ? g->job.out_text.data : "";
 

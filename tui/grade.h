@@ -33,7 +33,7 @@ bool grade_pump(struct grading *g);
  * The verdict of a finished grading, into r.  When the grader's stdout is not
  * its JSON (it crashed, or a usage error) r says so, with what it wrote.
  */
-void grade_result(struct grading *g, struct grade_result *r);
+void grade_result(struct grading *g, struct result *r);
 /* Kill a grading under way (Esc); its result is lost. */
 void grade_cancel(struct grading *g);
 void grade_free(struct grading *g);

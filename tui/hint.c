@@ -29,7 +29,7 @@ add_group(const struct item *it, const char *when, const struct hint **out, int 
  * these diagnoses the stage's hints would mislead (as in grader/verdict.c).
  */
 static bool
-stage_misleads(const struct grade_result *r)
+stage_misleads(const struct result *r)
 {
 	static const char *const kinds[] = { "refused", "timing", "slow" };
 
@@ -40,7 +40,7 @@ stage_misleads(const struct grade_result *r)
 }
 
 int
-hint_list(const struct item *it, const struct grade_result *r, const struct hint ***out, const char **key)
+hint_list(const struct item *it, const struct result *r, const struct hint ***out, const char **key)
 {
 	const struct hint **h = xcalloc((size_t)it->nhints + 1, sizeof(*h));
 	const char *stage = r && *r->stage ? r->stage : "correctness";

@@ -24,7 +24,7 @@
  * the name the hints seen are counted under (the first group that has any).
  * Returns the count.
  */
-int hint_list(const struct item *it, const struct grade_result *r, const struct hint ***out, const char **key);
+int hint_list(const struct item *it, const struct result *r, const struct hint ***out, const char **key);
 
 /*
  * The text split into runs of words (S_PLAIN) and code (S_CODE): code spans

@@ -45,7 +45,7 @@ source_line(const char *source, long n)
  * source with its errors, so then we show the line an error names.
  */
 static void
-render_compile(struct doc *d, const struct grade_result *r, const char *source, int width)
+render_compile(struct doc *d, const struct result *r, const char *source, int width)
 {
 	regex_t re, context;
 	char *out = xstrdup(r->compile_output), *line, *save = NULL;
@@ -83,7 +83,7 @@ render_compile(struct doc *d, const struct grade_result *r, const char *source, 
 }
 
 static void
-render_cases(struct doc *d, const struct grade_result *r, int width)
+render_cases(struct doc *d, const struct result *r, int width)
 {
 	int failed = 0;
 
@@ -127,7 +127,7 @@ bar(struct doc *d, const char *label, double us, double max, int barw, unsigned 
 }
 
 static void
-render_timing(struct doc *d, const struct grade_result *r, int width)
+render_timing(struct doc *d, const struct result *r, int width)
 {
 	const struct grade_timing *t = &r->timing;
 	double vals[] = { t->median_us, t->threshold_us, t->reference_us, t->copy_us }, max = 0;
@@ -215,7 +215,7 @@ tier_words(const char *tier)
  * the physical reference, the limit, with your mark and gold's on it.
  */
 static void
-render_limit(struct doc *d, const struct grade_result *r, int width)
+render_limit(struct doc *d, const struct result *r, int width)
 {
 	const struct grade_timing *t = &r->timing;
 	double you = t->limit_pct, ref = 100 * t->physical_us / t->reference_us;
@@ -312,7 +312,7 @@ render_hint(struct doc *d, const char *text, int number, int width)
 }
 
 static void
-render_hints(struct doc *d, const struct item *it, const struct grade_result *r, int shown, int width)
+render_hints(struct doc *d, const struct item *it, const struct result *r, int shown, int width)
 {
 	const struct hint **hints;
 	const char *key;
@@ -344,7 +344,7 @@ render_hints(struct doc *d, const struct item *it, const struct grade_result *r,
 }
 
 static void
-render_headline(struct doc *d, const struct item *it, const struct grade_result *r, int width)
+render_headline(struct doc *d, const struct item *it, const struct result *r, int width)
 {
 	bool sim = !strcmp(r->backend, "sim");
 
@@ -387,7 +387,7 @@ render_headline(struct doc *d, const struct item *it, const struct grade_result 
 }
 
 void
-report_render(struct doc *d, const struct item *it, const struct grade_result *r,
+report_render(struct doc *d, const struct item *it, const struct result *r,
 	      int hints_shown, const char *source, int width)
 {
 	render_headline(d, it, r, width);

@@ -24,7 +24,7 @@ struct grade_step {
  * hints_shown of its hints (hint_list), and for compile errors the lines of source
  * (the exercise's text, or NULL).
  */
-void report_render(struct doc *d, const struct item *it, const struct grade_result *r,
+void report_render(struct doc *d, const struct item *it, const struct result *r,
 		   int hints_shown, const char *source, int width);
 
 /*

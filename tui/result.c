@@ -26,7 +26,7 @@ num(const cJSON *obj, const char *key)
 }
 
 int
-result_parse(const char *json, struct grade_result *r)
+result_parse(const char *json, struct result *r)
 {
 	cJSON *root = cJSON_Parse(json), *arr, *e;
 	const cJSON *t;
@@ -91,7 +91,7 @@ result_parse(const char *json, struct grade_result *r)
 }
 
 void
-result_free(struct grade_result *r)
+result_free(struct result *r)
 {
 	char **strs[] = {
 		&r->exercise, &r->file, &r->backend, &r->device, &r->verdict, &r->stage,

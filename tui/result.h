@@ -27,7 +27,7 @@ struct grade_timing {
 	double limit_pct, physical_us, gold_us;
 };
 
-struct grade_result {
+struct result {
 	/* strings are never NULL: a missing one is "" */
 	char *exercise, *file, *backend, *device, *verdict, *stage, *message;
 	char *note, *compile_output, *program_output, *performance;
@@ -48,8 +48,8 @@ struct grade_result {
 };
 
 /* Parse the report; -1 with error() set when it is not the grader's JSON. */
-int result_parse(const char *json, struct grade_result *r);
-void result_free(struct grade_result *r);
+int result_parse(const char *json, struct result *r);
+void result_free(struct result *r);
 
 enum grade_event_type { EVENT_STAGE, EVENT_CASE };
 

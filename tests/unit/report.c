@@ -15,7 +15,7 @@ sample_result(void)
 	r.file = "exercises/transpose.cu";
 	r.backend = BACKEND_GPU;
 	r.device = "NVIDIA H200";
-	r.stage = "performance";
+	r.stage = STAGE_PERFORMANCE;
 	r.message = "135.2 µs is 1.72× the reference";
 	static struct case_result cases[2];
 	memset(cases, 0, sizeof(cases));
@@ -25,7 +25,7 @@ sample_result(void)
 	r.cases[0].ran = r.cases[0].passed = true;
 	strcpy(r.cases[1].name, "4096x4096");
 	r.cases[1].ran = r.cases[1].passed = r.cases[1].timed = true;
-	r.performance = "fail";
+	r.performance = PERFORMANCE_FAIL;
 	r.timing = (struct timing_result){ .measured = true, .median_us = 135.2, .reference_us = 78.5,
 					   .threshold_us = 98.1, .ratio = 1.72, .threshold_ratio = 1.25,
 					   .gbps = 993, .copy_gbps = 3735, .peak_gbps = 4800, .rounds = 20 };
@@ -59,9 +59,9 @@ Test(report, a_pass_on_the_simulator_has_null_stage_and_timing, .timeout = 5)
 {
 	struct grade_result r = sample_result();
 	r.backend = BACKEND_SIM;
-	r.pass = true;
-	r.stage = NULL;
-	r.performance = "not_measured";
+	r.verdict = VERDICT_PASS;
+	r.stage = STAGE_NONE;
+	r.performance = PERFORMANCE_NOT_MEASURED;
 	r.timing.measured = false;
 	cJSON *j = report_json(&r);
 	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "stage")));
@@ -100,12 +100,12 @@ text_of(const struct grade_result *r)
 
 /* The text of a pass, with its standing against the physical reference and the gold solution. */
 static char *
-pass_text(double median_us, const char *tier, const char *physical, double physical_us)
+pass_text(double median_us, enum tier tier, const char *physical, double physical_us)
 {
 	struct grade_result r = sample_result();
-	r.pass = true;
-	r.stage = NULL;
-	r.performance = "pass";
+	r.verdict = VERDICT_PASS;
+	r.stage = STAGE_NONE;
+	r.performance = PERFORMANCE_PASS;
 	r.message = "all 6 cases correct";
 	r.tier = tier;
 	r.timing.median_us = median_us;
@@ -118,19 +118,19 @@ pass_text(double median_us, const char *tier, const char *physical, double physi
 
 Test(report, a_pass_says_its_share_of_the_limit_and_its_tier, .timeout = 5)
 {
-	char *text = pass_text(85.3, "pass", "device-to-device copy", 49.5);
+	char *text = pass_text(85.3, TIER_PASS, "device-to-device copy", 49.5);
 	cr_assert(strstr(text, "hardware   58% of what this GPU can do: a device-to-device copy of the bytes your "
 			       "kernel must move takes 49.5 µs"), "%s", text);
 	cr_assert(strstr(text, "tier       pass: the gold solution takes 50.2 µs, yours 1.70× that; within 1.1× is "
 			       "near gold"), "%s", text);
 	free(text);
-	text = pass_text(53.0, "near_gold", "device-to-device copy", 49.5);
+	text = pass_text(53.0, TIER_NEAR_GOLD, "device-to-device copy", 49.5);
 	cr_assert(strstr(text, "tier       near gold: within 1.1× of the gold solution (50.2 µs)"), "%s", text);
 	free(text);
-	text = pass_text(49.9, "gold", "device-to-device copy", 49.5);
+	text = pass_text(49.9, TIER_GOLD, "device-to-device copy", 49.5);
 	cr_assert(strstr(text, "tier       gold: as fast as the gold solution (50.2 µs) or faster"), "%s", text);
 	free(text);
-	text = pass_text(1491.4, "pass", "cuBLAS SGEMM", 330.7);
+	text = pass_text(1491.4, TIER_PASS, "cuBLAS SGEMM", 330.7);
 	cr_assert(strstr(text, "hardware   22% of what this GPU can do: cuBLAS SGEMM (FP32) computes the same product "
 			       "in 330.7 µs"), "%s", text);
 	free(text);

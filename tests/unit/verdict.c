@@ -38,8 +38,8 @@ Test(verdict, within_the_ratio_passes, .timeout = 5)
 {
 	struct proto_timing m = { .student_us = 90, .reference_us = 80, .copy_us = 40, .ratio = 1.12, .wall_us = 100 };
 	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
-	cr_assert_str_eq(r.performance, "pass");
-	cr_assert_null(r.stage);
+	cr_assert_eq(r.performance, PERFORMANCE_PASS);
+	cr_assert_eq(r.stage, STAGE_NONE);
 	cr_assert_float_eq(r.timing.threshold_us, 100.0, 1e-9);
 	cr_assert(r.timing.gbps > 0);
 }
@@ -48,8 +48,8 @@ Test(verdict, past_the_ratio_fails_with_both_times, .timeout = 5)
 {
 	struct proto_timing m = { .student_us = 135, .reference_us = 78, .copy_us = 40, .ratio = 1.72, .wall_us = 140 };
 	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
-	cr_assert_str_eq(r.performance, "fail");
-	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_eq(r.performance, PERFORMANCE_FAIL);
+	cr_assert_eq(r.stage, STAGE_PERFORMANCE);
 	cr_assert_not_null(strstr(r.message, "1.72×"));
 	cr_assert_not_null(strstr(r.message, "78.0 µs"));
 	release(&r);
@@ -62,7 +62,7 @@ Test(verdict, a_slowed_gpu_is_named_with_the_failure, .timeout = 5)
 				  .sm_mhz_low = 1410, .sm_mhz_high = 1980,
 				  .slowdowns = PROTO_SLOWDOWN_POWER_CAP | PROTO_SLOWDOWN_HW_THERMAL };
 	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
-	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_eq(r.stage, STAGE_PERFORMANCE);
 	cr_assert_not_null(strstr(r.message, "slowed itself down while timing (its power cap, heat (hardware))"),
 			   "%s", r.message);
 	cr_assert_not_null(strstr(r.message, "moved between 1410 and 1980 MHz"), "%s", r.message);
@@ -89,12 +89,12 @@ Test(verdict, a_course_table_for_this_gpu_replaces_the_ratio, .timeout = 5)
 	/* 1.5× the reference but under the course's 80 µs: passes on that GPU */
 	struct proto_timing m = { .student_us = 75, .reference_us = 50, .copy_us = 30, .ratio = 1.5, .wall_us = 80 };
 	struct grade_result r = judged(&e, m, &memory_bound, &h200);
-	cr_assert_str_eq(r.performance, "pass");
+	cr_assert_eq(r.performance, PERFORMANCE_PASS);
 	cr_assert(r.timing.absolute);
 	m.student_us = 85;
 	m.ratio = 1.1;
 	r = judged(&e, m, &memory_bound, &h200);
-	cr_assert_str_eq(r.performance, "fail");
+	cr_assert_eq(r.performance, PERFORMANCE_FAIL);
 	cr_assert_not_null(strstr(r.message, "80.0 µs this course asks for on NVIDIA H200"));
 	release(&r);
 }
@@ -103,7 +103,7 @@ Test(verdict, faster_than_copying_the_bytes_is_not_believed, .timeout = 5)
 {
 	struct proto_timing m = { .student_us = 10, .reference_us = 80, .copy_us = 40, .ratio = 0.12, .wall_us = 12 };
 	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
-	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_eq(r.stage, STAGE_PERFORMANCE);
 	cr_assert_not_null(strstr(r.message, "faster than copying"));
 	release(&r);
 }
@@ -112,7 +112,7 @@ Test(verdict, many_flops_per_byte_do_not_excuse_beating_a_copy, .timeout = 5)
 {
 	struct proto_timing m = { .student_us = 5, .reference_us = 1500, .copy_us = 20, .ratio = 0.003, .wall_us = 6 };
 	struct grade_result r = judged(&exercise, m, &compute_bound, &h100);
-	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_eq(r.stage, STAGE_PERFORMANCE);
 	release(&r);
 }
 
@@ -120,14 +120,14 @@ Test(verdict, host_time_off_the_gpus_clock_fails, .timeout = 5)
 {
 	struct proto_timing m = { .student_us = 60, .reference_us = 80, .copy_us = 40, .ratio = 0.75, .wall_us = 5000 };
 	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
-	cr_assert_str_eq(r.stage, "performance");
+	cr_assert_eq(r.stage, STAGE_PERFORMANCE);
 	cr_assert_not_null(strstr(r.message, "outside the timed launch"));
 	release(&r);
 }
 
 Test(verdict, hints_are_found_by_what_they_answer, .timeout = 5)
 {
-	struct hint hints[] = { { "performance", "time" }, { "race", "barrier" } };
+	struct exercise_hint hints[] = { { "performance", "time" }, { "race", "barrier" } };
 	struct exercise e = exercise;
 	e.hints = hints;
 	e.nhints = 2;
@@ -140,7 +140,7 @@ Test(verdict, hints_are_found_by_what_they_answer, .timeout = 5)
 /* A `when` has its hints in tiers (a question, the idea, the line): the grader gives the first. */
 Test(verdict, the_first_tier_of_a_when_is_the_hint, .timeout = 5)
 {
-	struct hint hints[] = { { "race", "which threads?" }, { "race", "a barrier" }, { "race", "__syncthreads()" },
+	struct exercise_hint hints[] = { { "race", "which threads?" }, { "race", "a barrier" }, { "race", "__syncthreads()" },
 				{ "performance", "which addresses?" }, { "performance", "neighbours" } };
 	struct exercise e = exercise;
 	e.hints = hints;

@@ -68,7 +68,7 @@ Test(grade, a_grading_end_to_end_with_a_fake_grader, .timeout = 10)
 		"cat '%s/" FIXTURE("grade-pass-sim.json") "'\n", cwd);
 	char *grader = fake_grader(dir, script);
 	struct grading g;
-	struct grade_result r;
+	struct result r;
 
 	free(script);
 	free(cwd);
@@ -94,7 +94,7 @@ Test(grade, a_grader_without_a_report_is_reported, .timeout = 10)
 	char *dir = temp_dir();
 	char *grader = fake_grader(dir, "#!/bin/sh\necho 'cudalings: no exercise called nope' >&2\nexit 2\n");
 	struct grading g;
-	struct grade_result r;
+	struct result r;
 
 	cr_assert_eq(grade_start(&g, grader, dir, "nope"), 0);
 	finish(&g);

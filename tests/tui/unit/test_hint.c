@@ -25,15 +25,15 @@ static struct item item = { .name = "col_sums", .kind = "exercise", .title = "Co
 
 static struct grade_diag diags[2];
 
-static struct grade_result
+static struct result
 failing(const char *stage, int ndiags)
 {
-	return (struct grade_result){ .verdict = "fail", .stage = (char *)stage, .diags = diags, .ndiags = ndiags };
+	return (struct result){ .verdict = "fail", .stage = (char *)stage, .diags = diags, .ndiags = ndiags };
 }
 
 /* The texts of the hints hint_list gives, joined by "|". */
 static const char *
-order(const struct grade_result *r, const char **key)
+order(const struct result *r, const char **key)
 {
 	static char buf[1024];
 	const struct hint **h;
@@ -48,7 +48,7 @@ order(const struct grade_result *r, const char **key)
 
 Test(hint, a_diagnosis_first_in_the_workbooks_order_then_the_stage_then_any_failure, .timeout = 10)
 {
-	struct grade_result r;
+	struct result r;
 	const char *key;
 
 	diags[0] = (struct grade_diag){ "race", "threads 0 and 32" };
@@ -66,7 +66,7 @@ Test(hint, a_diagnosis_first_in_the_workbooks_order_then_the_stage_then_any_fail
 
 Test(hint, without_a_diagnosis_the_stage_counts, .timeout = 10)
 {
-	struct grade_result r = failing("compile", 0);
+	struct result r = failing("compile", 0);
 	const char *key;
 
 	cr_assert_str_eq(order(&r, &key), "compile 1|fail 1");
@@ -80,7 +80,7 @@ Test(hint, without_a_diagnosis_the_stage_counts, .timeout = 10)
 
 Test(hint, a_refused_call_gets_no_hints_of_its_stage, .timeout = 10)
 {
-	struct grade_result r;
+	struct result r;
 	const char *key;
 
 	diags[0] = (struct grade_diag){ "refused", "calls 'fopen'" };
@@ -91,7 +91,7 @@ Test(hint, a_refused_call_gets_no_hints_of_its_stage, .timeout = 10)
 
 Test(hint, before_any_grading_the_hints_for_writing_it, .timeout = 10)
 {
-	struct grade_result pass = { .verdict = "pass", .stage = "", .pass = true };
+	struct result pass = { .verdict = "pass", .stage = "", .pass = true };
 	const char *key;
 
 	cr_assert_str_eq(order(NULL, &key), "correctness 1|correctness 2|fail 1");

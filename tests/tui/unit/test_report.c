@@ -9,7 +9,7 @@
 #include "tui/workbook.h"
 
 static struct workbook wb;
-static struct grade_result res;
+static struct result res;
 
 static void
 load(const char *fixture)

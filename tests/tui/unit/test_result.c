@@ -24,7 +24,7 @@ fixture(const char *name)
 Test(result, a_failing_report, .timeout = 10)
 {
 	char *json = fixture("grade-fail.json");
-	struct grade_result r;
+	struct result r;
 
 	cr_assert_eq(result_parse(json, &r), 0, "%s", last_error());
 	cr_assert_str_eq(r.exercise, "col_sums");
@@ -47,7 +47,7 @@ Test(result, a_failing_report, .timeout = 10)
 Test(result, nulls_read_as_empty_strings, .timeout = 10)
 {
 	char *json = fixture("grade-compile.json");
-	struct grade_result r;
+	struct result r;
 
 	cr_assert_eq(result_parse(json, &r), 0);
 	cr_assert_str_eq(r.note, "");
@@ -61,7 +61,7 @@ Test(result, nulls_read_as_empty_strings, .timeout = 10)
 Test(result, timing_numbers, .timeout = 10)
 {
 	char *json = fixture("grade-slow-gpu.json");
-	struct grade_result r;
+	struct result r;
 
 	cr_assert_eq(result_parse(json, &r), 0);
 	cr_assert(r.has_timing);
@@ -75,7 +75,7 @@ Test(result, timing_numbers, .timeout = 10)
 
 Test(result, missing_timing_numbers_are_nan, .timeout = 10)
 {
-	struct grade_result r;
+	struct result r;
 
 	cr_assert_eq(result_parse("{\"verdict\":\"pass\",\"backend\":\"gpu\",\"timing\":{\"median_us\":5}}", &r), 0);
 	cr_assert(r.pass);
@@ -87,7 +87,7 @@ Test(result, missing_timing_numbers_are_nan, .timeout = 10)
 
 Test(result, what_is_not_a_report_is_an_error, .timeout = 10)
 {
-	struct grade_result r;
+	struct result r;
 
 	cr_assert_eq(result_parse("", &r), -1);
 	cr_assert_eq(result_parse("cudalings: no such exercise", &r), -1);

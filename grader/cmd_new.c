@@ -1,0 +1,50 @@
+/* cudalings new: scaffold an exercise for an instructor (grader/scaffold.c writes the four files). */
+#include <stdio.h>
+#include <string.h>
+
+#include "command.h"
+#include "common/exit.h"
+#include "lib/util.h"
+#include "scaffold.h"
+
+static const struct option_spec options[] = {
+	OPT_VALUE("after", "ITEM", "place it after this item in the workbook (default: at the end)"),
+	OPTIONS_END,
+};
+
+static int
+cmd_new(const struct parsed_args *a)
+{
+	const char *name = a->operands[0];
+	/* the workbook must load before and after: a broken manifest is fixed first */
+	workbook_manifest();
+	struct buf written = { 0 };
+	int status = scaffold_new(name, option_value(a, "after"), &written);
+	if (status) {
+		buf_free(&written);
+		return status == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT;
+	}
+	printf("wrote\n");
+	for (char *line = written.data; line && *line;) {
+		char *end = strchrnul(line, '\n');
+		printf("  %.*s\n", (int)(end - line), line);
+		line = *end ? end + 1 : end;
+	}
+	printf("next: write the check's reference (harness/checks/%s.cpp) and the solution "
+	       "(solutions/%s.cu),\n      then 'cudalings reset %s' for a fresh starter and "
+	       "'cudalings check %s' until it is consistent\n", name, name, name, name);
+	buf_free(&written);
+	return EXIT_PASS;
+}
+
+const struct command command_new = {
+	.name = "new",
+	.operands = "NAME",
+	.min_operands = 1,
+	.max_operands = 1,
+	.missing = "name the exercise, e.g. 'cudalings new reverse'",
+	.takes = "one name",
+	.summary = "scaffold a new exercise (instructors)",
+	.run = cmd_new,
+	.options = options,
+};

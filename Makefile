@@ -49,6 +49,16 @@ TEST_PREREQS :=
 ## all: build the grader (build/cudalings) and its tools
 all: $(B)/cudalings
 
+# how a runner is built (compilers, flags): read by the rules below and by grader/build.c
+include harness/runner.mk
+
+$(B)/grader/runner_flags.h: harness/runner.mk tools/runner-flags.awk
+	$(call msg,GEN,$@)
+	@mkdir -p $(@D)
+	$(Q)awk -f tools/runner-flags.awk harness/runner.mk >$@.tmp && mv $@.tmp $@
+$(B)/grader/build.o $(B)/grader/sass.o: $(B)/grader/runner_flags.h
+$(B)/grader/build.o $(B)/grader/sass.o: PROJECT_CPPFLAGS += -I$(B)/grader
+
 -include sim/sim.mk
 -include tui/tui.mk
 include tests/tests.mk

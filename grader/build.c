@@ -14,16 +14,9 @@
 #include "lib/util.h"
 #include "root.h"
 
-/* One place for every compiler flag the runners and judges are built with. */
-#define HOST_CFLAGS "-O2", "-g", "-fopenmp", "-Iharness", "-Ibuild/gen"
-#define HOST_CXXFLAGS "-std=gnu++17", HOST_CFLAGS
-#define NVCC_COMMON "-std=c++17", "-O3", "-lineinfo"
-#define NVCC_FLAGS NVCC_COMMON, "-Ibuild/gen", "-Iharness"
-#define SIM_COMMON "-std=gnu++17", "-O1", "-g", "-fno-omit-frame-pointer", "-Isim/include", "-include", "cudasim.h"
-#define SIM_CXXFLAGS SIM_COMMON, "-Iharness", "-Ibuild/gen"
-/* The student's file only: every load and store calls the simulator's checks (sim/check.c) */
-#define SIM_CHECK_FLAGS "-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0"
-#define SIM_LIBS "-lpthread", "-ldl", "-fopenmp"
+/* Every compiler and flag the runners and judges are built with: harness/runner.mk, which the Makefile
+   reads too, as C strings (SIM_CXXFLAGS, NVCC_FLAGS, HOST_CFLAGS…) */
+#include "runner_flags.h"
 /* what the runner exports to the student's shared object: the simulator's student-facing API only */
 #define SIM_DYNLIST "build/sim/student.dynlist"
 
@@ -374,12 +367,12 @@ compile_cu(enum backend b, const char *source, const char *object, bool openmp, 
 	char *depfile = xasprintf("%s.d", object);
 	int status;
 	if (b == BACKEND_GPU) {
-		ARGS_ADD(&cmd, build_nvcc(), NVCC_FLAGS);
+		ARGS_ADD(&cmd, build_nvcc(), NVCC_FLAGS, RUNNER_INCLUDES);
 		char *arch = xasprintf("-arch=%s", build_arch());
 		args_add(&cmd, arch);
 		free(arch);
 		if (openmp)
-			ARGS_ADD(&cmd, "-Xcompiler", "-fopenmp");
+			ARGS_ADD(&cmd, "-Xcompiler", OPENMP);
 		ARGS_ADD(&cmd, "-MD", "-MF", depfile, "-c", source, "-o", object);
 		status = build_step(object, &cmd, &source, 1, depfile, log);
 	} else {
@@ -389,9 +382,9 @@ compile_cu(enum backend b, const char *source, const char *object, bool openmp, 
 		const char *rw_deps[] = { source, "build/sim/cudasim-rewrite" };
 		status = build_step(rewritten, &rw, rw_deps, 2, NULL, log);
 		if (!status) {
-			ARGS_ADD(&cmd, "g++", SIM_CXXFLAGS);
+			ARGS_ADD(&cmd, SIM_CXX, SIM_CXXFLAGS, RUNNER_INCLUDES);
 			if (openmp)
-				args_add(&cmd, "-fopenmp");
+				args_add(&cmd, OPENMP);
 			ARGS_ADD(&cmd, "-MMD", "-MF", depfile, "-c", rewritten, "-o", object);
 			status = build_step(object, &cmd, (const char *const *)&rewritten, 1, depfile, log);
 		}
@@ -404,15 +397,15 @@ compile_cu(enum backend b, const char *source, const char *object, bool openmp, 
 }
 
 static int
-compile_host(const char *compiler, const char *source, const char *object, const char *define,
+compile_host(bool cxx, const char *source, const char *object, const char *define,
 	     struct buf *log)
 {
 	struct args cmd = { 0 };
 	char *depfile = xasprintf("%s.d", object);
-	if (!strcmp(compiler, "gcc"))
-		ARGS_ADD(&cmd, "gcc", "-std=gnu11", HOST_CFLAGS);
+	if (!cxx)
+		ARGS_ADD(&cmd, HOST_CC, HOST_CFLAGS, OPENMP, RUNNER_INCLUDES);
 	else
-		ARGS_ADD(&cmd, "g++", HOST_CXXFLAGS);
+		ARGS_ADD(&cmd, HOST_CXX, HOST_CXXFLAGS, OPENMP, RUNNER_INCLUDES);
 	if (define)
 		args_add(&cmd, define);
 	ARGS_ADD(&cmd, "-MMD", "-MF", depfile, "-c", source, "-o", object);
@@ -426,19 +419,19 @@ static int
 build_judge(const struct exercise *e, const char *judge, struct buf *log)
 {
 	struct args link = { 0 };
-	ARGS_ADD(&link, "g++", "-fopenmp", "-o", judge);
+	ARGS_ADD(&link, HOST_CXX, OPENMP, "-o", judge);
 	int status = 0;
 	const char *c_sources[] = { "harness/judge.c", "harness/cases.c", "harness/check.c" };
 	for (size_t i = 0; i < 3 && !status; i++) {
 		char *object = xasprintf("build/judge/%s.o", strrchr(c_sources[i], '/') + 1);
-		status = compile_host("gcc", c_sources[i], object, NULL, log);
+		status = compile_host(false, c_sources[i], object, NULL, log);
 		args_add(&link, object);
 		free(object);
 	}
 	char *check = xasprintf("harness/checks/%s.cpp", e->name);
 	char *object = xasprintf("build/judge/%s.check.o", e->name);
 	if (!status)
-		status = compile_host("g++", check, object, "-DCUDALINGS_JUDGE", log);
+		status = compile_host(true, check, object, "-DCUDALINGS_JUDGE", log);
 	args_add(&link, object);
 	if (!status)
 		status = build_step(judge, &link, (const char *const *)link.v + 4, link.n - 4, NULL, log);
@@ -589,7 +582,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	for (size_t i = 0; i < sizeof(harness_c_sources) / sizeof(*harness_c_sources) && !status; i++) {
 		object = xasprintf("build/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
 		bool sandbox = strstr(harness_c_sources[i], "sandbox") != NULL;
-		status = compile_host("gcc", harness_c_sources[i], object, sandbox ? seccomp_include() : NULL, log);
+		status = compile_host(false, harness_c_sources[i], object, sandbox ? seccomp_include() : NULL, log);
 		args_add(&objects, object);
 		free(object);
 	}
@@ -600,7 +593,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 		status = -1;
 	}
 	if (!status)
-		status = compile_host("g++", check, object, NULL, log);
+		status = compile_host(true, check, object, NULL, log);
 	args_add(&objects, object);
 	free(object);
 	free(check);
@@ -622,7 +615,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 			*bin = 0;
 		char *include = xasprintf("-I%s/../include", nvcc);
 		if (!status)
-			status = compile_host("g++", physical, object, include, log);
+			status = compile_host(true, physical, object, include, log);
 		args_add(&objects, object);
 		free(include);
 		free(nvcc);
@@ -635,7 +628,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	if (!status && write_glue(e, glue_abs, gold != NULL))
 		status = -1;
 	if (!status)
-		status = compile_host("g++", glue, object, NULL, log);
+		status = compile_host(true, glue, object, NULL, log);
 	args_add(&objects, object);
 	free(object);
 	free(glue);
@@ -655,7 +648,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 			ARGS_ADD(&cmd, build_nvcc(), arch, "-cudart", "shared", "-o", runner);
 			free(arch);
 		} else {
-			ARGS_ADD(&cmd, "g++", "-o", runner);
+			ARGS_ADD(&cmd, SIM_CXX, "-o", runner);
 		}
 		for (int i = 0; i < objects.n; i++)
 			args_add(&cmd, objects.v[i]);
@@ -664,12 +657,12 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 		for (int i = 0; i < objects.n; i++)
 			args_add(&deps, objects.v[i]);
 		if (b == BACKEND_GPU) {
-			ARGS_ADD(&cmd, "-Xcompiler", "-fopenmp", seccomp, "-ldl");
+			ARGS_ADD(&cmd, "-Xcompiler", OPENMP, seccomp, "-ldl");
 			if (physical)
 				args_add(&cmd, "-lcublas");
 		} else {
 			ARGS_ADD(&deps, "build/sim/libcudasim.a", SIM_DYNLIST);
-			ARGS_ADD(&cmd, "build/sim/libcudasim.a", "-Wl,--dynamic-list=" SIM_DYNLIST, SIM_LIBS, seccomp);
+			ARGS_ADD(&cmd, "build/sim/libcudasim.a", "-Wl,--dynamic-list=" SIM_DYNLIST, SIM_LIBS, OPENMP, seccomp);
 		}
 		status = build_step(runner, &cmd, (const char *const *)deps.v, deps.n, NULL, log);
 		args_free(&deps);
@@ -802,7 +795,7 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		/* the student's compile sees its exercise's header and the system's: no path into the workbook */
 		if (b == BACKEND_GPU) {
 			char *arch = xasprintf("-arch=%s", build_arch());
-			ARGS_ADD(&cmd, build_nvcc(), NVCC_COMMON, arch, "-Xcompiler", "-fPIC", include_flag);
+			ARGS_ADD(&cmd, build_nvcc(), NVCC_FLAGS, arch, "-Xcompiler", "-fPIC", include_flag);
 			if (beside)
 				args_add(&cmd, beside);
 			ARGS_ADD(&cmd, "-MD", "-MF", depfile, "-c", nvcc_source, "-o", s->object);
@@ -822,20 +815,20 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 			}
 			buf_free(&rwlog);
 			args_free(&rw);
-			ARGS_ADD(&cmd, "g++", SIM_COMMON, SIM_CHECK_FLAGS, "-fPIC", include_flag, "-MD", "-MF", depfile,
+			ARGS_ADD(&cmd, SIM_CXX, SIM_CXXFLAGS, SIM_CHECK, "-fPIC", include_flag, "-MD", "-MF", depfile,
 				 "-c", s->compile_source, "-o", s->object);
 			/* the rewriter copies headers it rewrites into the build folder: what the original
 			   file includes comes from the preprocessor, run on it as the compile would see it */
 			struct args scan = { 0 };
 			char *scanfile = xasprintf("%s.scan.d", s->object);
-			ARGS_ADD(&scan, "g++", SIM_COMMON, include_flag, "-E", "-M", "-MG", "-MF", scanfile, "-x", "c++", rel,
+			ARGS_ADD(&scan, SIM_CXX, SIM_CXXFLAGS, include_flag, "-E", "-M", "-MG", "-MF", scanfile, "-x", "c++", rel,
 				 "-o", "/dev/null");
 			s->scan_argv = scan.v;
 			free(scanfile);
 			/* nvcc's front end judges what nvcc would accept; the simulator's g++ alone would take more */
 			if (build_nvcc()) {
 				struct args fe = { 0 };
-				ARGS_ADD(&fe, build_nvcc(), NVCC_COMMON, "-arch=sm_90", include_flag);
+				ARGS_ADD(&fe, build_nvcc(), NVCC_FLAGS, "-arch=sm_90", include_flag);
 				if (beside)
 					args_add(&fe, beside);
 				/* -ptx: the front end of both sides and the device compile, not the host's
@@ -995,7 +988,7 @@ build_link(struct student_build *s, struct buf *log)
 		free(arch);
 	} else {
 		/* the simulator's symbols come from the runner that loads it, and only those it exports */
-		ARGS_ADD(&cmd, "g++", "-shared", "-o", s->library, s->object);
+		ARGS_ADD(&cmd, SIM_CXX, "-shared", "-o", s->library, s->object);
 	}
 	int status = build_step(s->library, &cmd, (const char *const *)&s->object, 1, NULL, log);
 	args_free(&cmd);

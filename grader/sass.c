@@ -24,7 +24,8 @@
 #include "root.h"
 
 /* as grader/build.c compiles the student's file for a GPU */
-#define SASS_NVCC_FLAGS "-std=c++17", "-O3", "-lineinfo"
+/* as the grader builds a .cu for the GPU (harness/runner.mk) */
+#include "runner_flags.h"
 #define DEFAULT_ARCH "sm_90"
 #define TOOL_LIMIT_S 120
 
@@ -459,7 +460,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 	if (status) {
 		buf_addf(err, "cannot link '%s' into '%s': %s", display, tmp, strerror(errno));
 	} else {
-		char *argv[] = { (char *)nvcc, SASS_NVCC_FLAGS, arch, "-cubin", "-Xptxas", "-v", "--keep", "--keep-dir",
+		char *argv[] = { (char *)nvcc, NVCC_FLAGS, arch, "-cubin", "-Xptxas", "-v", "--keep", "--keep-dir",
 				 tmp, public, beside, "-o", cubin, source, NULL };
 		if (!run_command(argv, tmp, TOOL_LIMIT_S, &out)) {
 			buf_addstr(err, out.data ? out.data : "nvcc failed");

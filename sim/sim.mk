@@ -18,12 +18,12 @@ endif
 SIM_LIB := $(B)/sim/libcudasim.a
 SIM_REWRITE := $(B)/sim/cudasim-rewrite
 
-# The grader's recipe (grader/build.c holds the same): every .cu goes
-# through the rewriter, then g++ with these flags; runners link SIM_LIBS.
-# The student's file also gets SIM_CHECK: its loads and stores call check.c.
-SIM_CXX := g++ -std=gnu++17 -O1 -g -fno-omit-frame-pointer -Isim/include -include cudasim.h
-SIM_CHECK := -fsanitize=thread --param tsan-instrument-func-entry-exit=0
-SIM_LIBS := $(SIM_LIB) -lpthread -ldl
+# The grader's recipe, from harness/runner.mk (grader/build.c reads the same):
+# every .cu goes through the rewriter, then SIM_COMPILE; programs link
+# SIM_LINK. The student's file also gets SIM_CHECK: its loads and stores
+# call check.c.
+SIM_COMPILE = $(SIM_CXX) $(SIM_CXXFLAGS)
+SIM_LINK = $(SIM_LIB) $(SIM_LIBS)
 
 .PHONY: sim
 ## sim: build the CPU simulator (build/sim/cudasim-rewrite, build/sim/libcudasim.a)
@@ -77,15 +77,16 @@ $(B)/tests/sim/kernels/%.cpp: tests/sim/kernels/%.cu $(SIM_REWRITE)
 
 $(B)/tests/sim/kernels/%.o: $(B)/tests/sim/kernels/%.cpp sim/include/cudasim.h
 	$(call msg,SIMCXX,$<)
-	$(Q)$(SIM_CXX) $(WARN) -c $< -o $@
+	$(Q)$(SIM_COMPILE) $(WARN) -c $< -o $@
 
-$(B)/tests/sim/kernels/checked.o: SIM_CXX += $(SIM_CHECK)
+$(B)/tests/sim/kernels/checked.o: SIM_COMPILE += $(SIM_CHECK)
 
-$(SIM_TEST_OBJS): PROJECT_CPPFLAGS += -Isim/include
+$(SIM_TEST_OBJS): PROJECT_CPPFLAGS += -Isim/include -I$(B)/grader
+$(B)/tests/sim/test_rewrite.o: $(B)/grader/runner_flags.h
 
 $(B)/tests/sim/test-sim: $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LIB)
 	$(call msg,LINK,$@)
-	$(Q)g++ -o $@ $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LIBS) -lcriterion
+	$(Q)$(SIM_CXX) -o $@ $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LINK) -lcriterion
 
 TEST_PROGRAMS += $(B)/tests/sim/test-sim
 
@@ -102,11 +103,11 @@ $(B)/bench/sim/kernels.cpp: bench/sim/kernels.cu $(SIM_REWRITE)
 
 $(B)/bench/sim/kernels.o: $(B)/bench/sim/kernels.cpp sim/include/cudasim.h
 	$(call msg,SIMCXX,$<)
-	$(Q)$(SIM_CXX) $(WARN) -c $< -o $@
+	$(Q)$(SIM_COMPILE) $(WARN) -c $< -o $@
 
 $(B)/bench/sim/bench-sim: $(B)/bench/sim/kernels.o $(SIM_LIB)
 	$(call msg,LINK,$@)
-	$(Q)g++ -o $@ $< $(SIM_LIBS)
+	$(Q)$(SIM_CXX) -o $@ $< $(SIM_LINK)
 
 .PHONY: test-sim-aarch64
 ## test-sim-aarch64: the simulator built for aarch64 and run under qemu-user

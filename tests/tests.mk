@@ -28,7 +28,7 @@ $(B)/tests/corpus/%.cpp: tests/corpus/%.cu $(SIM_REWRITE)
 
 $(B)/tests/corpus/%.sim: $(B)/tests/corpus/%.cpp $(SIM_LIB)
 	$(call msg,SIMCXX,$<)
-	$(Q)$(SIM_CXX) $(WARN) -o $@ $< $(SIM_LIBS)
+	$(Q)$(SIM_COMPILE) $(WARN) -o $@ $< $(SIM_LINK)
 
 .PHONY: corpus
 corpus: $(CORPUS_SIM)

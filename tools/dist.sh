@@ -43,9 +43,10 @@ fi
 # of tests/ those that grade no solution (make test runs them in the copy, with tests/student-copy.sh)
 source_files() {
 	{
-		files Makefile README.md workbook.json .gitignore slides harness grader common sim tui demos \
+		files Makefile README.md workbook.json .gitignore slides harness grader common lib sim tui demos \
 			tests/tests.mk tests/unit tests/sim/kernels tests/sim/sim_test.h tests/sim/test_*.c tests/tui/unit \
-			tests/tui/fixtures tests/corpus tests/student-copy.sh tools/deps.sh tools/make-args.sh
+			tests/tui/fixtures tests/corpus tests/lib tests/student-copy.sh tools/deps.sh tools/make-args.sh \
+			tools/runner-flags.awk tools/runner-flags.sh
 		python3 tools/lesson-figures.py --cited
 	} | while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done
 }
@@ -63,6 +64,8 @@ elif [ -x /usr/local/cuda/bin/nvcc ]; then
 else
 	nvcc=
 fi
+# the grader's flags for a .cu on the GPU, and where a runner's sources find their headers
+nvcc_flags="$(sh tools/runner-flags.sh NVCC_FLAGS) $(sh tools/runner-flags.sh RUNNER_INCLUDES)"
 
 # what the loop below makes for an item: a demo's solution is its lesson, an exercise's stays behind
 item_files() {
@@ -112,14 +115,14 @@ while read -r kind name; do
 	cp "$copy/shipped/starters/$name.cu" "$copy/exercises/$name.cu"
 	if [ -n "$nvcc" ]; then
 		mkdir -p "$copy/shipped/gpu"
-		# the grader's nvcc flags (NVCC_FLAGS in grader/build.c), with the architectures spelled out
-		"$nvcc" -std=c++17 -O3 -lineinfo -Ibuild/gen -Iharness "${gencode[@]}" \
+		# the grader's nvcc flags (harness/runner.mk), with the architectures spelled out
+		"$nvcc" $nvcc_flags "${gencode[@]}" \
 			-c "solutions/$name.cu" -o "$copy/shipped/gpu/$name.o" ||
 			die "nvcc could not build the GPU reference of $name"
 		# the gold solution, timed beside the reference for the verdict's tier
 		if [ -f "solutions/gold/$name.cu" ]; then
 			mkdir -p "$copy/shipped/gpu/gold"
-			"$nvcc" -std=c++17 -O3 -lineinfo -Ibuild/gen -Iharness "${gencode[@]}" \
+			"$nvcc" $nvcc_flags "${gencode[@]}" \
 				-c "solutions/gold/$name.cu" -o "$copy/shipped/gpu/gold/$name.o" ||
 				die "nvcc could not build the gold solution of $name"
 		fi

@@ -12,6 +12,8 @@ cd "$(dirname "$0")/../.."
 out=${OUT_DIR:-build/gold-bench}
 arch=${GOLD_ARCH:-sm_90}
 nvcc=${NVCC:-nvcc}
+# as the grader builds a .cu for the GPU (harness/runner.mk)
+nvcc_flags="$(sh tools/runner-flags.sh NVCC_FLAGS) $(sh tools/runner-flags.sh RUNNER_INCLUDES)"
 mkdir -p "$out/obj"
 [ -d build/gen/cudalings ] || { echo "build.sh: no build/gen/cudalings: run make and any grading first" >&2; exit 3; }
 names=$(python3 -c 'import json; print(" ".join(i["name"] for i in json.load(open("workbook.json"))["items"] if i.get("kind", "exercise") == "exercise"))')
@@ -25,7 +27,7 @@ compile() {
 }
 compile_one() {
 	local src=$1 label=$2 ex=$3 obj="$out/obj/$2__$3"
-	"$nvcc" -std=c++17 -O3 -lineinfo -arch="$arch" -Ibuild/gen -Iharness -c "$src" -o "$obj.raw.o"
+	"$nvcc" $nvcc_flags -arch="$arch" -c "$src" -o "$obj.raw.o"
 	objcopy --redefine-sym "${ex}_launch=${label}__${ex}_launch" -G "${label}__${ex}_launch" "$obj.raw.o" "$obj.o"
 }
 for n in $names; do

@@ -56,8 +56,8 @@ $(B)/grader/runner_flags.h: harness/runner.mk tools/runner-flags.awk
 	$(call msg,GEN,$@)
 	@mkdir -p $(@D)
 	$(Q)awk -f tools/runner-flags.awk harness/runner.mk >$@.tmp && mv $@.tmp $@
-$(B)/grader/build.o $(B)/grader/sass.o: $(B)/grader/runner_flags.h
-$(B)/grader/build.o $(B)/grader/sass.o: PROJECT_CPPFLAGS += -I$(B)/grader
+$(B)/grader/build.o $(B)/grader/submission.o $(B)/grader/sass.o: $(B)/grader/runner_flags.h
+$(B)/grader/build.o $(B)/grader/submission.o $(B)/grader/sass.o: PROJECT_CPPFLAGS += -I$(B)/grader
 
 -include sim/sim.mk
 -include tui/tui.mk

@@ -24,6 +24,7 @@
 #include "lib/run.h"
 #include "sandbox.h"
 #include "session.h"
+#include "submission.h"
 #include "tools.h"
 #include "lib/util.h"
 #include "root.h"

@@ -170,7 +170,7 @@ cmd_grade(const struct parsed_args *a)
 	/* a check may share another exercise's code, and with it that one's header */
 	if (build_headers(workbook_manifest()))
 		return EXIT_ENVIRONMENT;
-	if (option_given(a, "sass") && (status = sass_grade_begin(&listing, option_value(a, "arch"))))
+	if (option_given(a, "sass") && (status = sass_grade_begin(&listing, option_value(a, "arch"), "--sass")))
 		return status;
 
 	/* the text graded, as it was when the grading began: the student may save again meanwhile */

@@ -50,7 +50,7 @@ list(const struct parsed_args *a, const struct exercise *e, const char *path, co
 {
 	struct sass_listing listing = { 0 };
 	struct line_map figures = { 0 };
-	int status = check_submission(path) ? EXIT_USAGE : sass_grade_begin(&listing, option_value(a, "arch"));
+	int status = check_submission(path) ? EXIT_USAGE : sass_grade_begin(&listing, option_value(a, "arch"), "sass");
 	if (!status && build_headers(workbook_manifest()))
 		status = EXIT_ENVIRONMENT;
 	if (!status) {

@@ -463,7 +463,15 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 		char *argv[] = { (char *)nvcc, NVCC_FLAGS, arch, "-cubin", "-Xptxas", "-v", "--keep", "--keep-dir",
 				 tmp, public, beside, "-o", cubin, source, NULL };
 		if (!run_command(argv, tmp, TOOL_LIMIT_S, &out)) {
-			buf_addstr(err, out.data ? out.data : "nvcc failed");
+			/* nvcc's messages name the file as the student does */
+			for (const char *p = out.data ? out.data : "nvcc failed"; *p;) {
+				const char *at = strstr(p, source);
+				size_t n = at ? (size_t)(at - p) : strlen(p);
+				buf_add(err, p, n);
+				if (at)
+					buf_addstr(err, display);
+				p += n + (at ? strlen(source) : 0);
+			}
 			status = 1;
 		}
 	}
@@ -797,7 +805,7 @@ sass_json(const struct sass_listing *l, const struct line_map *figures)
 }
 
 int
-sass_grade_begin(struct sass_listing *l, const char *arch)
+sass_grade_begin(struct sass_listing *l, const char *arch, const char *who)
 {
 	struct buf err = { 0 };
 	int status = 0;
@@ -806,7 +814,7 @@ sass_grade_begin(struct sass_listing *l, const char *arch)
 		error("%s", err.data);
 	} else if (!nvcc_here()) {
 		status = 3;
-		error("--sass: %s", NO_NVCC);
+		error("%s: %s", who, NO_NVCC);
 	}
 	buf_free(&err);
 	return status;

@@ -77,13 +77,13 @@ cJSON *sass_json(const struct sass_listing *l, const struct line_map *figures);
 void sass_release(struct sass_listing *l);
 
 /*
- * For `cudalings grade --sass`: before the grading, the architecture
- * (`arch` from --arch, or NULL) and nvcc (0, or the exit status after
- * saying what is wrong: 2 a bad --arch, 3 no nvcc); after it, the listing of
+ * For `cudalings grade --sass` (and `sass`): before the grading, the
+ * architecture (`arch` from --arch, or NULL) and nvcc (0, or the exit status
+ * after saying, as `who`, what is wrong: 2 a bad --arch, 3 no nvcc); after it, the listing of
  * `path` with the grading's figures, into `json` (its machine_code) when
  * given, else as text on out. Returns sass_build's status.
  */
-int sass_grade_begin(struct sass_listing *l, const char *arch);
+int sass_grade_begin(struct sass_listing *l, const char *arch, const char *who);
 int sass_grade_end(struct sass_listing *l, const struct exercise *e, const char *path, const char *display,
 		   const struct line_map *figures, cJSON *json, FILE *out, bool color, int width);
 

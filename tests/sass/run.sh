@@ -76,20 +76,24 @@ expect() {
 	fi
 }
 f=tests/lines/transpose_two_ways.cu
-expect 0 "machine code of .* for sm_80" -- "$g" grade transpose --file tests/adversarial/fast_transpose_swizzled.cu \
-	--backend "$backend" --sass --arch sm_80
+expect 0 "machine code of .* for sm_80" -- "$g" sass transpose --file tests/adversarial/fast_transpose_swizzled.cu \
+	--arch sm_80
 expect 2 "--arch takes a GPU architecture such as sm_90 or sm_80, not 'volta'" -- "$g" grade transpose --file "$f" \
 	--sass --arch volta
 expect 3 "--sass: the machine code needs the CUDA compiler, and nvcc is not on PATH" -- \
 	env CUDALINGS_NVCC=/nonexistent/nvcc "$g" grade transpose --file "$f" --sass
-expect 0 "SASS needs nvdisasm" -- env CUDALINGS_NVDISASM=/nonexistent/nvdisasm "$g" grade transpose \
-	--file tests/adversarial/fast_transpose_swizzled.cu --backend "$backend" --sass
+expect 3 "nvcc is not on PATH" -- env CUDALINGS_NVCC=/nonexistent/nvcc "$g" sass transpose --file "$f"
+expect 0 "SASS needs nvdisasm" -- env CUDALINGS_NVDISASM=/nonexistent/nvdisasm "$g" sass transpose \
+	--file tests/adversarial/fast_transpose_swizzled.cu
 # the listing alone, as the workbook's `a` asks for it: no grading, at a width
 expect 0 "no heat map beside the lines: cudalings grade --sass measures them" -- "$g" sass transpose --file "$f" --width 70
 out=$(NO_COLOR=1 "$g" sass transpose --file "$f" --width 64 2>&1)
 python3 -c 'import sys; sys.exit(any(len(l) > 64 for l in sys.argv[1].splitlines()) or "kernel tiled" not in sys.argv[1])' "$out"
 if [ $? = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); printf 'FAIL: sass --width 64:\n%s\n' "$out"; fi
 expect 2 "--width takes the columns of the listing, 60 to 1000, not '20'" -- "$g" sass transpose --file "$f" --width 20
+printf '#include "cudalings/transpose.h"\nvoid transpose_launch(const float *in, float *out, int r, int c) { oops; }\n' \
+	>"$tmp/odd name.cu"
+expect 1 "odd name.cu\(2\): error: identifier \"oops\" is undefined" -- "$g" sass transpose --file "$tmp/odd name.cu"
 expect 2 "there is no exercise 'nosuch'" -- "$g" sass nosuch
 expect 2 "say which exercise" -- "$g" sass
 echo "sass ($backend$([ $sass = 1 ] || echo ', PTX only: no nvdisasm here')): $passed passed, $failed failed"

@@ -2,7 +2,8 @@
  * Diagnoses in the lessons' terms: what a finding of the simulator's checks
  * or of compute-sanitizer means for the student's arrays, and how the
  * student's kernels used memory (sectors per request, bank conflicts,
- * global reads per thread), judged against the exercise's budgets.
+ * global reads per thread), judged against the exercise's budgets
+ * (diagnose_memory.c).
  */
 #ifndef CUDALINGS_DIAGNOSE_H
 #define CUDALINGS_DIAGNOSE_H
@@ -15,6 +16,8 @@
  * message freed) when the list is full. */
 struct diagnostic *diagnose_add(struct grade_result *r, const char *kind, char *message);
 bool diagnose_has(const struct grade_result *r, const char *kind);
+/* "exercises/x.cu:27" into its file (yours) and line; false when it names no line. */
+bool diagnose_split_where(const char *where, char **file, int *line);
 
 /* The arrays of a case: what the judge declared, and where the runner put them. */
 struct case_arrays {

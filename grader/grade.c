@@ -132,55 +132,11 @@ environment_error(struct grade_state *g, char *message)
 	return STEP_ENVIRONMENT;
 }
 
-static const char *
-first_line_with(const char *text, const char *needle, size_t *length)
-{
-	for (const char *line = text; line && *line;) {
-		const char *end = strchrnul(line, '\n');
-		if (memmem(line, (size_t)(end - line), needle, strlen(needle))) {
-			*length = (size_t)(end - line);
-			return line;
-		}
-		line = *end ? end + 1 : NULL;
-	}
-	return NULL;
-}
-
-/*
- * What in the student's file the simulator cannot run, by the marks it
- * leaves in the source; NULL when none. Such a file is graded on a GPU.
- */
-static const char *
-beyond_simulator(const struct grade_state *g)
-{
-	static const struct { const char *mark, *what; } marks[] = {
-		{ "this_grid", "a grid-wide cooperative group" }, { "grid_group", "a grid-wide cooperative group" },
-		{ "multi_grid", "a multi-grid cooperative group" }, { "memcpy_async", "memcpy_async" },
-		{ "cub/", "CUB" }, { "cub::", "CUB" },
-		{ "thrust/", "Thrust" }, { "thrust::", "Thrust" }, { "asm(", "inline PTX (asm)" },
-		{ "asm volatile", "inline PTX (asm)" }, { "__asm__", "inline PTX (asm)" },
-		{ "cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernel" },
-		{ "cudaLaunchKernel", "cudaLaunchKernel" }, { "wmma::", "warp matrix instructions (wmma)" },
-	};
-	if (g->o->backend != BACKEND_SIM)
-		return NULL;
-	/* the file as build_prepare took it: absolute, or relative to the workbook */
-	char *path = g->b.source[0] == '/' ? xstrdup(g->b.source) : root_path(g->b.source);
-	char *text = read_file(path, NULL);
-	free(path);
-	const char *what = NULL;
-	for (size_t i = 0; text && i < sizeof(marks) / sizeof(*marks) && !what; i++)
-		if (strstr(text, marks[i].mark))
-			what = marks[i].what;
-	free(text);
-	return what;
-}
-
 /* The simulator failed on a file that uses what it cannot run: no verdict, a GPU's to give (exit 3). */
 static bool
 needs_gpu(struct grade_state *g)
 {
-	const char *what = beyond_simulator(g);
+	const char *what = g->o->backend == BACKEND_SIM ? build_beyond_simulator(&g->b) : NULL;
 	if (!what)
 		return false;
 	environment_error(g, xasprintf("the simulator cannot run %s: grade this on a GPU (--backend gpu on a machine "
@@ -191,22 +147,7 @@ needs_gpu(struct grade_state *g)
 static enum step
 compile_failed(struct grade_state *g, const char *output)
 {
-	struct grade_result *r = g->r;
-	free(r->compile_output);
-	r->compile_output = build_tidy_messages(&g->b, output);
-	size_t n = 0;
-	char *undefined = xasprintf("undefined reference to `%s'", g->e->launcher_name);
-	bool missing_launcher = strstr(r->compile_output, undefined) != NULL;
-	free(undefined);
-	const char *line = first_line_with(r->compile_output, ": error", &n);
-	if (missing_launcher)
-		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not define %s with the exercise's signature: %s "
-						     "(check the name and every parameter type, const included)",
-						     r->file, g->e->launcher_name, g->e->launcher));
-	else if (line)
-		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not compile: %.*s", r->file, (int)n, line));
-	else
-		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not compile", r->file));
+	verdict_compile_failed(g->r, g->e, build_tidy_messages(&g->b, output));
 	return STEP_VERDICT;
 }
 

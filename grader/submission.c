@@ -400,3 +400,31 @@ build_release(struct student_build *s)
 	free(s->nvcc_link);
 	memset(s, 0, sizeof(*s));
 }
+
+/*
+ * What in the student's file the simulator cannot run, by the marks it
+ * leaves in the source; NULL when none. Such a file is graded on a GPU.
+ */
+const char *
+build_beyond_simulator(const struct student_build *s)
+{
+	static const struct { const char *mark, *what; } marks[] = {
+		{ "this_grid", "a grid-wide cooperative group" }, { "grid_group", "a grid-wide cooperative group" },
+		{ "multi_grid", "a multi-grid cooperative group" }, { "memcpy_async", "memcpy_async" },
+		{ "cub/", "CUB" }, { "cub::", "CUB" },
+		{ "thrust/", "Thrust" }, { "thrust::", "Thrust" }, { "asm(", "inline PTX (asm)" },
+		{ "asm volatile", "inline PTX (asm)" }, { "__asm__", "inline PTX (asm)" },
+		{ "cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernel" },
+		{ "cudaLaunchKernel", "cudaLaunchKernel" }, { "wmma::", "warp matrix instructions (wmma)" },
+	};
+	/* the file as build_prepare took it: absolute, or relative to the workbook */
+	char *path = s->source[0] == '/' ? xstrdup(s->source) : root_path(s->source);
+	char *text = read_file(path, NULL);
+	free(path);
+	const char *what = NULL;
+	for (size_t i = 0; text && i < sizeof(marks) / sizeof(*marks) && !what; i++)
+		if (strstr(text, marks[i].mark))
+			what = marks[i].what;
+	free(text);
+	return what;
+}

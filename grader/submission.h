@@ -50,5 +50,7 @@ int build_check_includes(const struct student_build *s, struct buf *why);
 /* After a successful compile: link the student's shared object (cached). -1 with the reason in `log`. */
 int build_link(struct student_build *s, struct buf *log);
 void build_release(struct student_build *s);
+/* What the simulator cannot run that the student's file uses (CUB, inline PTX…), by its marks; NULL when none. */
+const char *build_beyond_simulator(const struct student_build *s);
 
 #endif

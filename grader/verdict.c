@@ -22,6 +22,41 @@ verdict_fail(struct grade_result *r, enum stage stage, char *message)
 	r->message = message;
 }
 
+static const char *
+first_line_with(const char *text, const char *needle, size_t *length)
+{
+	for (const char *line = text; line && *line;) {
+		const char *end = strchrnul(line, '\n');
+		if (memmem(line, (size_t)(end - line), needle, strlen(needle))) {
+			*length = (size_t)(end - line);
+			return line;
+		}
+		line = *end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The compile failed: the first error is the message, or the launcher the exercise asks for is missing. */
+void
+verdict_compile_failed(struct grade_result *r, const struct exercise *e, char *compile_output)
+{
+	free(r->compile_output);
+	r->compile_output = compile_output;
+	size_t n = 0;
+	char *undefined = xasprintf("undefined reference to `%s'", e->launcher_name);
+	bool missing_launcher = strstr(r->compile_output, undefined) != NULL;
+	free(undefined);
+	const char *line = first_line_with(r->compile_output, ": error", &n);
+	if (missing_launcher)
+		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not define %s with the exercise's signature: %s "
+						     "(check the name and every parameter type, const included)",
+						     r->file, e->launcher_name, e->launcher));
+	else if (line)
+		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not compile: %.*s", r->file, (int)n, line));
+	else
+		verdict_fail(r, STAGE_COMPILE, xasprintf("%s does not compile", r->file));
+}
+
 static double
 absolute_threshold(const struct exercise *e, const char *device)
 {

@@ -12,6 +12,8 @@
 
 /* Fail r at `stage` with `message` (owned). */
 void verdict_fail(struct grade_result *r, enum stage stage, char *message);
+/* The student's file did not compile: the verdict from the compiler's messages (taken over, tidied). */
+void verdict_compile_failed(struct grade_result *r, const struct exercise *e, char *compile_output);
 
 /*
  * Judge a timing report of the timed case: the ratio (or the course's

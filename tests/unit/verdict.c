@@ -148,3 +148,31 @@ Test(verdict, the_first_tier_of_a_when_is_the_hint, .timeout = 5)
 	cr_assert_str_eq(verdict_hint(&e, "race"), "which threads?");
 	cr_assert_str_eq(verdict_hint(&e, "performance"), "which addresses?");
 }
+
+/* A compile that failed: the first error is the message; a missing launcher is named with its signature. */
+Test(verdict, a_compile_error_is_told_by_its_first_error_line, .timeout = 5)
+{
+	struct exercise e = { .name = "transpose", .launcher_name = "transpose_launch",
+			      .launcher = "void transpose_launch(const float *in, float *out, int rows, int cols)" };
+	struct grade_result r;
+	memset(&r, 0, sizeof(r));
+	r.file = "exercises/transpose.cu";
+	verdict_compile_failed(&r, &e, strdup("exercises/transpose.cu: In function 'k':\n"
+					     "exercises/transpose.cu:12: error: 'tile' was not declared\n"
+					     "exercises/transpose.cu:13: error: second\n"));
+	cr_assert_eq(r.verdict, VERDICT_FAIL);
+	cr_assert_eq(r.stage, STAGE_COMPILE);
+	cr_assert_str_eq(r.message, "exercises/transpose.cu does not compile: exercises/transpose.cu:12: error: 'tile' "
+				    "was not declared");
+	free(r.message);
+	r.message = NULL;
+	verdict_compile_failed(&r, &e, strdup("/usr/bin/ld: main.o: undefined reference to `transpose_launch'\n"));
+	cr_assert(strstr(r.message, "does not define transpose_launch with the exercise's signature: void "
+				    "transpose_launch(const float *in"), "%s", r.message);
+	free(r.message);
+	r.message = NULL;
+	verdict_compile_failed(&r, &e, strdup("nvcc died\n"));
+	cr_assert_str_eq(r.message, "exercises/transpose.cu does not compile");
+	free(r.message);
+	free(r.compile_output);
+}

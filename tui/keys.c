@@ -25,7 +25,11 @@ struct key {
 	const struct view_ops *opens;
 	/* NULL: always offered */
 	bool (*offered)(const struct app *a);
+	/* the kinds of item it is any use on, for the status bar; 0: all */
+	unsigned kinds;
 };
+
+enum { EXERCISE = 1, DEMO = 2, LESSON = 4 };
 
 static void
 next_or_previous(struct app *a, int key)
@@ -67,21 +71,24 @@ static const struct key keys[] = {
 	{ "space", "PgDn, PgUp, b", "page", "a page down, up", .codes = { 0 } },
 	{ "g/G", "Home, End", "top/end", "the top, the end", .codes = { 0 } },
 	{ "/", NULL, "search", "search the list by name or title (Enter on nothing: the last search again)", .codes = { 0 } },
-	{ "e", NULL, "edit", "edit the exercise in $VISUAL or $EDITOR", { 'e' }, .run = action_edit },
-	{ "c", NULL, "grade", "grade the exercise, or run the demo (Esc cancels)", { 'c' }, .run = action_grade },
+	{ "e", NULL, "edit", "edit the exercise in $VISUAL or $EDITOR", { 'e' }, .run = action_edit,
+	  .kinds = EXERCISE },
+	{ "c", NULL, "grade", "grade the exercise, or run the demo (Esc cancels)", { 'c' }, .run = action_grade,
+	  .kinds = EXERCISE | DEMO },
 	{ "w", NULL, "watch", "watch: grade again on every save of the file (w again stops)", { 'w' },
-	  .run = action_watch_toggle },
-	{ "Tab", "r", "results", "switch between the lesson and the results", { '\t', 'r' }, .run = action_switch },
+	  .run = action_watch_toggle, .kinds = EXERCISE },
+	{ "Tab", "r", "results", "switch between the lesson and the results", { '\t', 'r' }, .run = action_switch,
+	  .kinds = EXERCISE | DEMO },
 	{ "h", NULL, "hint", "the next hint for where it fails, one at a time: a question, the idea, the line",
-	  { 'h' }, .run = action_hint },
+	  { 'h' }, .run = action_hint, .kinds = EXERCISE },
 	{ "s", NULL, "solution", "show the solution (asks first if you have not passed)", { 's' },
-	  .run = action_solution, .offered = solutions_here },
+	  .run = action_solution, .offered = solutions_here, .kinds = EXERCISE },
 	{ "m", NULL, "heat map", "where the memory time goes, line by line, from the last grading", { 'm' },
-	  .opens = &heat_ops },
+	  .opens = &heat_ops, .kinds = EXERCISE },
 	{ "a", NULL, "machine code", "the machine code of your kernels (PTX, SASS), line by line", { 'a' },
-	  .opens = &machine_ops },
+	  .opens = &machine_ops, .kinds = EXERCISE },
 	{ "R", NULL, "reset", "reset the exercise to its starter (your file is kept as a backup)", { 'R' },
-	  .run = action_reset },
+	  .run = action_reset, .kinds = EXERCISE },
 	{ "n/p", NULL, "next", "the next, previous lesson or exercise", { 'n', 'p' }, .run_key = next_or_previous },
 	{ "q", "Esc, ←", "back", "back; q on the list quits; Esc cancels a grading", { 'q', KEY_LEFT },
 	  .run_key = back },
@@ -122,6 +129,16 @@ keys_run(struct app *a, int key)
 	return false;
 }
 
+/* Whether k is any use on the item the student is on: the bar leaves out what would only say no. */
+static bool
+of_use(const struct app *a, const struct key *k)
+{
+	const char *kind = app_item(a, a->cur)->kind;
+	unsigned is = !strcmp(kind, "demo") ? DEMO : !strcmp(kind, "lesson") ? LESSON : EXERCISE;
+
+	return !k->kinds || (k->kinds & is);
+}
+
 static const struct key *
 find(const char *name, size_t len)
 {
@@ -143,7 +160,7 @@ keys_bar(struct app *a, const struct view *v, int width)
 		const struct key *k = find(p, name);
 		char *item;
 
-		if (k && offered(a, k)) {
+		if (k && offered(a, k) && of_use(a, k)) {
 			item = name < len ? xasprintf("%s %.*s", k->name, (int)(len - name - 1), p + name + 1)
 					  : xasprintf("%s %s", k->name, k->bar);
 			/* the first entries are the ones wanted most: the rest go when the width is short */

@@ -16,7 +16,7 @@ env="CUDALINGS_GRADER='$repo/tests/tui/fake-cudalings' EDITOR='$repo/tests/tui/s
 # fresh_workbook DIR: the fixture, as a student gets it
 fresh_workbook() {
 	rm -rf "$1"
-	cp -r "$repo/tests/tui/fixtures/workbook" "$1"
+	cp -r "$repo/tests/tui/workbook" "$1"
 }
 
 # save FILE TEXT-FILE: replace FILE as an editor that saves by rename does

@@ -12,7 +12,7 @@ grader=$repo/build/cudalings
 work=$(mktemp -d /tmp/cudalings-views.XXXXXX)
 trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 wb=$work/wb
-cp -r "$repo/tests/tui/fixtures/workbook" "$wb"
+cp -r "$repo/tests/tui/workbook" "$wb"
 mkdir -p "$wb/.cudalings/reports"
 # a grading as the real grader reports it, of the file the workbook now holds
 kernel=$repo/tests/mistakes/col_sums/lanes_far_apart.cu

@@ -91,6 +91,21 @@ const struct line_figures *lines_find(const struct line_map *m, const char *file
 /* One short phrase of a line's figures, e.g. "global load 4.0 sectors/req (4.0 needed), 50% of bytes". */
 char *lines_summary(const struct line_figures *l, const struct line_map *m);
 void lines_release(struct line_map *m);
+
+/* For lines.c and lines_report.c, which share the map: the entry of file:line, made when new (NULL past
+   the most lines kept), and an access added to a line's figures. */
+struct line_figures *lines_at(struct line_map *m, const char *file, int line);
+void lines_add_access(struct line_figures *l, int kind, uint64_t requests, uint64_t units, uint64_t ideal);
+static inline bool
+lines_kind_is_shared(int k)
+{
+	return k == LINE_SHARED_LOAD || k == LINE_SHARED_STORE;
+}
+static inline bool
+lines_kind_is_local(int k)
+{
+	return k == LINE_LOCAL_LOAD || k == LINE_LOCAL_STORE;
+}
 /* Line `n` (from 1) of `text`, as a new string you own; NULL past the end. */
 char *lines_text_line(const char *text, int n);
 

@@ -251,7 +251,7 @@ build_judge(const struct exercise *e, const char *judge, struct buf *log)
 		args_add(&link, object);
 		free(object);
 	}
-	char *check = xasprintf("harness/checks/%s.cpp", e->name);
+	char *check = xasprintf("harness/checks/%s.cpp", e->check);
 	char *object = xasprintf("build/judge/%s.check.o", e->name);
 	if (!status)
 		status = compile_host(true, check, object, "-DCUDALINGS_JUDGE", log);
@@ -390,6 +390,11 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	int status = compile_cu(b, "harness/runner.cu", object, true, log);
 	args_add(&objects, object);
 	free(object);
+	/* the "Measure it" demo's ways of timing, which the simulator cannot time */
+	if (b == BACKEND_GPU && !status) {
+		status = compile_cu(b, "harness/timing_ways.cu", "build/gpu/harness/timing_ways.o", false, log);
+		args_add(&objects, "build/gpu/harness/timing_ways.o");
+	}
 	for (size_t i = 0; i < sizeof(harness_c_sources) / sizeof(*harness_c_sources) && !status; i++) {
 		object = xasprintf("build/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
 		bool sandbox = strstr(harness_c_sources[i], "sandbox") != NULL;
@@ -397,7 +402,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 		args_add(&objects, object);
 		free(object);
 	}
-	char *check = xasprintf("harness/checks/%s.cpp", e->name);
+	char *check = xasprintf("harness/checks/%s.cpp", e->check);
 	object = xasprintf("build/host/checks/%s.o", e->name);
 	if (!status && !file_exists(check)) {
 		buf_addf(log, "the exercise has no check: '%s' is missing\n", check);

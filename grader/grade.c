@@ -383,7 +383,7 @@ runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_
 	cmd->channel_fd = random_channel_fd(g->seed);
 	snprintf(channel_text, 16, "%d", cmd->channel_fd);
 	snprintf(threshold_text, 32, "%.17g", g->e->threshold_ratio);
-	char **options = xcalloc(12, sizeof(char *));
+	char **options = xcalloc(14, sizeof(char *));
 	int n = 0;
 	options[n++] = root_path(g->b.runner);
 	options[n++] = xstrdup("--channel");
@@ -394,6 +394,10 @@ runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_
 	options[n++] = xstrdup(threshold_text);
 	options[n++] = xstrdup("--student");
 	options[n++] = root_path(g->b.library);
+	if (g->e->timing_ways) {
+		options[n++] = xstrdup("--timing-ways");
+		options[n++] = xstrdup("1");
+	}
 	cmd->options = options;
 }
 

@@ -104,6 +104,8 @@ struct grade_result {
 	enum tier tier;     /* a pass's standing: pass, near gold (within NEAR_GOLD_RATIO× of gold), gold (as fast or
 			       faster); TIER_NONE for a failure */
 	struct line_map lines; /* per source line: the simulator's always, Nsight Compute's when asked (--lines) */
+	struct proto_way ways[PROTO_MAX_WAYS]; /* a demo with timing_ways, on a GPU: its kernel timed each way */
+	int nways;
 };
 
 /* A pass within this factor of the gold solution's time is near gold. */

@@ -74,7 +74,7 @@ valid_name(const char *name)
 static const char *const root_keys[] = { "version", "title", "items", NULL };
 static const char *const item_keys[] = { "name", "kind", "title", "lesson", "launcher", "dims", "cases", "timed",
 					  "tolerance", "threshold_ratio", "absolute_us", "hints", "budgets", "allow",
-					  NULL };
+					  "timing_ways", "check", NULL };
 static const char *const tolerance_keys[] = { "rtol", "atol", NULL };
 static const char *const hint_keys[] = { "when", "text", NULL };
 /* what a hint may answer: a stage, or a diagnosis the grader makes */
@@ -142,7 +142,7 @@ check_item(const cJSON *o, const char *name)
 		{ "timed", cJSON_Array, "a list" },     { "tolerance", cJSON_Object, "an object" },
 		{ "threshold_ratio", cJSON_Number, "a number" }, { "absolute_us", cJSON_Object, "an object" },
 		{ "hints", cJSON_Array, "a list" },     { "budgets", cJSON_Object, "an object" },
-		{ "allow", cJSON_Array, "a list" },
+		{ "allow", cJSON_Array, "a list" },     { "check", cJSON_String, "a string" },
 	};
 	for (size_t i = 0; i < sizeof(types) / sizeof(*types); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, types[i].key);
@@ -205,6 +205,8 @@ parse_exercise(const cJSON *o, struct exercise *e)
 		return error("workbook.json: %s: \"launcher\" must be a C signature like "
 			     "\"void %s_launch(const float *in, float *out, int n)\"", name, name);
 	e->launcher = xstrdup(launcher);
+	const char *check = string_field(o, "check");
+	e->check = xstrdup(check ? check : name);
 
 	const cJSON *dims = cJSON_GetObjectItemCaseSensitive(o, "dims");
 	e->ndims = cJSON_GetArraySize(dims);
@@ -227,6 +229,15 @@ parse_exercise(const cJSON *o, struct exercise *e)
 			return -1;
 		e->has_timed = true;
 	}
+	/* the "Measure it" demo: its first case is the kernel's first launch, timed at the timed size */
+	const cJSON *ways = cJSON_GetObjectItemCaseSensitive(o, "timing_ways");
+	if (ways && !cJSON_IsBool(ways))
+		return error("workbook.json: %s: \"timing_ways\" must be true or false", name);
+	e->timing_ways = cJSON_IsTrue(ways);
+	if (e->timing_ways && (e->kind != ITEM_DEMO || !e->has_timed ||
+			       memcmp(e->cases[0], e->timed, sizeof(int) * (size_t)e->ndims)))
+		return error("workbook.json: %s: \"timing_ways\" is for a demo whose first case is its \"timed\" size "
+			     "(the first launch is one of the ways)", name);
 	const cJSON *tol = cJSON_GetObjectItemCaseSensitive(o, "tolerance");
 	e->rtol = number_field(tol, "rtol", 1e-5);
 	e->atol = number_field(tol, "atol", 0);
@@ -273,6 +284,23 @@ parse_hints(const cJSON *o, struct exercise *e)
 		e->hints[e->nhints].when = xstrdup(when ? when : "fail");
 		e->hints[e->nhints++].text = xstrdup(text);
 	}
+}
+
+/* An item that uses an earlier item's check: the same launcher parameters, the same sizes. */
+static int
+check_shared(const struct manifest *m, const struct exercise *e)
+{
+	for (int i = 0; i < m->count; i++) {
+		const struct exercise *o = &m->items[i];
+		if (strcmp(o->name, e->check))
+			continue;
+		if (!o->launcher || strcmp(strchr(o->launcher, '('), strchr(e->launcher, '(')) || o->ndims != e->ndims)
+			return error("workbook.json: %s: \"check\" '%s' needs the same launcher parameters and sizes as "
+				     "'%s' has", e->name, e->check, o->name);
+		return 0;
+	}
+	return error("workbook.json: %s: \"check\" names '%s', which is not an exercise or demo listed before it",
+		     e->name, e->check);
 }
 
 int
@@ -322,6 +350,8 @@ manifest_load(struct manifest *m)
 				status = error("workbook.json: '%s' is listed twice", e->name);
 				break;
 			}
+		if (!status && e->check && strcmp(e->check, e->name))
+			status = check_shared(m, e);
 		m->count++;
 	}
 	cJSON_Delete(root);

@@ -36,6 +36,7 @@ struct exercise {
 	char *lesson;        /* slides/NAME.md */
 	char *file;          /* exercises/NAME.cu, NULL for a lesson */
 	char *solution;      /* solutions/NAME.cu */
+	char *check;         /* harness/checks/CHECK.cpp: the item's own name, or an earlier item's with its launcher */
 	char *launcher;      /* the full C signature */
 	char *launcher_name; /* the identifier in it */
 	char *dim_names[PROTO_MAX_DIMS];
@@ -54,6 +55,7 @@ struct exercise {
 	int nbudgets;
 	char **allow; /* calls the inspection would refuse that this exercise permits */
 	int nallow;
+	bool timing_ways; /* a demo whose runs time the kernel the right way and the wrong ways (--timing-ways) */
 };
 
 struct manifest {

@@ -80,6 +80,86 @@ print_timing(FILE *out, const struct grade_result *r, bool color)
 		fprintf(out, "  %-10s %s\n", "noise", t->noise);
 }
 
+/* The ways of timing a kernel that the "Measure it" demo shows, by enum proto_way_kind: one table. */
+static const struct {
+	const char *key;   /* in the JSON */
+	const char *how;   /* how it was timed */
+	const char *why;   /* what the figure is, and what is wrong with it */
+} ways[WAY_KINDS] = {
+	[WAY_RIGHT] = { "right", "events around the kernel, warm, L2 flushed, median",
+			"the right way: the kernel alone on the GPU's clock, after a warm-up, each launch "
+			"from a cold L2, the median of many (this is how the grader times)" },
+	[WAY_FIRST_LAUNCH] = { "first_launch", "the same events around its first launch",
+			       "the first launch in a process also loads the kernel's code onto the GPU "
+			       "and sets up what the driver prepares on first use: time it, and you time that" },
+	[WAY_LAUNCH_ONLY] = { "launch_only", "a host clock around the launch call",
+			      "a launch returns once the kernel is queued, before it runs: this is the cost "
+			      "of launching, whatever the kernel does" },
+	[WAY_HOST_CLOCK] = { "host_clock", "a host clock around launch and synchronize",
+			     "the kernel plus the launch and the host waking up from cudaDeviceSynchronize(): "
+			     "a few µs more, which matter for a short kernel" },
+	[WAY_NO_WARMUP] = { "no_warmup", "events, L2 flushed, first after 1 s idle",
+			    "no warm-up: an idle GPU may have lowered its clocks (the SM clock beside it, as "
+			    "NVML read it just before), and its first launches pay for waking up" },
+	[WAY_WARM_CACHE] = { "warm_cache", "events, warm, no flush between launches",
+			     "a cache that stays warm: each launch finds the last one's data in L2, so a "
+			     "kernel whose data fit there looks faster than it is on fresh data" },
+};
+
+/* text, folded at `width` columns, each line after `prefix` */
+static void
+print_folded(FILE *out, const char *text, const char *prefix, int width)
+{
+	int room = width - (int)strlen(prefix);
+	while (*text) {
+		int n = (int)strlen(text);
+		if (n > room) {
+			n = room;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (!n)
+				n = room;
+		}
+		fprintf(out, "%s%.*s\n", prefix, n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+void
+report_timing_ways(FILE *out, const struct exercise *e, const struct grade_result *r)
+{
+	if (!e->timing_ways)
+		return;
+	if (!r->nways) {
+		fprintf(out, "    on a GPU this demo times its kernel these ways, the wrong figures beside the right "
+			"one:\n");
+		for (int k = WAY_RIGHT; k < WAY_KINDS; k++) {
+			fprintf(out, "    %s\n", ways[k].how);
+			print_folded(out, ways[k].why, "        ", 80);
+		}
+		return;
+	}
+	const struct proto_way *right = NULL;
+	for (int i = 0; i < r->nways; i++)
+		if (r->ways[i].kind == WAY_RIGHT)
+			right = &r->ways[i];
+	/* µs and × are two bytes each for one column: the widths count bytes */
+	fprintf(out, "    %-44s %10s %9s %8s\n", "the same kernel, timed", "µs", "× right", "SM MHz");
+	for (int i = 0; i < r->nways; i++) {
+		const struct proto_way *w = &r->ways[i];
+		char mhz[16] = "-";
+		if (w->sm_mhz)
+			snprintf(mhz, sizeof(mhz), "%u", w->sm_mhz);
+		fprintf(out, "    %-44s %9.1f %8.2f %8s\n", ways[w->kind].how, w->us,
+			right && right->us > 0 ? w->us / right->us : 0, mhz);
+		print_folded(out, ways[w->kind].why, "        ", 80);
+		if (w->samples > 1)
+			fprintf(out, "        %u launches: %.1f to %.1f µs\n", w->samples, w->low_us, w->high_us);
+	}
+}
+
 void
 report_text(FILE *out, const struct grade_result *r, bool color)
 {
@@ -107,6 +187,8 @@ report_text(FILE *out, const struct grade_result *r, bool color)
 	}
 	if (r->timing.measured)
 		print_timing(out, r, color);
+	if (r->nways)
+		report_timing_ways(out, r->e, r);
 	for (int i = 0; i < r->ndiagnostics; i++)
 		fprintf(out, "  %-10s %s\n", r->diagnostics[i].kind, r->diagnostics[i].message);
 	if (r->program_output && *r->program_output) {
@@ -255,6 +337,24 @@ report_json(const struct grade_result *r)
 	}
 	add_figures(o, &r->figures);
 	lines_add_json(o, &r->lines);
+	if (r->e->timing_ways) {
+		cJSON *list = cJSON_AddArrayToObject(o, "timing_ways");
+		for (int i = 0; i < r->nways; i++) {
+			const struct proto_way *w = &r->ways[i];
+			cJSON *j = cJSON_CreateObject();
+			cJSON_AddStringToObject(j, "way", ways[w->kind].key);
+			cJSON_AddStringToObject(j, "how", ways[w->kind].how);
+			cJSON_AddNumberToObject(j, "us", w->us);
+			cJSON_AddNumberToObject(j, "low_us", w->low_us);
+			cJSON_AddNumberToObject(j, "high_us", w->high_us);
+			cJSON_AddNumberToObject(j, "samples", w->samples);
+			if (w->sm_mhz)
+				cJSON_AddNumberToObject(j, "sm_mhz", w->sm_mhz);
+			else
+				cJSON_AddNullToObject(j, "sm_mhz");
+			cJSON_AddItemToArray(list, j);
+		}
+	}
 	cJSON_AddItemToObject(o, "hint", string_or_null(r->hint));
 	return o;
 }

@@ -7,6 +7,9 @@
 #include "grade.h"
 
 void report_text(FILE *out, const struct grade_result *r, bool color);
+/* A demo with timing_ways: its kernel timed each way, the right figure first (on the simulator, the ways
+ * it would time and why, without figures). */
+void report_timing_ways(FILE *out, const struct exercise *e, const struct grade_result *r);
 /* The grade as DESIGN.md's output contract describes it; you own the object. */
 cJSON *report_json(const struct grade_result *r);
 void report_print_json(FILE *out, cJSON *json);

@@ -131,6 +131,8 @@ payload_limit(const struct session *s, const struct proto_header *h, enum sessio
 		return judge ? 0 : sizeof(struct proto_counts);
 	case MSG_LINES:
 		return judge ? 0 : sizeof(struct proto_line) * PROTO_MAX_LINES;
+	case MSG_WAYS:
+		return judge ? 0 : sizeof(struct proto_way) * PROTO_MAX_WAYS;
 	case MSG_CASE_BEGIN:
 	case MSG_DONE:
 	default:
@@ -410,6 +412,17 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		break;
 	case MSG_STAGE:
 		progress(s, "{\"event\":\"stage\",\"stage\":\"timing\",\"message\":\"%.*s\"}", (int)h->length, payload);
+		break;
+	case MSG_WAYS:
+		/* the "Measure it" demo's ways of timing: shown, never judged; once, in the timed case */
+		if (s->e->timing_ways && s->timed >= 0 && index == s->timed && s->current == s->timed &&
+		    !s->r->nways && h->length % sizeof(struct proto_way) == 0) {
+			s->r->nways = (int)(h->length / sizeof(struct proto_way));
+			memcpy(s->r->ways, payload, h->length);
+			for (int i = 0; i < s->r->nways; i++)
+				if (s->r->ways[i].kind < WAY_RIGHT || s->r->ways[i].kind >= WAY_KINDS)
+					s->r->nways = 0;
+		}
 		break;
 	case MSG_TIMING: {
 		int timed = s->timed >= 0 ? s->timed : 0;

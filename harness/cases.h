@@ -30,6 +30,8 @@ struct run_config {
 	double rtol, atol;       /* judge: the exercise's tolerance */
 	const char *student;     /* runner: the submission's shared object */
 	bool under_tool;         /* runner: under compute-sanitizer or Nsight Compute */
+	bool timing_ways;        /* runner, GPU: time the kernel the right and the wrong ways (the "Measure it"
+				    demo): its first launch, in case 0, and the rest in the timed case */
 };
 
 /* Parse the grader's arguments; on a mistake print why and return -1. */

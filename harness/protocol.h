@@ -33,6 +33,7 @@ enum proto_type {
 	MSG_REFUSED,       /* runner: the submission made a system call it may not; payload = the call's name */
 	MSG_REPOISONED,    /* runner: case, aux = buffer: the output of a second launch over PROTO_SECOND_POISON */
 	MSG_LINES,         /* runner (simulator): case, payload = struct proto_line[], at most PROTO_MAX_LINES */
+	MSG_WAYS,          /* runner: the timed case, payload = struct proto_way[], at most PROTO_MAX_WAYS */
 };
 
 /* The harness fills outputs with 0xff bytes (a NaN) before a launch. Where
@@ -161,6 +162,30 @@ struct proto_timing {
 	uint32_t sm_mhz_first, sm_mhz_last; /* SM clock before the first measurement, after the last */
 	uint32_t sm_mhz_low, sm_mhz_high;   /* the lowest and highest seen */
 	uint64_t slowdowns;   /* PROTO_SLOWDOWN_* reasons seen during any measurement */
+};
+
+/*
+ * One way of timing a kernel, the right one or a classic mistake: what the
+ * "Measure it" demo shows (harness/timing_ways.cu, slides/measure_it.md).
+ */
+enum proto_way_kind {
+	WAY_RIGHT = 1,    /* events around the kernel alone, after a warm-up, L2 flushed, the median */
+	WAY_FIRST_LAUNCH, /* the same events around the kernel's first launch in the process */
+	WAY_LAUNCH_ONLY,  /* a host clock around the launch call, no waiting for the kernel */
+	WAY_HOST_CLOCK,   /* a host clock around the launch and cudaDeviceSynchronize() */
+	WAY_NO_WARMUP,    /* events, L2 flushed, the first launch after the GPU sat idle */
+	WAY_WARM_CACHE,   /* events after a warm-up but no flush: the inputs are still in L2 */
+	WAY_KINDS
+};
+
+#define PROTO_MAX_WAYS 8
+struct proto_way {
+	uint32_t kind;        /* enum proto_way_kind */
+	uint32_t samples;     /* launches timed this way */
+	double us;            /* the figure this way gives: the median of its samples, or its one */
+	double low_us, high_us;
+	uint32_t sm_mhz;      /* the SM clock just before (NVML); 0 when not known */
+	uint32_t reserved;
 };
 
 /* NVML's clock event reasons that slow a GPU down: power cap, slowdown, thermal, power brake. */

@@ -81,6 +81,16 @@ bad_book '{"items": [{"name": "a", "kind": "lesson", "hints": [{"when": "racee",
 	"a: hint 1: unknown \"when\" 'racee': did you mean 'race'"
 bad_book '{"items": [{"name": "a", "kind": "lesson", "title": 3}]}' '"title" must be a string'
 bad_book '{"items": [{"name": "a", "kind": "lesson"}, {"name": "a", "kind": "lesson"}]}' "listed twice"
+demo='"name": "d", "kind": "demo", "launcher": "void d_launch(float *out, int n)", "dims": ["n"]'
+bad_book "{\"items\": [{$demo, \"cases\": [[4]], \"timed\": [4], \"timing_ways\": 1}]}" \
+	'd: "timing_ways" must be true or false'
+bad_book "{\"items\": [{$demo, \"cases\": [[1], [4]], \"timed\": [4], \"timing_ways\": true}]}" \
+	'd: "timing_ways" is for a demo whose first case is its "timed" size'
+bad_book "{\"items\": [{$demo, \"cases\": [[4]], \"check\": \"e\"}]}" \
+	"d: \"check\" names 'e', which is not an exercise or demo listed before it"
+other='"name": "e", "kind": "demo", "launcher": "void e_launch(const float *in, float *out, int n)", "dims": ["n"]'
+bad_book "{\"items\": [{$demo, \"cases\": [[4]]}, {$other, \"cases\": [[4]], \"check\": \"d\"}]}" \
+	"e: \"check\" 'd' needs the same launcher parameters and sizes as 'd' has"
 
 # what the simulator cannot run is said so, with no verdict (exit 3), never a misleading compile error
 cat >"$tmp/grid_sync.cu" <<'CU'

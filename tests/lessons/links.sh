@@ -41,8 +41,8 @@ for lesson in sorted(slides.glob("*.md")):
             for code in re.findall(r"`([^`]+)`", line):
                 candidates += code.split()
             candidates += [t for t in re.findall(r"\]\(([^)\s]+)", line) if not re.match(r"^(\w+:|#)", t)]
-            for word in ("MEASUREMENTS", "seed"):
-                if re.search(r"\b%s" % word, line, re.I):
+            for word, pattern in (("MEASUREMENTS", r"\bMEASUREMENTS\b"), ("the seeds", r"(?i)\bthe seeds?\b")):
+                if re.search(pattern, line):
                     print("%s: '%s': the student's copy holds no such material; cite a bench/ file, or name "
                           "the course the lesson follows" % (where, word))
                     problems += 1
@@ -64,8 +64,9 @@ expect 0 " 0 problems" -- check slides
 # a bench file cited by a figure ships
 expect 0 "^bench/" -- grep -m1 "^bench/" "$tmp/shipped"
 mkdir -p "$tmp/bad"
-printf '# b\n\nAs `tests/wrong/col_sums/strided_lanes.cu` shows ([the numbers](bench/nowhere.md)),\nsee MEASUREMENTS.md.\n' >"$tmp/bad/b.md"
+printf '# b\n\nAs `tests/wrong/col_sums/strided_lanes.cu` shows ([the numbers](bench/nowhere.md)),\nsee MEASUREMENTS.md and the seeds.\n' >"$tmp/bad/b.md"
 expect 1 "b.md:3: names tests/wrong/col_sums/strided_lanes.cu" -- check "$tmp/bad"
 expect 1 "b.md:3: names bench/nowhere.md" -- check "$tmp/bad"
 expect 1 "b.md:4: 'MEASUREMENTS'" -- check "$tmp/bad"
+expect 1 "b.md:4: 'the seeds'" -- check "$tmp/bad"
 finish links

@@ -254,3 +254,44 @@ Test(session, a_runner_stuck_while_loading_says_so, .timeout = 5)
 	cr_assert_not_null(strstr(f.r.cases[0].message, "did not reach its first case within 5 s"));
 	teardown(&f);
 }
+
+/* The "Measure it" demo's ways of timing: kept once, in the timed case, for a demo that asks for them. */
+Test(session, the_ways_of_timing_are_kept_only_where_and_when_asked, .timeout = 5)
+{
+	struct proto_way ways[2] = { { .kind = WAY_RIGHT, .samples = 51, .us = 8.5 },
+				     { .kind = WAY_LAUNCH_ONLY, .samples = 51, .us = 2.5 } };
+	struct fixture f;
+	/* an exercise that does not ask: ignored */
+	setup(&f, 4, 2, 4);
+	say(&f.runner, MSG_CASE_BEGIN, 2, 0, NULL, 0);
+	say(&f.runner, MSG_WAYS, 2, 0, ways, sizeof(ways));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_eq(f.r.nways, 0);
+	teardown(&f);
+
+	struct exercise demo = exercise;
+	demo.timing_ways = true;
+	setup(&f, 4, 2, 4);
+	f.s.e = &demo;
+	/* before the timed case: ignored; in it: kept; a second report: ignored */
+	struct proto_way other = { .kind = WAY_WARM_CACHE, .samples = 51, .us = 5 };
+	say(&f.runner, MSG_WAYS, 2, 0, &other, sizeof(other));
+	say(&f.runner, MSG_CASE_BEGIN, 2, 0, NULL, 0);
+	say(&f.runner, MSG_WAYS, 2, 0, ways, sizeof(ways));
+	say(&f.runner, MSG_WAYS, 2, 0, &other, sizeof(other));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_eq(f.r.nways, 2);
+	cr_assert_eq(f.r.ways[1].kind, WAY_LAUNCH_ONLY);
+	cr_assert_float_eq(f.r.ways[0].us, 8.5, 1e-9);
+	teardown(&f);
+
+	/* a kind the grader does not know: none kept */
+	setup(&f, 4, 2, 4);
+	f.s.e = &demo;
+	struct proto_way unknown = { .kind = WAY_KINDS, .us = 1 };
+	say(&f.runner, MSG_CASE_BEGIN, 2, 0, NULL, 0);
+	say(&f.runner, MSG_WAYS, 2, 0, &unknown, sizeof(unknown));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_eq(f.r.nways, 0);
+	teardown(&f);
+}

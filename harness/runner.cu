@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <vector>
 
 extern "C" {
@@ -427,14 +426,6 @@ run_correctness_case(int index)
 
 /* ------------------------------------------------------------------ timing */
 
-static double
-now_us(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
 enum { ROUNDS_MIN = 20, ROUNDS_MAX = 2000 };
 
 struct timing_state {
@@ -545,7 +536,7 @@ time_once(struct timing_state *t, enum variant v, unsigned flush_value, double *
 	int index = t->index;
 	if (harness_call(index, "cudaDeviceSynchronize", cudaDeviceSynchronize()))
 		return -1;
-	double w0 = now_us();
+	double w0 = stats_now_us();
 	cudaEventRecord(t->span);
 	/* the reference and the student each get the round's inputs afresh: neither sees what the other left */
 	if (v != VARIANT_COPY && draw_round_inputs(t))
@@ -570,7 +561,7 @@ time_once(struct timing_state *t, enum variant v, unsigned flush_value, double *
 		e = cudaEventSynchronize(t->stop);
 	if (e == cudaSuccess)
 		e = cudaDeviceSynchronize();
-	double wall = now_us() - w0;
+	double wall = stats_now_us() - w0;
 	if (e != cudaSuccess) {
 		static const char *const what[] = { "timing the reference solution", "timing the kernel",
 						    "timing a copy", "timing the gold solution", "timing the physical reference" };
@@ -650,7 +641,7 @@ measure(struct timing_state *t, double cap_us, struct measurement *m)
 {
 	static double student[ROUNDS_MAX], reference[ROUNDS_MAX], copy[ROUNDS_MAX], gold[ROUNDS_MAX],
 		physical[ROUNDS_MAX], ratio[ROUNDS_MAX], wall[ROUNDS_MAX], scratch[ROUNDS_MAX];
-	double begin = now_us();
+	double begin = stats_now_us();
 	int n = 0;
 	while (n < ROUNDS_MAX) {
 		/* alternate which goes first so neither always meets the other's leftovers */
@@ -681,7 +672,7 @@ measure(struct timing_state *t, double cap_us, struct measurement *m)
 			double lo, hi;
 			memcpy(scratch, ratio, n * sizeof(double));
 			double med = stats_median_ci(scratch, (size_t)n, &lo, &hi);
-			if ((hi - lo) / 2 <= 0.01 * med || now_us() - begin > cap_us)
+			if ((hi - lo) / 2 <= 0.01 * med || stats_now_us() - begin > cap_us)
 				break;
 		}
 	}
@@ -860,7 +851,7 @@ send_timing_ways(struct timing_state *t)
 	struct timing_ways_kernel k = { ways_launch, &w, t->flush, t->flush_bytes, ways_sm_mhz };
 	struct proto_way ways[PROTO_MAX_WAYS];
 	int n = 0;
-	proto_sendf(channel, MSG_STAGE, (uint32_t)t->index, STAGE_TIMING, "timing the kernel the right way and the wrong ways");
+	proto_sendf(channel, MSG_STAGE, (uint32_t)t->index, PROTO_STAGE_TIMING, "timing the kernel the right way and the wrong ways");
 	if (harness_call(t->index, "timing the kernel the demo's ways", timing_ways_measure(&k, ways, &n)))
 		return -1;
 	proto_send(channel, MSG_WAYS, (uint32_t)t->index, 0, ways, sizeof(ways[0]) * (size_t)n);
@@ -894,7 +885,7 @@ run_timed_case(int index)
 	    (cudalings_gold_launcher && time_once(&t, VARIANT_GOLD, 0, NULL) < 0) ||
 	    (has_physical() && time_once(&t, VARIANT_PHYSICAL, 0, NULL) < 0))
 		exit(1);
-	for (double w0 = now_us(); now_us() - w0 < 100e3;)
+	for (double w0 = stats_now_us(); stats_now_us() - w0 < 100e3;)
 		if (launch_and_wait(index, PROTO_STAGE_TIMING, student_launcher, &b, b.dev))
 			exit(1);
 

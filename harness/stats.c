@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 static int
 compare_doubles(const void *a, const void *b)
@@ -30,4 +31,12 @@ stats_median_ci(double *v, size_t n, double *lo, double *hi)
 	*lo = v[l];
 	*hi = v[h];
 	return median;
+}
+
+double
+stats_now_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }

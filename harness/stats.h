@@ -1,4 +1,4 @@
-/* Order statistics for the timing protocol; plain C so unit tests need no GPU. */
+/* Order statistics and the clock for the timing protocol; plain C so unit tests need no GPU. */
 #ifndef CUDALINGS_STATS_H
 #define CUDALINGS_STATS_H
 
@@ -16,6 +16,9 @@ double stats_median(double *v, size_t n);
  * it from order statistics (the ranks n/2 ± 0.98·√n). Sorts v in place.
  */
 double stats_median_ci(double *v, size_t n, double *lo, double *hi);
+
+/* Microseconds on the host's monotonic clock. */
+double stats_now_us(void);
 
 #ifdef __cplusplus
 }

@@ -26,14 +26,6 @@ static struct proto_way first;
 static bool have_first;
 static unsigned flush_value;
 
-static double
-now_us(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
 static unsigned
 mhz(const struct timing_ways_kernel *k)
 {
@@ -89,11 +81,11 @@ time_with_host_clock(const struct timing_ways_kernel *k, bool wait, double *us)
 		e = cudaDeviceSynchronize();
 	if (e != cudaSuccess)
 		return e;
-	double t0 = now_us();
+	double t0 = stats_now_us();
 	k->launch(k->ctx);
 	if (wait)
 		e = cudaDeviceSynchronize();
-	double t1 = now_us();
+	double t1 = stats_now_us();
 	if (e == cudaSuccess)
 		e = cudaGetLastError();
 	if (e == cudaSuccess && !wait)
@@ -166,14 +158,14 @@ timing_ways_measure(const struct timing_ways_kernel *k, struct proto_way *ways, 
 	if (e != cudaSuccess)
 		return e;
 	/* the GPU idle a while, then timed at once: what a measurement without a warm-up sees */
-	for (double t0 = now_us(); now_us() - t0 < IDLE_US;) {
+	for (double t0 = stats_now_us(); stats_now_us() - t0 < IDLE_US;) {
 		struct timespec pause = { 0, 10 * 1000 * 1000 };
 		nanosleep(&pause, NULL);
 	}
 	if ((e = measure_way(k, WAY_NO_WARMUP, EVENTS_FLUSHED, COLD_SAMPLES, false, &cold)) != cudaSuccess)
 		return e;
 	/* the warm-up, then the right way and the mistakes a warm GPU still makes */
-	for (double t0 = now_us(); now_us() - t0 < WARMUP_US;) {
+	for (double t0 = stats_now_us(); stats_now_us() - t0 < WARMUP_US;) {
 		double us;
 		if ((e = time_with_events(k, true, &us)) != cudaSuccess)
 			return e;

@@ -281,6 +281,9 @@ class Lesson:
             if not FIGURE_MARK.match(lines[i].rstrip("\n")):
                 i += 1
                 continue
+            if i > 0 and lines[i - 1].strip() and not lines[i - 1].startswith("["):
+                # a link reference definition cannot interrupt a paragraph: it would show
+                self.problem(i, "a figure marker right after text shows in the lesson: put a blank line before it")
             group = []
             while i < len(lines) and FIGURE_MARK.match(lines[i].rstrip("\n")):
                 group.append(i)

@@ -18,8 +18,10 @@ fi
 # the runner's GPU sources, which only a GPU machine builds otherwise (harness/timing_ways.cu is GPU only)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+flags="$(sh tools/runner-flags.sh NVCC_FLAGS) $(sh tools/runner-flags.sh RUNNER_INCLUDES) -Xcompiler $(sh tools/runner-flags.sh OPENMP)"
 for f in harness/runner.cu harness/timing_ways.cu; do
-	if nvcc -std=c++17 -O3 -arch=sm_90 -Iharness -Ibuild/gen -Xcompiler -fopenmp -c "$f" -o "$tmp/$(basename "$f").o"; then
+	# shellcheck disable=SC2086 # the flags are words, as harness/runner.mk says
+	if nvcc $flags -arch=sm_90 -c "$f" -o "$tmp/$(basename "$f").o"; then
 		echo "  ok   $f compiles with nvcc -arch=sm_90"
 		passed=$((passed + 1))
 	else

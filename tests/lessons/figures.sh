@@ -60,6 +60,11 @@ printf '\nOn my laptop it took 12.5 µs, 3.1× faster.\n' >>"$tmp/w/slides/vocab
 expect 1 "vocabulary.md:[0-9]+: '12.5 µs' is a measured figure with no marker" -- tool
 expect 1 "vocabulary.md:[0-9]+: '3.1×' is a measured figure with no marker" -- tool
 
+# a marker right after a line of text is no definition: Markdown shows it
+fresh
+printf 'A paragraph\n[figure]: # "a quoted figure = 1"\n\n1 of them.\n' >>"$tmp/w/slides/vocabulary.md"
+expect 1 "vocabulary.md:[0-9]+: a figure marker right after text shows" -- tool
+
 # a figure whose section does not say which GPU measured it
 fresh
 sed -i 's/on an H100 (`bench\/gpu-results-h100.md`):/(`bench\/gpu-results-h100.md`):/' "$tmp/w/slides/matrix_add.md"

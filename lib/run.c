@@ -166,7 +166,7 @@ close_others(int keep_a, int keep_b)
 }
 
 struct pipes {
-	int out[2], err[2], chan[2], report[2];
+	int out[2], err[2], chan[2], report[2], in[2];
 };
 
 /* The child's side: only async-signal-safe calls until exec; a failure is said on the report pipe. */
@@ -182,7 +182,7 @@ become(char *const argv[], char *const envp[], const struct spawn_options *o, st
 	if (getppid() != parent)
 		_exit(EXIT_CANNOT_RUN);
 	int null = open("/dev/null", O_RDWR);
-	dup2(null, 0);
+	dup2(o->input_pipe ? p->in[0] : null, 0);
 	switch (o->out) {
 	case SPAWN_CAPTURE: dup2(p->out[1], 1); break;
 	case SPAWN_TO_FD: dup2(o->out_fd, 1); break;
@@ -257,7 +257,7 @@ static void
 close_pipes(struct pipes *p)
 {
 	int *all[] = { &p->out[0], &p->out[1], &p->err[0], &p->err[1], &p->chan[0], &p->chan[1],
-		       &p->report[0], &p->report[1] };
+		       &p->report[0], &p->report[1], &p->in[0], &p->in[1] };
 	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++)
 		close_fd(all[i]);
 }
@@ -265,17 +265,18 @@ close_pipes(struct pipes *p)
 int
 child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 {
-	struct pipes p = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	struct pipes p = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
 	memset(&c->output, 0, sizeof(c->output));
 	memset(&c->errors, 0, sizeof(c->errors));
 	c->pid = -1;
-	c->out_fd = c->err_fd = c->channel_fd = -1;
+	c->out_fd = c->err_fd = c->channel_fd = c->in_fd = -1;
 	c->running = c->timed_out = c->output_truncated = false;
 	c->status = 0;
 	c->output_cap = o->output_cap ? o->output_cap : 256 * 1024;
 	c->clean_on_exit = o->clean_on_exit;
 	if ((o->out == SPAWN_CAPTURE && pipe2(p.out, O_CLOEXEC)) || (o->err == SPAWN_CAPTURE && pipe2(p.err, O_CLOEXEC)) ||
-	    (o->channel && pipe2(p.chan, O_CLOEXEC)) || pipe2(p.report, O_CLOEXEC)) {
+	    (o->channel && pipe2(p.chan, O_CLOEXEC)) || (o->input_pipe && pipe2(p.in, O_CLOEXEC)) ||
+	    pipe2(p.report, O_CLOEXEC)) {
 		int why = errno;
 		close_pipes(&p);
 		return error("cannot create a pipe: %s", strerror(why));
@@ -300,6 +301,7 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 	close_fd(&p.err[1]);
 	close_fd(&p.chan[1]);
 	close_fd(&p.report[1]);
+	close_fd(&p.in[0]);
 	/* exec closes the report pipe: end of file is success, a message is why it failed */
 	char why[512];
 	ssize_t n;
@@ -319,6 +321,7 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 	c->out_fd = p.out[0];
 	c->err_fd = p.err[0];
 	c->channel_fd = p.chan[0];
+	c->in_fd = p.in[1];
 	int *ours[] = { &c->out_fd, &c->err_fd, &c->channel_fd };
 	for (size_t i = 0; i < 3; i++)
 		if (*ours[i] >= 0)
@@ -380,6 +383,7 @@ finish(struct child *c, int status)
 	if (c->clean_on_exit)
 		remember_live(0, c->pid);
 	kill(-c->pid, SIGKILL);
+	close_fd(&c->in_fd);
 	int *fds[] = { &c->out_fd, &c->err_fd, &c->channel_fd };
 	for (size_t i = 0; i < 3; i++) {
 		if (*fds[i] >= 0)
@@ -397,6 +401,35 @@ reap(struct child *c, bool block)
 		;
 	if (r == c->pid || (r < 0 && errno == ECHILD))
 		finish(c, r == c->pid ? status : 0);
+}
+
+int
+child_send_input(struct child *c, const void *data, size_t n, bool last)
+{
+	if (c->in_fd < 0)
+		return -1;
+	/* a child that has gone would get us a SIGPIPE: held back, and taken if it came */
+	sigset_t pipe_only, before;
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_only, &before);
+	const char *at = data;
+	int result = 0;
+	while (n && result == 0) {
+		ssize_t w = write(c->in_fd, at, n);
+		if (w > 0)
+			at += w, n -= (size_t)w;
+		else if (w < 0 && errno != EINTR)
+			result = -1;
+	}
+	if (result && errno == EPIPE) {
+		struct timespec now = { 0, 0 };
+		sigtimedwait(&pipe_only, NULL, &now);
+	}
+	pthread_sigmask(SIG_SETMASK, &before, NULL);
+	if (last || result)
+		close_fd(&c->in_fd);
+	return result;
 }
 
 void

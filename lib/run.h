@@ -48,6 +48,7 @@ struct spawn_options {
 	double cpu_limit_s;		/* the child's CPU seconds (a busy machine cannot trip it); 0 for none */
 	unsigned long memory_limit;	/* address space in bytes; 0 for none */
 	bool no_processes;		/* threads yes, processes no: a fork bomb stops at its first fork */
+	bool input_pipe;		/* stdin a pipe the parent writes with child_send_input (else /dev/null) */
 	int death_signal;		/* what the child gets should this program die; 0 for SIGKILL */
 	bool clean_on_exit;		/* kill its group when this program exits, or dies of SIGINT, SIGTERM,
 					   SIGHUP or SIGQUIT (their handlers then chain to the ones before) */
@@ -65,6 +66,7 @@ struct child {
 	/* the spawner's */
 	pid_t pid;
 	int out_fd, err_fd, channel_fd;	/* our ends of the pipes; -1 when none or once closed */
+	int in_fd;			/* our end of its stdin with input_pipe; -1 otherwise or once closed */
 	struct buf output, errors;	/* what was captured of stdout (and stderr with SPAWN_TO_STDOUT), and stderr */
 	size_t output_cap;
 	bool output_truncated;		/* either stream reached the cap: the rest was read and dropped */
@@ -89,6 +91,11 @@ int child_spawn(struct child *c, char *const argv[], const struct spawn_options 
 int child_pump(struct child **kids, int n, double wait_s);
 /* child_pump of one child until it ends; returns child_exit_code. */
 int child_wait(struct child *c);
+/*
+ * Write n bytes to its stdin (input_pipe), then close it when `last`; 0, or
+ * -1 when it has ended or closed its stdin (never a SIGPIPE here).
+ */
+int child_send_input(struct child *c, const void *data, size_t n, bool last);
 /* Its open pipes as pollfds, for a program's own poll loop (at most 3); returns how many. */
 int child_pollfds(const struct child *c, struct pollfd *fds);
 /* Kill the child's whole group now, and reap it. */

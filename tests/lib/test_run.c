@@ -358,3 +358,31 @@ Test(run, run_command_says_whether_it_worked, .timeout = 10)
 	cr_assert(strstr(buf_str(&out), "'sleep' ran past its 0.2 s limit"), "%s", buf_str(&out));
 	buf_free(&out);
 }
+
+Test(run, input_reaches_the_child_and_its_end_is_an_end_of_file, .timeout = 30)
+{
+	struct child c = { .label = "cat" };
+	char *argv[] = { "cat", NULL };
+	struct spawn_options o = { .input_pipe = true, .out = SPAWN_CAPTURE };
+	cr_assert_eq(child_spawn(&c, argv, &o), 0);
+	cr_assert_eq(child_send_input(&c, "go", 2, false), 0);
+	cr_assert_eq(child_send_input(&c, "!\n", 2, true), 0);
+	cr_assert_eq(child_wait(&c), 0, "cat saw the end of its input");
+	cr_assert_str_eq(buf_str(&c.output), "go!\n");
+	cr_assert_eq(child_send_input(&c, "x", 1, true), -1, "its input is closed");
+	child_release(&c);
+}
+
+Test(run, input_to_a_child_that_has_ended_is_an_error_not_a_signal, .timeout = 30)
+{
+	struct child c = { .label = "sh" };
+	char *argv[] = { "sh", "-c", "exec 0<&-; sleep 5", NULL };
+	struct spawn_options o = { .input_pipe = true };
+	cr_assert_eq(child_spawn(&c, argv, &o), 0);
+	/* more than a pipe holds: the write waits until the reader is gone, then EPIPE, and this
+	   process is still here to say so */
+	static char lots[1 << 17];
+	cr_assert_eq(child_send_input(&c, lots, sizeof(lots), true), -1);
+	cr_assert(c.running, "the child itself goes on");
+	child_release(&c);
+}

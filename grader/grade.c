@@ -64,6 +64,10 @@ struct grade_state {
 	bool frontend_running;
 	bool nvcc_accepted;    /* sim: nvcc's front end read the file and found nothing wrong */
 	int last_case;         /* the case the runner's deadline was last set for */
+	struct runner_command cmd;
+	char channel_text[16], threshold_text[32];
+	struct child runner;   /* gpu: started while the file compiles, so the GPU's start costs no wait */
+	bool runner_started, go_sent;
 	int status;            /* exit status when the environment stops the grading */
 };
 
@@ -152,6 +156,8 @@ compile_failed(struct grade_state *g, const char *output)
 }
 
 /* ----------------------------------------------------------------- the stages */
+
+static int runner_start(struct grade_state *g, bool early);
 
 /* Name the cases: the correctness cases, then (GPU) the timed case and the timed round the grader judges. */
 static void
@@ -275,7 +281,14 @@ stage_compile(struct grade_state *g)
 		if (g->b.scan_argv && child_spawn(&scan, g->b.scan_argv, &compile_options) == 0)
 			nkids++;
 	}
-	child_pump(kids, nkids, -1);
+	/* the runner starts meanwhile: on a GPU its start is most of a second of the driver's */
+	if (g->b.compile_argv && runner_start(g, true) == 0) {
+		struct child *all[4] = { &judge, &compile, &scan, &g->runner };
+		while (judge.running || compile.running || scan.running)
+			child_pump(all, 4, 0.02);
+	} else {
+		child_pump(kids, nkids, -1);
+	}
 	child_release(&scan);
 	bool judge_ok = child_succeeded(&judge) && !g->s.in[FROM_JUDGE].broken;
 	char *judge_status = child_describe_status(&judge);
@@ -341,7 +354,10 @@ runner_deadline(struct grade_state *g, struct child *c)
 	g->last_case = phase;
 	double now = now_seconds();
 	c->cpu_deadline = 0;
-	if (phase == -2) {
+	if (phase == -2 && !g->go_sent) {
+		/* the GPU is open and the file still compiles: the compiler's own limit bounds the wait */
+		c->deadline = 0;
+	} else if (phase == -2) {
 		c->deadline = now + LOAD_LIMIT_S;
 	} else if (s->current == s->timed) {
 		c->deadline = now + TIMED_LIMIT_S;
@@ -401,45 +417,80 @@ runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_
 	cmd->options = options;
 }
 
+/*
+ * Start the runner. Early (while the student's file compiles), it opens the
+ * GPU and installs its filter, then waits for a byte on its input before it
+ * loads the file: the GPU's start, most of a second, overlaps the compiler
+ * instead of following it (on the simulator it costs next to nothing, and
+ * the same path runs everywhere). 0, or -1 when it could not start.
+ */
+static int
+runner_start(struct grade_state *g, bool early)
+{
+	const char *wait[] = { "--wait-go", "1" };
+	int n = 0;
+	while (g->cmd.options[n])
+		n++;
+	char **options = xcalloc((size_t)n + 3, sizeof(char *));
+	memcpy(options, g->cmd.options, (size_t)n * sizeof(char *));
+	if (early)
+		memcpy(options + n, wait, sizeof(wait));
+	char **argv = tools_argv(g->e, options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
+				 g->has_measured ? g->measured_dims : NULL);
+	free(options);
+	g->runner = (struct child){ .label = "runner", .on_channel = runner_channel, .ctx = g };
+	struct spawn_options spawn = { .cwd = workbook_root(), .channel = true, .channel_child_fd = g->cmd.channel_fd,
+				       .timeout_s = START_LIMIT_S, .output_cap = 64 * 1024, .no_processes = true,
+				       .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .clean_on_exit = true,
+				       .input_pipe = early,
+				       /* the CUDA runtime reserves vast address space; the simulator does not */
+				       .memory_limit = g->o->backend == BACKEND_SIM ? SIM_MEMORY_LIMIT : 0 };
+	int spawned = child_spawn(&g->runner, argv, &spawn);
+	tools_free_argv(argv);
+	g->runner_started = spawned == 0;
+	g->go_sent = !early;
+	return spawned;
+}
+
 static enum step
-stage_run(struct grade_state *g, const struct runner_command *cmd)
+stage_run(struct grade_state *g)
 {
 	struct session *s = &g->s;
+	struct child *runner = &g->runner;
 	progress(g, "run", "running %d cases", s->ncases);
-	char **argv = tools_argv(g->e, cmd->options, s->timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
-				  g->has_measured ? g->measured_dims : NULL);
-	struct child runner = { .label = "runner", .on_channel = runner_channel, .ctx = g };
-	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = cmd->channel_fd,
-					 .timeout_s = START_LIMIT_S, .output_cap = 64 * 1024, .no_processes = true,
-					 .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .clean_on_exit = true,
-					 /* the CUDA runtime reserves vast address space; the simulator does not */
-					 .memory_limit = g->o->backend == BACKEND_SIM ? SIM_MEMORY_LIMIT : 0 };
-	int spawned = child_spawn(&runner, argv, &options);
-	tools_free_argv(argv);
-	if (spawned)
+	if (!g->runner_started && runner_start(g, false))
 		return environment_error(g, xasprintf("cannot start the runner of '%s'", g->e->name));
+	if (!g->go_sent) {
+		/* the file is compiled and linked: the runner may load it, within the load's limit from now */
+		g->go_sent = true;
+		child_send_input(runner, "g", 1, true);
+		if (s->hello) {
+			g->last_case = -99;
+			runner_deadline(g, runner);
+		}
+	}
 	/* nvcc's front end, if it still runs, finishes beside the runner */
-	struct child *kids[2] = { &runner, &g->frontend };
+	struct child *kids[2] = { runner, &g->frontend };
 	child_pump(kids, g->frontend_running ? 2 : 1, -1);
 	if (s->device_error) {
-		child_release(&runner);
+		child_release(runner);
 		char *message = s->device_error;
 		s->device_error = NULL;
 		return environment_error(g, message);
 	}
-	if (!runner.timed_out && WIFSIGNALED(runner.status) && WTERMSIG(runner.status) == SIGSYS && !s->refused) {
+	if (!runner->timed_out && WIFSIGNALED(runner->status) && WTERMSIG(runner->status) == SIGSYS && !s->refused) {
 		/* the filter stopped a call made with every signal blocked, before its handler could say which */
 		s->refused = xstrdup("the program made a system call a submission may not make (a new process or "
 				     "thread, a file written, the network, …)");
 		s->refused_when = SANDBOX_RUN;
 	}
-	char *status = child_describe_status(&runner);
-	session_runner_ended(s, runner.timed_out, current_limit(g), status);
+	char *status = child_describe_status(runner);
+	session_runner_ended(s, runner->timed_out, current_limit(g), status);
 	free(status);
-	if (runner.output.len)
-		g->r->program_output = xasprintf("%s%s", runner.output.data,
-						 runner.output_truncated ? "\n[output cut: more than 64 KiB]\n" : "");
-	child_release(&runner);
+	if (runner->output.len)
+		g->r->program_output = xasprintf("%s%s", runner->output.data,
+						 runner->output_truncated ? "\n[output cut: more than 64 KiB]\n" : "");
+	child_release(runner);
 	if (s->have_device) {
 		free(g->r->device);
 		g->r->device = xstrdup(s->device.name);
@@ -495,17 +546,16 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 {
 	struct grade_state *g = xcalloc(1, sizeof(*g));
 	start(g, e, o, r);
-	struct runner_command cmd = { 0 };
-	char channel_text[16], threshold_text[32];
+	struct runner_command *cmd = &g->cmd;
 	enum step result = stage_build(g);
-	if (result == STEP_OK)
+	if (result == STEP_OK) {
+		runner_options(g, cmd, g->channel_text, g->threshold_text);
 		result = stage_compile(g);
+	}
 	if (result == STEP_OK)
 		result = stage_inspect(g);
-	if (result == STEP_OK) {
-		runner_options(g, &cmd, channel_text, threshold_text);
-		result = stage_run(g, &cmd);
-	}
+	if (result == STEP_OK)
+		result = stage_run(g);
 	/* nvcc's errors come first: what it rejects fails, whatever the simulator made of it */
 	if (result != STEP_ENVIRONMENT && frontend_refused(g))
 		result = STEP_VERDICT;
@@ -513,14 +563,14 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	if (result == STEP_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))
 		result = STEP_ENVIRONMENT;
 	if (result == STEP_OK && o->backend == BACKEND_GPU && o->sanitize)
-		tools_sanitize(&g->s, &cmd);
+		tools_sanitize(&g->s, cmd);
 	/* a kernel too slow gets Nsight Compute's figures even unasked: they say where the time goes */
 	bool profile = o->profile || (too_slow(g) && tools_profile_available());
 	if (result == STEP_OK && o->backend == BACKEND_GPU && profile && e->has_timed)
-		tools_profile(&g->s, &cmd);
+		tools_profile(&g->s, cmd);
 	if (result == STEP_OK && o->backend == BACKEND_GPU && o->lines && e->has_timed) {
 		const char *paths[] = { g->b.source, g->b.nvcc_link, NULL };
-		tools_lines(&g->s, &cmd, paths);
+		tools_lines(&g->s, cmd, paths);
 	}
 	if (result != STEP_ENVIRONMENT)
 		verdict_conclude(&g->s);
@@ -528,7 +578,9 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	int status = result == STEP_ENVIRONMENT ? g->status : r->verdict == VERDICT_PASS ? EXIT_PASS : EXIT_FAIL;
 	if (g->frontend.pid > 0)
 		child_release(&g->frontend);
-	tools_free_argv(cmd.options);
+	/* a runner started early for a file that never got to run: it is waiting, and goes now */
+	child_release(&g->runner);
+	tools_free_argv(cmd->options);
 	session_release(&g->s);
 	build_release(&g->b);
 	free(g);

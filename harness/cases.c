@@ -55,6 +55,8 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 			cfg->under_tool = atoi(val) != 0;
 		else if (!strcmp(opt, "--timing-ways"))
 			cfg->timing_ways = atoi(val) != 0;
+		else if (!strcmp(opt, "--wait-go"))
+			cfg->wait_go = atoi(val) != 0;
 		else if (!strcmp(opt, "--student"))
 			cfg->student = val;
 		else if (!strcmp(opt, "--rtol"))

@@ -32,6 +32,8 @@ struct run_config {
 	bool under_tool;         /* runner: under compute-sanitizer or Nsight Compute */
 	bool timing_ways;        /* runner, GPU: time the kernel the right and the wrong ways (the "Measure it"
 				    demo): its first launch, in case 0, and the rest in the timed case */
+	bool wait_go;            /* runner: started early, it opens the GPU, then waits for a byte on stdin
+				    before loading the submission (which is still being compiled) */
 };
 
 /* Parse the grader's arguments; on a mistake print why and return -1. */

@@ -1020,6 +1020,11 @@ load_student(void)
 		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 		exit(1);
 	}
+	/* started while the submission compiled: the GPU is open, the filter in place; the grader says
+	   when the file is there, or closes our input when there is nothing to run */
+	char go;
+	if (cfg.wait_go && read(0, &go, 1) != 1)
+		exit(0);
 	char why[1024];
 #ifdef __CUDASIM__
 	/* its faults and checks name lines of the student's file */

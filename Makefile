@@ -103,6 +103,12 @@ AFTER   ?=
 export EX FILE BACKEND AFTER
 MAKE_ARGS := sh tools/make-args.sh
 
+.PHONY: grade list prepare
+## prepare: build each exercise's grader side ahead of its first grading (make and make tui run it)
+prepare: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
+	$(Q)$(B)/cudalings prepare --quiet
+all: prepare
+
 .PHONY: grade list
 ## grade: grade one exercise: make grade EX=transpose [FILE=path] [BACKEND=gpu|sim]
 grade: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)

@@ -69,6 +69,8 @@ cmd_prepare(const struct parsed_args *a)
 	if (jobs < 1)
 		jobs = 1;
 	struct manifest *m = workbook_manifest();
+	if (build_headers(m))
+		return EXIT_ENVIRONMENT;
 	const struct exercise **todo = xcalloc((size_t)m->count + 1, sizeof(*todo));
 	int n = 0;
 	for (int i = 0; i < m->count; i++)

@@ -1,36 +1,46 @@
 /*
- * Grading a class: `cudalings batch NAME DIR --out OUT`. Every submission in
- * DIR (a .cu file, or a folder per student holding one .cu) is graded by a
+ * Grading a class: `cudalings batch NAME DIR --out OUT`. Every entry of DIR
+ * is a student: a .cu file, or a folder holding one. Each is graded by a
  * child `cudalings grade … --json`, one at a time per lane: one lane per GPU
- * (each child sees only its GPU), or --jobs lanes on the simulator. Results
- * are written as they come, each file atomically, so an interrupted batch
- * goes on where it stopped when run again. A submission the grader gives no
- * verdict on (nothing to grade, past --timeout, a grader that died) is a row
- * with its reason, never the end of the batch:
- *
- *   OUT/STUDENT.json                    the grade JSON, as the CLI prints it
- *   OUT/gradebook.csv                   one row per student
- *   OUT/gradescope/STUDENT/results.json Gradescope's autograder format
+ * (each child sees only its GPU), or --jobs lanes on the simulator, as many
+ * as the memory holds. A student's own problem (nothing to grade, a file
+ * that is not a .cu, hidden, a FIFO, binary, too large, unreadable) is that
+ * student's row, never the end of the batch. An environment fault (the
+ * grader gone, a tool missing, the GPU gone, the disk full) stops the batch
+ * with exit 3 before anything is recorded against the student whose
+ * grading met it. What goes on disk is in batch_rows.h; who may write the
+ * out folder, in batch_lock.h; a class spread over a Slurm cluster, in
+ * slurm.h. Run again, a batch grades only the rows that are not final.
  */
 #ifndef CUDALINGS_BATCH_H
 #define CUDALINGS_BATCH_H
+
+#include <stdbool.h>
 
 #include "build.h"
 #include "manifest.h"
 
 struct batch_options {
-	const char *dir;        /* the submissions */
-	const char *out;        /* where the results go */
-	enum backend backend;   /* passed to every grading */
-	int jobs;               /* lanes asked for; 0: one per GPU, or half the cores on the simulator */
-	double timeout_s;       /* a whole grading past this is stopped and recorded as such */
+	const char *dir;          /* the submissions */
+	const char *out;          /* where the results go */
+	enum backend backend;     /* passed to every grading */
+	int jobs;                 /* lanes asked for; 0: one per GPU, or half the cores on the simulator */
+	double timeout_s;         /* a whole grading past this is stopped, and retried by the next run */
+	/* Slurm (slurm.h) */
+	bool slurm;               /* submit a job array instead of grading here */
+	const char *partition;    /* its partition; NULL: the cluster's default */
+	int tasks;                /* its tasks; 0: the default */
+	const char *slurm_task;   /* grade this task's slice of the submission in this folder */
+	const char *slurm_merge;  /* merge the rows of the submission in this folder */
+	/* the program each grading runs; NULL: this cudalings (tests give a stand-in) */
+	const char *grader;
 };
 
 /*
- * Grade every submission; returns the exit status: 0 when every submission
- * has a result, 2 for a usage problem (no such folder, two submissions of
- * one name), 3 when the environment stops the batch (what was graded is
- * kept), 130 when interrupted.
+ * Grade (or submit, or merge); returns the exit status: 0 when every
+ * submission has a row, 2 for a usage problem (no such folder, the out
+ * folder held by another batch), 3 when the environment stops the batch
+ * (what was graded is kept), 130 when interrupted.
  */
 int batch_run(const struct exercise *e, const struct batch_options *o);
 
@@ -42,15 +52,11 @@ int batch_run(const struct exercise *e, const struct batch_options *o);
 int batch_check_out(const char *out, const char *dir);
 
 /*
- * The Gradescope results.json of one grade JSON: a test for compiling, one
- * per case the exercise has (a case that never ran fails), one for the time
- * on a GPU, and the time on the leaderboard. `seconds` < 0 leaves the
- * execution time out. You own the result.
+ * The lanes of a batch: how many, and on the GPU backend the
+ * CUDA_VISIBLE_DEVICES of each (NULL: the GPU as the driver sees it): the
+ * GPUs CUDA_VISIBLE_DEVICES names, else those `nvidia-smi -L` lists, at most
+ * `jobs` when it is given. You own devices[i].
  */
-struct cJSON;
-struct cJSON *batch_gradescope(const struct exercise *e, const struct cJSON *grade, double seconds);
-
-/* The gradebook row of one student, CSV-quoted, with its line end. You own the result. */
-char *batch_csv_row(const struct exercise *e, const char *student, const struct cJSON *grade);
+int batch_lanes(enum backend backend, int jobs, char **devices, int max);
 
 #endif

@@ -47,17 +47,7 @@ build_nvcc(void)
 	const char *env = getenv("CUDALINGS_NVCC");
 	if (env && *env)
 		return nvcc = env;
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path ? path : "");
-	for (char *dir = strtok(copy, ":"); dir; dir = strtok(NULL, ":")) {
-		char *candidate = xasprintf("%s/nvcc", dir);
-		if (access(candidate, X_OK) == 0) {
-			nvcc = candidate;
-			break;
-		}
-		free(candidate);
-	}
-	free(copy);
+	nvcc = path_search("nvcc");
 	if (!nvcc && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
 		nvcc = "/usr/local/cuda/bin/nvcc";
 	return nvcc;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/exit.h"
+#include "gradable.h"
 #include "lib/util.h"
 #include "root.h"
 #include "starter.h"
@@ -102,30 +103,13 @@ choose_backend(struct grade_options *o, const char *requested)
 	return 0;
 }
 
-#define MAX_SUBMISSION_BYTES (1024 * 1024)
-
-/* A submission the grader will read: a regular, readable, text file of sane size. */
+/* A submission the grader will read: a regular, readable, text file of sane size (gradable.c says why not). */
 int
 check_submission(const char *path)
 {
-	if (is_directory(path))
-		return error("'%s' is a directory: give the .cu file", path);
-	struct stat st;
-	/* a FIFO or a device would block the read below, or never end it */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return error("'%s' is not a regular file (a FIFO, a device…): give the .cu file", path);
-	size_t length;
-	char *text = read_file(path, &length);
-	if (!text)
-		return error("cannot read '%s': %s", path, strerror(errno));
-	int status = 0;
-	if (length == 0)
-		status = error("'%s' is empty", path);
-	else if (length > MAX_SUBMISSION_BYTES)
-		status = error("'%s' is %zu bytes; a submission may be at most 1 MB", path, length);
-	else if (memchr(text, 0, length))
-		status = error("'%s' is not a text file (it holds NUL bytes)", path);
-	free(text);
+	char *why = ungradable_reason(path, path);
+	int status = why ? error("%s", why) : 0;
+	free(why);
 	return status;
 }
 

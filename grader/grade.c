@@ -22,6 +22,7 @@
 #include "diagnose.h"
 #include "inspect.h"
 #include "lib/run.h"
+#include "memlimit.h"
 #include "sandbox.h"
 #include "session.h"
 #include "submission.h"
@@ -41,9 +42,6 @@
  * More than one launch may take (harness/runner.cu's SIM_LAUNCH_CPU_LIMIT_S), so the simulator names the line. */
 #define CASE_CPU_LIMIT_SIM_S 25
 #define CASE_WALL_LIMIT_SIM_S 250
-#define SIM_MEMORY_LIMIT (16ul << 30)
-/* a template bomb or a huge constant array stops here, not in the machine's swap */
-#define COMPILE_MEMORY_LIMIT (8ul << 30)
 /* The timed round the grader judges is one of the rounds every measurement has. */
 #define CHECKED_ROUNDS 20
 
@@ -265,8 +263,9 @@ stage_compile(struct grade_state *g)
 	struct child scan = { .label = "preprocessor" };
 	struct child *kids[3] = { &judge, &compile, &scan };
 	int nkids = 1;
+	/* a template bomb or a huge constant array stops at its share of the machine, not in its swap */
 	struct spawn_options compile_options = { .cwd = workbook_root(), .timeout_s = COMPILE_LIMIT_S,
-						  .memory_limit = COMPILE_MEMORY_LIMIT, .out = SPAWN_CAPTURE,
+						  .memory_limit = memory_limit_compile(), .out = SPAWN_CAPTURE,
 						  .err = SPAWN_TO_STDOUT, .clean_on_exit = true };
 	if (g->b.frontend_argv && g->b.compile_argv) {
 		g->frontend = (struct child){ .label = "nvcc" };
@@ -444,7 +443,7 @@ runner_start(struct grade_state *g, bool early)
 				       .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .clean_on_exit = true,
 				       .input_pipe = early,
 				       /* the CUDA runtime reserves vast address space; the simulator does not */
-				       .memory_limit = g->o->backend == BACKEND_SIM ? SIM_MEMORY_LIMIT : 0 };
+				       .memory_limit = g->o->backend == BACKEND_SIM ? memory_limit_runner() : 0 };
 	int spawned = child_spawn(&g->runner, argv, &spawn);
 	tools_free_argv(argv);
 	g->runner_started = spawned == 0;

@@ -138,3 +138,22 @@ path_join(const char *a, const char *b)
 		return xstrdup(b);
 	return xasprintf("%s%s%s", a, a[strlen(a) - 1] == '/' ? "" : "/", b);
 }
+
+char *
+path_search(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "");
+	char *found = NULL;
+	for (char *dir = strtok(copy, ":"); dir && !found; dir = strtok(NULL, ":")) {
+		char *candidate = path_join(*dir ? dir : ".", name);
+		if (access(candidate, X_OK) == 0 && !is_directory(candidate))
+			found = candidate;
+		else
+			free(candidate);
+	}
+	free(copy);
+	return found;
+}

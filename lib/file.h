@@ -20,5 +20,7 @@ bool is_directory(const char *path);
 int64_t file_mtime(const char *path);
 /* a/b, or b alone when it is absolute or a is empty; you own the result. */
 char *path_join(const char *a, const char *b);
+/* The program `name` as a shell finds it on $PATH (a name with a '/': itself); NULL when none is. You own it. */
+char *path_search(const char *name);
 
 #endif

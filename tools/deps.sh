@@ -3,6 +3,8 @@
 # that a missing library is never a raw compiler error.
 #   tools/deps.sh build   the grader, the simulator and the workbook
 #   tools/deps.sh test    and what the tests use (Criterion, tmux, python3)
+#   tools/deps.sh slurm   a single-node Slurm cluster for tests/instructor/slurm.sh
+#                         (slurmctld, slurmd, sbatch, munge; make test-long)
 # As root it runs apt-get, with sudo where that needs no password; where
 # neither can, it prints the one command to run and exits 3. Used by
 # `make tui`, `make test` and .ci/run.
@@ -12,6 +14,7 @@ want=${1:-build}
 [ -n "${CUDALINGS_SKIP_DEPS:-}" ] && exit 0
 build_packages="build-essential binutils pkg-config libcjson-dev libncurses-dev libmd4c-dev libseccomp-dev"
 test_packages="libcriterion-dev tmux python3"
+slurm_packages="slurmctld slurmd slurm-client munge"
 
 # a header the compiler cannot find, or a command that is not there, names its package
 missing=""
@@ -21,27 +24,37 @@ probe_header() {
 probe_command() {
 	command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
 }
-probe_command cc build-essential
-probe_command make build-essential
-probe_command nm binutils
-probe_command objcopy binutils
-probe_command g++ build-essential
-if command -v cc >/dev/null 2>&1; then
-	probe_header cjson/cJSON.h libcjson-dev
-	probe_header curses.h libncurses-dev
-	probe_header md4c.h libmd4c-dev
-	probe_header seccomp.h libseccomp-dev
-	[ "$want" = test ] && probe_header criterion/criterion.h libcriterion-dev
-fi
-if [ "$want" = test ]; then
-	probe_command tmux tmux
-	probe_command python3 python3
-fi
+probe_build() {
+	probe_command cc build-essential
+	probe_command make build-essential
+	probe_command nm binutils
+	probe_command objcopy binutils
+	probe_command g++ build-essential
+	if command -v cc >/dev/null 2>&1; then
+		probe_header cjson/cJSON.h libcjson-dev
+		probe_header curses.h libncurses-dev
+		probe_header md4c.h libmd4c-dev
+		probe_header seccomp.h libseccomp-dev
+		[ "$want" = test ] && probe_header criterion/criterion.h libcriterion-dev
+	fi
+	if [ "$want" = test ]; then
+		probe_command tmux tmux
+		probe_command python3 python3
+	fi
+}
+probe_slurm() {
+	probe_command slurmctld slurmctld
+	probe_command slurmd slurmd
+	probe_command sbatch slurm-client
+	probe_command munged munge
+}
+if [ "$want" = slurm ]; then probe_slurm; else probe_build; fi
 [ -z "$missing" ] && exit 0
 
 # install every package of the set, so a second probe finds nothing missing
 packages=$build_packages
 [ "$want" = test ] && packages="$packages $test_packages"
+[ "$want" = slurm ] && packages=$slurm_packages
 echo "cudalings: installing what it needs from Debian:$missing" >&2
 if [ "$(id -u)" = 0 ]; then
 	run=""

@@ -18,10 +18,10 @@ dist: $(B)/cudalings $(SIM_IF_ANY)
 gradescope: $(B)/cudalings $(SIM_IF_ANY)
 	@$(MAKE_ARGS) gradescope $(B)/gradescope
 
-TEST_SCRIPTS += tests/instructor/walk.sh tests/instructor/dist.sh
+TEST_SCRIPTS += tests/instructor/walk.sh tests/instructor/batch.sh tests/instructor/dist.sh
 
 # Long tests, run by CI (.ci/run) after make test: the student copy's own make test, a class through Slurm.
-LONG_TEST_SCRIPTS += tests/instructor/copy.sh
+LONG_TEST_SCRIPTS += tests/instructor/copy.sh tests/instructor/slurm.sh
 
 .PHONY: test-long
 ## test-long: the long tests CI runs after make test (the student copy's make test, a class through Slurm)
@@ -33,8 +33,8 @@ test-long: deps-test $(B)/cudalings $(SIM_IF_ANY)
 test-instructor-gpu: $(B)/cudalings
 	@bash tests/instructor/gpu.sh
 
-# unit tests of batch.c and scaffold.c, with the grader's objects
-INSTRUCTOR_TEST_OBJS := $(B)/tests/instructor/unit.o
+# unit tests of the batch (with tests/instructor/fake-grader) and scaffold.c, with the grader's objects
+INSTRUCTOR_TEST_OBJS := $(B)/tests/instructor/unit.o $(B)/tests/instructor/batch.o
 
 $(B)/tests/instructor-unit: $(INSTRUCTOR_TEST_OBJS) $(CUDALINGS_OBJS) $(HARNESS_HOST_OBJS)
 	$(call msg,LINK,$@)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "batch_rows.h"
 #include "scaffold.h"
 
 /* An exercise of two correctness cases (1 and 33) and a timed one. */
@@ -54,7 +55,7 @@ Test(gradebook, quotes_a_field_with_commas_quotes_and_newlines, .timeout = 5)
 			 "\"message\": \"a.cu:1: error: expected ';', got \\\"x\\\"\\nnext line\", \"cases\": []}");
 	char *row = batch_csv_row(&e, "gus, \"the fast one\"", g);
 	cr_assert_str_eq(row, "\"gus, \"\"the fast one\"\"\",fail,compile,0,2,,,"
-			      "\"a.cu:1: error: expected ';', got \"\"x\"\"\nnext line\"\r\n");
+			      "\"a.cu:1: error: expected ';', got \"\"x\"\"\nnext line\",yes\r\n");
 	free(row);
 	cJSON_Delete(g);
 }
@@ -69,7 +70,7 @@ Test(gradebook, counts_the_timed_case_once_and_prints_the_time, .timeout = 5)
 			 " {\"name\": \"1048576, inputs 2\", \"timed\": true, \"passed\": true}],"
 			 "\"timing\": {\"median_us\": 84.321, \"ratio\": 1.0333}}");
 	char *row = batch_csv_row(&e, "ann", g);
-	cr_assert_str_eq(row, "ann,pass,,3,3,84.32,1.033,ok\r\n");
+	cr_assert_str_eq(row, "ann,pass,,3,3,84.32,1.033,ok,yes\r\n");
 	free(row);
 	cJSON_Delete(g);
 }

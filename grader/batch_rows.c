@@ -1,0 +1,411 @@
+/*
+ * batch_rows: the rows a batch writes, one file per student, and the
+ * formats made from them: the gradebook (RFC 4180 CSV, no formula a
+ * spreadsheet would run) and Gradescope's results.json. See batch_rows.h.
+ */
+#include "batch_rows.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+
+/* ------------------------------------------------------------ rows on disk */
+
+char *
+row_key(const char *student)
+{
+	size_t n = strlen(student);
+	if (n <= 200)
+		return xstrdup(student);
+	return xasprintf("%.180s-%016llx", student, (unsigned long long)hash_bytes(student, n, 0));
+}
+
+char *
+row_path(const char *out, const char *fmt, const char *student)
+{
+	char *key = row_key(student), *rel = xasprintf(fmt, key);
+	char *path = xasprintf("%s/%s", out, rel);
+	free(key);
+	free(rel);
+	return path;
+}
+
+const char *
+row_text(const cJSON *o, const char *key, const char *fallback)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : fallback;
+}
+
+cJSON *
+row_load(const char *out, const char *student)
+{
+	char *path = row_path(out, "%s.json", student);
+	char *text = read_file(path, NULL);
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	free(path);
+	if (j && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "verdict"))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+bool
+row_final(const cJSON *row)
+{
+	const cJSON *final = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "batch"), "final");
+	if (cJSON_IsBool(final))
+		return cJSON_IsTrue(final);
+	return strcmp(row_text(row, "stage", ""), "error") != 0;
+}
+
+int
+row_attempts(const cJSON *row)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "batch"), "attempts");
+	return cJSON_IsNumber(n) && n->valueint > 0 ? n->valueint : 1;
+}
+
+cJSON *
+row_made_up(const struct exercise *e, enum backend b, const char *file, const char *stage, const char *message)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "exercise", e->name);
+	cJSON_AddStringToObject(o, "file", file);
+	cJSON_AddStringToObject(o, "backend", backend_name(b));
+	cJSON_AddStringToObject(o, "device", "");
+	cJSON_AddStringToObject(o, "arch", "");
+	cJSON_AddStringToObject(o, "verdict", "fail");
+	cJSON_AddStringToObject(o, "stage", stage);
+	cJSON_AddStringToObject(o, "message", message);
+	cJSON_AddNullToObject(o, "note");
+	cJSON_AddStringToObject(o, "compile_output", "");
+	cJSON_AddStringToObject(o, "program_output", "");
+	cJSON_AddArrayToObject(o, "cases");
+	cJSON_AddStringToObject(o, "performance", "not_measured");
+	cJSON_AddNullToObject(o, "timing");
+	cJSON_AddArrayToObject(o, "diagnostics");
+	cJSON_AddNullToObject(o, "hint");
+	return o;
+}
+
+int
+out_write(const char *path, const char *data, size_t length)
+{
+	int status = write_file_atomic(path, data, length);
+	if (status)
+		error("cannot write '%s': %s", path, strerror(errno));
+	return status;
+}
+
+static int
+write_json(const char *path, const cJSON *j)
+{
+	char *text = cJSON_Print(j);
+	struct buf b = { 0 };
+	buf_addf(&b, "%s\n", text);
+	free(text);
+	int status = out_write(path, b.data, b.len);
+	buf_free(&b);
+	return status;
+}
+
+/* Gradescope's file first, the row last: a whole row means the student is done. */
+int
+row_write(const char *out, const struct exercise *e, const char *student, cJSON *grade, const struct row_stamp *stamp)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(grade, "batch");
+	cJSON *record = cJSON_AddObjectToObject(grade, "batch");
+	cJSON_AddBoolToObject(record, "final", stamp->final);
+	if (stamp->seconds >= 0)
+		cJSON_AddNumberToObject(record, "seconds", round(stamp->seconds * 10) / 10);
+	cJSON_AddNumberToObject(record, "attempts", stamp->attempts);
+	cJSON_AddStringToObject(record, "by", stamp->by);
+	char *dir = row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
+	char *path = row_path(out, "%s.json", student);
+	cJSON *gs = batch_gradescope(e, grade, stamp->seconds);
+	int status = mkdir_p(dir) ? error("cannot create '%s': %s", dir, strerror(errno)) : write_json(gs_path, gs);
+	if (!status)
+		status = write_json(path, grade);
+	cJSON_Delete(gs);
+	free(path);
+	free(gs_path);
+	free(dir);
+	return status;
+}
+
+int
+row_restore_gradescope(const char *out, const struct exercise *e, const char *student, const cJSON *row)
+{
+	char *dir = row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
+	int status = 0;
+	if (!file_exists(gs_path)) {
+		cJSON *gs = batch_gradescope(e, row, -1);
+		status = mkdir_p(dir) ? error("cannot create '%s': %s", dir, strerror(errno)) : write_json(gs_path, gs);
+		cJSON_Delete(gs);
+	}
+	free(gs_path);
+	free(dir);
+	return status;
+}
+
+/* ------------------------------------------------------------ the gradebook and Gradescope */
+
+/* A plain decimal (the batch's own figures: "-3", "84.32"); not "inf", "1e9" or "0x10", which are texts. */
+static bool
+plain_number(const char *text)
+{
+	const char *p = text + (*text == '-');
+	size_t digits = strspn(p, "0123456789");
+	if (!digits)
+		return false;
+	p += digits;
+	if (*p == '.' && (digits = strspn(p + 1, "0123456789")))
+		p += 1 + digits;
+	return !*p;
+}
+
+/*
+ * Whether a spreadsheet would run the cell as a formula: it starts with
+ * = + - @, a tab, a CR or LF (OWASP's list), or their full-width forms,
+ * which some spreadsheets take for the ASCII ones.
+ */
+static bool
+formula_like(const char *text)
+{
+	static const char *const fullwidth[] = { "\xef\xbc\x9d", "\xef\xbc\x8b", "\xef\xbc\x8d", "\xef\xbc\xa0" };
+	if (*text && strchr("=+-@\t\r\n", *text))
+		return true;
+	for (size_t i = 0; i < sizeof(fullwidth) / sizeof(*fullwidth); i++)
+		if (!strncmp(text, fullwidth[i], 3))
+			return true;
+	return false;
+}
+
+/*
+ * One field as RFC 4180 has it (quoted when it holds a comma, a quote, CR
+ * or LF; a quote doubled), and never a formula: such a field gets a leading
+ * apostrophe, as OWASP advises. A number the batch writes itself (a
+ * negative one, say) is not a text from a student.
+ */
+static void
+csv_field(struct buf *b, const char *text, bool last)
+{
+	char *guarded = NULL;
+	if (formula_like(text) && !plain_number(text))
+		text = guarded = xasprintf("'%s", text);
+	if (strpbrk(text, ",\"\r\n")) {
+		buf_addstr(b, "\"");
+		for (const char *p = text; *p; p++)
+			buf_addstr(b, *p == '"' ? "\"\"" : (char[]){ *p, 0 });
+		buf_addstr(b, "\"");
+	} else {
+		buf_addstr(b, text);
+	}
+	buf_addstr(b, last ? "\r\n" : ",");
+	free(guarded);
+}
+
+/*
+ * The cases every student is counted on: each correctness case of the
+ * manifest and, on a GPU, the timed one, however many input sets the
+ * grader judges it on. Run or not, so every row has the same total.
+ */
+struct outcome {
+	bool ran, passed;
+	const char *message; /* the first failure's, owned by the grade JSON */
+};
+
+static bool
+on_gpu(const cJSON *grade)
+{
+	return !strcmp(row_text(grade, "backend", ""), "gpu");
+}
+
+static void
+case_outcome(const cJSON *grade, const char *label, bool timed, struct outcome *out)
+{
+	const cJSON *c;
+	memset(out, 0, sizeof(*out));
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grade, "cases")) {
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "timed")) != timed ||
+		    (!timed && strcmp(row_text(c, "name", ""), label)))
+			continue;
+		bool passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+		out->passed = passed && (out->passed || !out->ran);
+		out->ran = true;
+		if (!passed && !out->message)
+			out->message = row_text(c, "message", "wrong");
+	}
+}
+
+static void
+count_cases(const struct exercise *e, const cJSON *grade, int *passed, int *total)
+{
+	struct outcome o;
+	char label[80];
+	*passed = 0;
+	*total = e->ncases + (on_gpu(grade) && e->has_timed);
+	for (int i = 0; i < e->ncases; i++) {
+		case_label(e->cases[i], e->ndims, label, sizeof(label));
+		case_outcome(grade, label, false, &o);
+		*passed += o.passed;
+	}
+	if (*total > e->ncases) {
+		case_outcome(grade, NULL, true, &o);
+		*passed += o.passed;
+	}
+}
+
+static double
+timing_number(const cJSON *grade, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(grade, "timing"), key);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+char *
+batch_csv_row(const struct exercise *e, const char *student, const cJSON *grade)
+{
+	struct buf row = { 0 };
+	char number[64];
+	csv_field(&row, student, false);
+	csv_field(&row, row_text(grade, "verdict", "fail"), false);
+	csv_field(&row, row_text(grade, "stage", ""), false);
+	int passed, total;
+	count_cases(e, grade, &passed, &total);
+	snprintf(number, sizeof(number), "%d", passed);
+	csv_field(&row, number, false);
+	snprintf(number, sizeof(number), "%d", total);
+	csv_field(&row, number, false);
+	double median = timing_number(grade, "median_us"), ratio = timing_number(grade, "ratio");
+	snprintf(number, sizeof(number), isnan(median) ? "" : "%.2f", median);
+	csv_field(&row, number, false);
+	snprintf(number, sizeof(number), isnan(ratio) ? "" : "%.3f", ratio);
+	csv_field(&row, number, false);
+	csv_field(&row, row_text(grade, "message", ""), false);
+	csv_field(&row, row_final(grade) ? "yes" : "no", true);
+	return buf_detach(&row);
+}
+
+static cJSON *
+gradescope_test(cJSON *tests, const char *name, bool passed, const char *output)
+{
+	cJSON *t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "name", name);
+	cJSON_AddNumberToObject(t, "score", passed ? 1 : 0);
+	cJSON_AddNumberToObject(t, "max_score", 1);
+	cJSON_AddStringToObject(t, "status", passed ? "passed" : "failed");
+	cJSON_AddStringToObject(t, "output", output);
+	cJSON_AddStringToObject(t, "visibility", "visible");
+	cJSON_AddItemToArray(tests, t);
+	return t;
+}
+
+static void
+add_case_test(cJSON *tests, const cJSON *grade, const char *label, bool timed, double *score)
+{
+	struct outcome o;
+	case_outcome(grade, timed ? NULL : label, timed, &o);
+	char *name = xasprintf("case %s%s", label, timed ? " (timed)" : "");
+	const char *stage = row_text(grade, "stage", NULL);
+	char *output = o.ran ? xstrdup(o.passed ? "correct" : o.message)
+			     : xasprintf("not run: the grading stopped at %s", stage ? stage : "an earlier case");
+	gradescope_test(tests, name, o.passed, output);
+	*score += o.passed;
+	free(output);
+	free(name);
+}
+
+cJSON *
+batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
+{
+	cJSON *r = cJSON_CreateObject();
+	const char *stage = row_text(grade, "stage", NULL);
+	const char *message = row_text(grade, "message", "");
+	bool gpu = on_gpu(grade);
+	double score = 0;
+	cJSON *score_item = cJSON_AddNumberToObject(r, "score", 0);
+	if (seconds >= 0)
+		cJSON_AddNumberToObject(r, "execution_time", round(seconds));
+	struct buf output = { 0 };
+	if (!strcmp(row_text(grade, "verdict", ""), "pass"))
+		buf_addf(&output, "PASS: %s\n", message);
+	else
+		buf_addf(&output, "FAIL at %s: %s\n", stage ? stage : "an error", message);
+	const char *hint = row_text(grade, "hint", NULL), *note = row_text(grade, "note", NULL);
+	if (hint)
+		buf_addf(&output, "hint: %s\n", hint);
+	if (note)
+		buf_addf(&output, "%s\n", note);
+	cJSON_AddStringToObject(r, "output", output.data);
+	buf_free(&output);
+
+	cJSON *tests = cJSON_AddArrayToObject(r, "tests");
+	bool compiled = stage == NULL || (strcmp(stage, "compile") && strcmp(stage, "submission") &&
+					  strcmp(stage, "error"));
+	char *compile_output = compiled ? xstrdup("compiled")
+		: xasprintf("%s\n%.4000s", message, row_text(grade, "compile_output", ""));
+	gradescope_test(tests, "compile", compiled, compile_output);
+	free(compile_output);
+	score += compiled;
+	char label[80];
+	for (int i = 0; i < e->ncases; i++) {
+		case_label(e->cases[i], e->ndims, label, sizeof(label));
+		add_case_test(tests, grade, label, false, &score);
+	}
+	double median = timing_number(grade, "median_us");
+	if (gpu && e->has_timed) {
+		case_label(e->timed, e->ndims, label, sizeof(label));
+		add_case_test(tests, grade, label, true, &score);
+		bool fast = !strcmp(row_text(grade, "performance", ""), "pass");
+		char *text = isnan(median) ? xstrdup("not measured: the kernel must be correct first")
+			: xasprintf("%.1f µs, %.2f× the reference solution's %.1f µs (limit %.2f×)", median,
+				    timing_number(grade, "ratio"), timing_number(grade, "reference_us"),
+				    timing_number(grade, "threshold_ratio"));
+		gradescope_test(tests, "performance", fast, text);
+		free(text);
+		score += fast;
+	}
+	cJSON_SetNumberValue(score_item, score);
+
+	cJSON *board = cJSON_AddArrayToObject(r, "leaderboard"), *entry;
+	entry = cJSON_CreateObject();
+	cJSON_AddStringToObject(entry, "name", "cases passed");
+	int passed, total;
+	count_cases(e, grade, &passed, &total);
+	cJSON_AddNumberToObject(entry, "value", passed);
+	cJSON_AddStringToObject(entry, "order", "desc");
+	cJSON_AddItemToArray(board, entry);
+	/* a time only where one was measured: a made-up number would rank a kernel that never ran */
+	if (!isnan(median)) {
+		entry = cJSON_CreateObject();
+		cJSON_AddStringToObject(entry, "name", "time (µs)");
+		cJSON_AddNumberToObject(entry, "value", median);
+		cJSON_AddStringToObject(entry, "order", "asc");
+		cJSON_AddItemToArray(board, entry);
+	}
+	return r;
+}
+
+int
+gradebook_save(const char *out, char *const *lines, int n)
+{
+	struct buf csv = { 0 };
+	buf_addstr(&csv, "student,verdict,stage,cases_passed,cases_total,median_us,ratio,message,final\r\n");
+	for (int i = 0; i < n; i++)
+		if (lines[i])
+			buf_addstr(&csv, lines[i]);
+	char *path = xasprintf("%s/gradebook.csv", out);
+	int status = out_write(path, csv.data, csv.len);
+	free(path);
+	buf_free(&csv);
+	return status;
+}

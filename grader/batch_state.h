@@ -1,0 +1,63 @@
+/*
+ * batch_state: what one batch process keeps while it grades, shared by the
+ * batch itself (batch.c: the students, their rows, the modes) and its lanes
+ * (batch_lanes.c: the gradings running side by side).
+ */
+#ifndef CUDALINGS_BATCH_STATE_H
+#define CUDALINGS_BATCH_STATE_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "batch.h"
+#include "batch_find.h"
+#include "batch_lock.h"
+#include "lib/run.h"
+
+#define MAX_LANES 64
+
+struct cJSON;
+
+struct lane {
+	char *device;    /* CUDA_VISIBLE_DEVICES for its gradings; NULL to leave it as it is */
+	struct child child;
+	bool busy;
+	int index;       /* the submission it grades */
+	int claim;
+};
+
+struct batch {
+	const struct exercise *e;
+	const struct batch_options *o;
+	struct submission *subs;
+	int count;
+	int *queue, nqueue, next;  /* the submissions this process grades, in order */
+	char **slice;              /* a Slurm task's students */
+	int nslice, task;
+	int graded, resumed, retried, elsewhere;
+	struct lane lanes[MAX_LANES];
+	int nlanes;
+	char grader[PATH_MAX];
+	char by[320];
+	char lanes_env[40];
+	struct out_lock lock;
+	bool tty, warm, gradebook; /* gradebook: this process writes OUT/gradebook.csv as rows come */
+	double started, healthy_at;
+	int stages[7];
+};
+
+/* Record a student's row (final or not) and say so; 0, or 3 when it cannot be written. Takes no ownership. */
+int batch_record(struct batch *b, int index, struct cJSON *grade, bool final, double seconds);
+/* The progress bar, on a terminal. */
+void batch_draw_bar(const struct batch *b);
+/* Gradings running now. */
+int batch_running(const struct batch *b);
+
+/* What in the environment would fail every grading, or NULL (checked before a failure is recorded). You own it. */
+char *batch_environment_fault(const struct batch *b);
+/* As many lanes as asked and the memory holds; their gradings are told how many share it. */
+void batch_set_up_lanes(struct batch *b);
+/* Grade the queue, lane by lane; 0, 3 when the environment stopped it, 130 when interrupted. */
+int batch_run_lanes(struct batch *b);
+
+#endif

@@ -1,0 +1,619 @@
+/*
+ * Unit tests of a batch's state machine (grader/batch*.c, slurm.c,
+ * memlimit.c) with a stand-in grader (tests/instructor/fake-grader) whose
+ * every grading does what its file says: pass, fail, die, exit 3, hang, or
+ * break the environment. Slurm's commands and nvidia-smi are stand-ins on
+ * PATH too, so the job array's three steps run here, one after the other.
+ */
+#include <criterion/criterion.h>
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "batch_lock.h"
+#include "batch_rows.h"
+#include "gradable.h"
+#include "lib/util.h"
+#include "memlimit.h"
+
+static char tmp[PATH_MAX], class_dir[PATH_MAX + 16], out_dir[PATH_MAX + 16], fake[PATH_MAX], log_path[PATH_MAX + 16];
+static char broken[PATH_MAX + 16], bin[PATH_MAX + 16];
+
+static struct exercise
+scale(void)
+{
+	struct exercise e = { .name = "scale", .ndims = 1, .ncases = 2 };
+	e.cases[0][0] = 1;
+	e.cases[1][0] = 33;
+	return e;
+}
+
+static void
+setup(void)
+{
+	cr_assert(realpath("tests/instructor/fake-grader", fake), "run from the repo's root");
+	strcpy(tmp, "/tmp/cudalings-batch-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmp));
+	snprintf(class_dir, sizeof(class_dir), "%s/class", tmp);
+	snprintf(out_dir, sizeof(out_dir), "%s/out", tmp);
+	snprintf(log_path, sizeof(log_path), "%s/log", tmp);
+	snprintf(broken, sizeof(broken), "%s/broken", tmp);
+	snprintf(bin, sizeof(bin), "%s/bin", tmp);
+	mkdir(class_dir, 0755);
+	mkdir(out_dir, 0755);
+	mkdir(bin, 0755);
+	setenv("FAKE_LOG", log_path, 1);
+	setenv("FAKE_BROKEN", broken, 1);
+	unsetenv("CUDA_VISIBLE_DEVICES");
+	char *path = xasprintf("%s:%s", bin, getenv("PATH"));
+	setenv("PATH", path, 1);
+	free(path);
+}
+
+static void
+teardown(void)
+{
+	char *cmd = xasprintf("rm -rf '%s'", tmp);
+	(void)!system(cmd);
+	free(cmd);
+}
+
+TestSuite(batch, .init = setup, .fini = teardown, .timeout = 60);
+
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	cr_assert_eq(write_file_atomic(path, text, strlen(text)), 0, "cannot write %s", path);
+	free(path);
+}
+
+/* A stand-in command on PATH: a shell script's body. */
+static void
+tool(const char *name, const char *body)
+{
+	char *text = xasprintf("#!/bin/sh\n%s\n", body), *path = xasprintf("%s/%s", bin, name);
+	put(bin, name, text);
+	chmod(path, 0755);
+	free(text);
+	free(path);
+}
+
+static int
+run(int jobs, double timeout_s)
+{
+	struct batch_options o = { .dir = class_dir, .out = out_dir, .backend = BACKEND_SIM, .jobs = jobs,
+				   .timeout_s = timeout_s, .grader = fake };
+	struct exercise e = scale();
+	fflush(NULL);
+	return batch_run(&e, &o);
+}
+
+/* The gradebook's line of a student, without its line end; NULL when there is none. You own it. */
+static char *
+gradebook_line(const char *student)
+{
+	char *path = xasprintf("%s/gradebook.csv", out_dir), *text = read_file(path, NULL), *found = NULL;
+	free(path);
+	cr_assert_not_null(text, "no gradebook");
+	size_t n = strlen(student);
+	for (char *line = strtok(text, "\r\n"); line && !found; line = strtok(NULL, "\r\n"))
+		if (!strncmp(line, student, n) && line[n] == ',')
+			found = xstrdup(line);
+	free(text);
+	return found;
+}
+
+static bool
+line_has(const char *student, const char *want)
+{
+	char *line = gradebook_line(student);
+	bool has = line && strstr(line, want);
+	if (!has)
+		cr_log_error("%s's line: %s (wanted %s)", student, line ? line : "(none)", want);
+	free(line);
+	return has;
+}
+
+/* Gradings of `file` the stand-in logged (the probes of the starter are not the student's). */
+static int
+gradings(const char *needle)
+{
+	char *text = read_file(log_path, NULL);
+	int n = 0;
+	for (char *p = text; p && (p = strstr(p, needle)); p++)
+		n++;
+	free(text);
+	return n;
+}
+
+static cJSON *
+row(const char *student)
+{
+	return row_load(out_dir, student);
+}
+
+Test(batch, verdicts_are_final_rows_and_a_second_run_grades_nothing)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "FAIL correctness\n");
+	put(class_dir, "cat.cu", "#include <nothing>\n");
+	cr_assert_eq(run(2, 30), 0);
+	cr_assert(line_has("ann", "ann,pass,,1,2,,,all cases correct,yes"));
+	cr_assert(line_has("bob", "bob,fail,correctness,0,2,,,wrong at correctness,yes"));
+	cr_assert(line_has("cat", "cat,fail,compile,0,2,,,does not compile,yes"));
+	cJSON *r = row("ann");
+	const cJSON *stamp = cJSON_GetObjectItem(r, "batch");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(stamp, "final")));
+	cr_assert_eq(cJSON_GetObjectItem(stamp, "attempts")->valueint, 1);
+	cr_assert(strstr(cJSON_GetObjectItem(stamp, "by")->valuestring, " pid "));
+	cJSON_Delete(r);
+	cr_assert_eq(run(2, 30), 0);
+	cr_assert_eq(gradings("class/"), 3, "a second run grades no final row again");
+	/* the lanes' gradings share the machine's memory: each is told how many there are */
+	cr_assert_eq(gradings("none 2 "), 3);
+}
+
+Test(batch, a_grader_that_dies_leaves_a_row_that_is_not_final_and_is_graded_again)
+{
+	put(class_dir, "ann.cu", "DIE 9\n");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", "ann,fail,error,"));
+	cr_assert(line_has("ann", "killed by signal 9"));
+	cr_assert(line_has("ann", ",no"));
+	put(class_dir, "ann.cu", "PASS\n");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", "ann,pass,,1,2,,,all cases correct,yes"));
+	cJSON *r = row("ann");
+	cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "batch"), "attempts")->valueint, 2);
+	cJSON_Delete(r);
+}
+
+Test(batch, a_grading_past_the_limit_is_stopped_and_not_final)
+{
+	put(class_dir, "ann.cu", "HANG\n");
+	put(class_dir, "bob.cu", "PASS\n");
+	cr_assert_eq(run(1, 1), 0);
+	cr_assert(line_has("ann", "took longer than 1 s"));
+	cr_assert(line_has("ann", ",no"));
+	cr_assert(line_has("bob", ",yes"));
+}
+
+Test(batch, a_file_the_grader_alone_cannot_grade_is_a_row_while_the_starter_grades)
+{
+	put(class_dir, "ann.cu", "EXIT 3 the simulator cannot run a grid-wide cooperative group: grade this on a GPU\n");
+	put(class_dir, "bob.cu", "PASS\n");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", "the simulator cannot run a grid-wide cooperative group"));
+	cr_assert(line_has("ann", ",error,"));
+	cr_assert(line_has("ann", ",no"));
+	cr_assert(gradings("probe-") >= 1, "the starter was graded to tell the file from the environment");
+}
+
+Test(batch, an_environment_that_breaks_stops_the_batch_before_the_row_is_recorded)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "BREAK\n");
+	put(class_dir, "cat.cu", "PASS\n");
+	cr_assert_eq(run(1, 30), 3);
+	cr_assert(line_has("ann", ",yes"));
+	cr_assert_null(row("bob"), "bob's compile failure was the environment's, not bob's");
+	cr_assert_null(row("cat"));
+	/* mended, the same command goes on where it stopped */
+	unlink(broken);
+	put(class_dir, "bob.cu", "FAIL correctness\n");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("bob", ",yes"));
+	cr_assert(line_has("cat", ",yes"));
+	cr_assert_eq(gradings("class/ann.cu"), 1);
+}
+
+Test(batch, a_broken_environment_from_the_start_records_nothing)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "PASS\n");
+	close(open(broken, O_WRONLY | O_CREAT, 0644));
+	cr_assert_eq(run(2, 30), 3);
+	cr_assert_null(row("ann"));
+	cr_assert_null(row("bob"));
+}
+
+Test(batch, a_grader_that_is_gone_stops_the_batch_at_once)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	struct batch_options o = { .dir = class_dir, .out = out_dir, .backend = BACKEND_SIM, .jobs = 1,
+				   .timeout_s = 30, .grader = "/nonexistent/cudalings" };
+	struct exercise e = scale();
+	cr_assert_eq(batch_run(&e, &o), 3);
+	cr_assert_null(row("ann"));
+}
+
+Test(batch, each_odd_submission_is_its_students_row_and_is_not_looked_at_again)
+{
+	char long_name[260];
+	memset(long_name, 'x', 250);
+	strcpy(long_name + 250, ".cu"); /* 253 characters */
+	/* too long a name for write_file_atomic's temporary file */
+	char *long_path = xasprintf("%s/%s", class_dir, long_name);
+	FILE *lf = fopen(long_path, "w");
+	cr_assert_not_null(lf);
+	fputs("PASS\n", lf);
+	fclose(lf);
+	free(long_path);
+	put(class_dir, ".hidden.cu", "PASS\n");
+	put(class_dir, "notes.txt", "notes\n");
+	put(class_dir, "BOB.CU", "PASS\n");
+	put(class_dir, "empty.cu", "");
+	char *bin_path = xasprintf("%s/binary.cu", class_dir);
+	FILE *f = fopen(bin_path, "wb");
+	fwrite("PASS\n\0\1", 1, 7, f);
+	fclose(f);
+	free(bin_path);
+	char *big = xcalloc(MAX_SUBMISSION_BYTES + 2, 1);
+	memset(big, 'a', MAX_SUBMISSION_BYTES + 1);
+	put(class_dir, "big.cu", big);
+	free(big);
+	char *fifo = xasprintf("%s/fifo.cu", class_dir), *link = xasprintf("%s/gone.cu", class_dir);
+	cr_assert_eq(mkfifo(fifo, 0644), 0);
+	cr_assert_eq(symlink("/nonexistent/file.cu", link), 0);
+	free(fifo);
+	free(link);
+	put(class_dir, "dup.cu", "PASS\n");
+	char *dup = xasprintf("%s/dup", class_dir), *two = xasprintf("%s/two", class_dir), *none = xasprintf("%s/none", class_dir);
+	mkdir(dup, 0755);
+	mkdir(two, 0755);
+	mkdir(none, 0755);
+	put(dup, "scale.cu", "PASS\n");
+	put(two, "a.cu", "PASS\n");
+	put(two, "b.cu", "PASS\n");
+	put(none, "README", "x\n");
+	free(dup);
+	free(two);
+	free(none);
+	cr_assert_eq(run(1, 30), 0);
+	long_name[250] = 0; /* the student: the name less .cu */
+	cr_assert(line_has(long_name, ",pass,"));
+	cr_assert(line_has("BOB", ",pass,"));
+	cr_assert(line_has(".hidden.cu", "is hidden"));
+	cr_assert(line_has("notes.txt", "is not a .cu file"));
+	cr_assert(line_has("empty", "'empty.cu' is empty"));
+	cr_assert(line_has("binary", "is not a text file"));
+	cr_assert(line_has("big", "at most 1 MB"));
+	cr_assert(line_has("fifo", "is not a regular file"));
+	cr_assert(line_has("gone", "cannot read 'gone.cu'"));
+	cr_assert(line_has("dup", "two submissions have this name"));
+	cr_assert(line_has("two", "holds 2 .cu files"));
+	cr_assert(line_has("none", "holds no .cu file"));
+	cr_assert(line_has("notes.txt", ",submission,"));
+	cr_assert(line_has("notes.txt", ",yes"));
+	cr_assert_eq(gradings("class/"), 2, "only the two that can be graded are");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert_eq(gradings("class/"), 2, "nothing is looked at again");
+}
+
+Test(batch, csv_fields_are_quoted_and_formulas_are_text)
+{
+	put(class_dir, "=HYPERLINK(\"http:x\",\"y\").cu", "PASS\n");
+	put(class_dir, "+1.cu", "PASS\n");
+	put(class_dir, "@SUM(A1).cu", "PASS\n");
+	put(class_dir, "-3.cu", "PASS\n");
+	put(class_dir, "-inf.cu", "PASS\n");
+	put(class_dir, "\xef\xbc\x9d" "1+1.cu", "PASS\n");
+	put(class_dir, "\tx.cu", "PASS\n");
+	put(class_dir, "a,b.cu", "PASS\n");
+	cr_assert_eq(run(1, 30), 0);
+	char *path = xasprintf("%s/gradebook.csv", out_dir), *text = read_file(path, NULL);
+	free(path);
+	cr_assert(strstr(text, "\r\n\"'=HYPERLINK(\"\"http:x\"\",\"\"y\"\")\",pass,"), "%s", text);
+	cr_assert(strstr(text, "\r\n'+1,pass,"));
+	cr_assert(strstr(text, "\r\n'@SUM(A1),pass,"));
+	cr_assert(strstr(text, "\r\n-3,pass,"), "a plain number is not a formula");
+	cr_assert(strstr(text, "\r\n'-inf,pass,"));
+	cr_assert(strstr(text, "\r\n'\xef\xbc\x9d" "1+1,pass,"));
+	cr_assert(strstr(text, "\r\n'\tx,pass,"));
+	cr_assert(strstr(text, "\r\n\"a,b\",pass,"));
+	free(text);
+}
+
+/* ------------------------------------------------------------ the out folder's lock */
+
+/* Its lock holds no record: the folder is free for the next batch. */
+static void
+assert_folder_free(const char *why)
+{
+	char *path = xasprintf("%s/.lock", out_dir), *left = read_file(path, NULL);
+	cr_assert_str_eq(left, "", "%s", why);
+	free(left);
+	free(path);
+}
+
+static char *
+stderr_of(int (*body)(void), int *status)
+{
+	char *path = xasprintf("%s/stderr", tmp);
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 2);
+	close(fd);
+	*status = body();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	char *text = read_file(path, NULL);
+	free(path);
+	return text;
+}
+
+static int
+run_one(void)
+{
+	return run(1, 30);
+}
+
+static int
+hold_lock(const char *record)
+{
+	char *path = xasprintf("%s/.lock", out_dir);
+	int fd = open(path, O_RDWR | O_CREAT, 0644);
+	free(path);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, record, strlen(record)), (ssize_t)strlen(record));
+	return fd;
+}
+
+Test(batch, a_second_batch_on_a_held_out_folder_says_who_holds_it)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	int fd = hold_lock("holder batch\npid 4242\nhost lab-7\nstarted 2026-11-25 15:26:35 UTC\n");
+	cr_assert_eq(flock(fd, LOCK_EX), 0);
+	int status;
+	char *said = stderr_of(run_one, &status);
+	cr_assert_eq(status, 2);
+	cr_assert(strstr(said, "process 4242 on lab-7, started 2026-11-25 15:26:35 UTC"), "%s", said);
+	cr_assert_null(row("ann"));
+	free(said);
+	close(fd);
+}
+
+Test(batch, the_lock_of_a_batch_that_died_is_taken_over)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	close(hold_lock("holder batch\npid 4242\nhost lab-7\nstarted yesterday\n"));
+	int status;
+	char *said = stderr_of(run_one, &status);
+	cr_assert_eq(status, 0);
+	cr_assert(strstr(said, "taking"), "%s", said);
+	cr_assert(strstr(said, "over from process 4242 on lab-7"), "%s", said);
+	cr_assert(line_has("ann", ",yes"));
+	assert_folder_free("a batch that ends frees the folder");
+	free(said);
+}
+
+Test(batch, a_folder_given_to_a_slurm_job_is_its_while_slurm_runs_it)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	close(hold_lock("holder slurm\npid 1\nhost login\nstarted now\njob 77\nmerge_job 78\ntasks 4\n"));
+	tool("squeue", "echo PENDING");
+	int status;
+	char *said = stderr_of(run_one, &status);
+	cr_assert_eq(status, 2);
+	cr_assert(strstr(said, "Slurm job 77 (4 tasks, then merge job 78"), "%s", said);
+	cr_assert(strstr(said, "PENDING"), "%s", said);
+	free(said);
+	tool("squeue", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
+	said = stderr_of(run_one, &status);
+	cr_assert_eq(status, 0, "%s", said);
+	cr_assert(strstr(said, "which Slurm no longer runs"), "%s", said);
+	free(said);
+	tool("squeue", "echo 'squeue: error: Unable to contact slurm controller' >&2; exit 1");
+	close(hold_lock("holder slurm\npid 1\nhost login\nstarted now\njob 77\nmerge_job 78\ntasks 4\n"));
+	said = stderr_of(run_one, &status);
+	cr_assert_eq(status, 3, "Slurm cannot be asked: the folder is not taken");
+	cr_assert(strstr(said, "Unable to contact slurm controller"), "%s", said);
+	free(said);
+}
+
+Test(batch, a_student_claimed_by_another_process_is_left_to_it)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "PASS\n");
+	int fd = claim_student(out_dir, "ann");
+	cr_assert(fd >= 0);
+	cr_assert_eq(claim_student(out_dir, "ann"), -1, "a claim is one process's");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert_null(row("ann"));
+	cr_assert(line_has("bob", ",yes"));
+	claim_release(fd);
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", ",yes"));
+}
+
+/* ------------------------------------------------------------ Slurm's three steps */
+
+static int
+run_mode(bool slurm, const char *task, const char *merge)
+{
+	struct batch_options o = { .dir = class_dir, .out = out_dir, .backend = BACKEND_SIM, .timeout_s = 30,
+				   .grader = fake, .slurm = slurm, .tasks = 2, .partition = "cpu", .slurm_task = task,
+				   .slurm_merge = merge };
+	struct exercise e = scale();
+	fflush(NULL);
+	return batch_run(&e, &o);
+}
+
+static char *
+submission_folder(void)
+{
+	char *pattern = xasprintf("ls -d '%s'/.slurm/*/ > '%s/folder'", out_dir, tmp);
+	cr_assert_eq(system(pattern), 0);
+	free(pattern);
+	char *path = xasprintf("%s/folder", tmp), *folder = read_file(path, NULL);
+	free(path);
+	folder[strcspn(folder, "\n")] = 0;
+	return folder;
+}
+
+Test(batch, a_job_array_grades_what_a_batch_here_would)
+{
+	const char *names[] = { "ann", "bob", "cat", "dan", "eve" };
+	const char *what[] = { "PASS\n", "FAIL correctness\n", "junk\n", "DIE 11\n", "PASS\n" };
+	for (int i = 0; i < 5; i++) {
+		char *file = xasprintf("%s.cu", names[i]);
+		put(class_dir, file, what[i]);
+		free(file);
+	}
+	put(class_dir, "notes.txt", "x\n");
+	/* the same class here first, for the rows to compare with */
+	cr_assert_eq(run(1, 30), 0);
+	char *here[6];
+	for (int i = 0; i < 5; i++)
+		here[i] = gradebook_line(names[i]);
+	here[5] = gradebook_line("notes.txt");
+	char *cmd = xasprintf("rm -rf '%s' && mkdir '%s'", out_dir, out_dir);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+
+	char *sbatch_log = xasprintf("%s/sbatch.log", tmp);
+	char *body = xasprintf("echo \"$@\" >> '%s'; n=$(wc -l < '%s'); echo $((4241 + n))", sbatch_log, sbatch_log);
+	tool("sbatch", body);
+	free(body);
+	tool("squeue", "echo RUNNING");
+	cr_assert_eq(run_mode(true, NULL, NULL), 0);
+	char *submitted = read_file(sbatch_log, NULL);
+	cr_assert(strstr(submitted, "--array=0-1"), "%s", submitted);
+	cr_assert(strstr(submitted, "--partition=cpu"), "%s", submitted);
+	cr_assert(strstr(submitted, "--dependency=afterany:4242"), "%s", submitted);
+	cr_assert_null(strstr(submitted, "--gres"), "no GPU for the simulator");
+	free(submitted);
+	free(sbatch_log);
+	/* the student with nothing to grade has their row already; the others wait for the tasks */
+	cr_assert_not_null(row("notes.txt"));
+	cr_assert_null(row("ann"));
+	char *folder = submission_folder();
+	char *task_sh = xasprintf("%s/task.sh", folder), *script = read_file(task_sh, NULL);
+	cr_assert(strstr(script, "--slurm-task"), "%s", script);
+	free(script);
+	free(task_sh);
+	/* while the job runs, the folder is its own */
+	int status;
+	char *said = stderr_of(run_one, &status);
+	cr_assert_eq(status, 2, "%s", said);
+	free(said);
+
+	setenv("SLURM_ARRAY_JOB_ID", "4242", 1);
+	setenv("SLURM_ARRAY_TASK_COUNT", "2", 1);
+	for (int task = 0; task < 2; task++) {
+		char number[8];
+		snprintf(number, sizeof(number), "%d", task);
+		setenv("SLURM_ARRAY_TASK_ID", number, 1);
+		cr_assert_eq(run_mode(false, folder, NULL), 0);
+	}
+	cJSON *r = row("bob");
+	cr_assert(strstr(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "batch"), "by")->valuestring,
+			 "slurm job 4242 task "));
+	cJSON_Delete(r);
+	cr_assert_eq(run_mode(false, NULL, folder), 0);
+	for (int i = 0; i < 5; i++) {
+		char *line = gradebook_line(names[i]);
+		cr_assert_str_eq(line, here[i], "%s's row differs from the batch's here", names[i]);
+		free(line);
+		free(here[i]);
+	}
+	char *line = gradebook_line("notes.txt");
+	cr_assert_str_eq(line, here[5]);
+	free(line);
+	free(here[5]);
+	assert_folder_free("the merge frees the folder");
+	free(folder);
+}
+
+Test(batch, a_task_of_another_job_does_not_write_the_folder)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	tool("sbatch", "echo 500");
+	tool("squeue", "echo RUNNING");
+	cr_assert_eq(run_mode(true, NULL, NULL), 0);
+	char *folder = submission_folder();
+	setenv("SLURM_ARRAY_JOB_ID", "999", 1);
+	setenv("SLURM_ARRAY_TASK_ID", "0", 1);
+	setenv("SLURM_ARRAY_TASK_COUNT", "1", 1);
+	cr_assert_eq(run_mode(false, folder, NULL), 2);
+	cr_assert_null(row("ann"));
+	free(folder);
+}
+
+Test(batch, sbatch_refusing_leaves_nothing_behind)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	tool("sbatch", "echo 'sbatch: error: invalid partition specified: cpu' >&2; exit 1");
+	cr_assert_eq(run_mode(true, NULL, NULL), 3);
+	assert_folder_free("the folder is free again");
+}
+
+/* ------------------------------------------------------------ lanes and memory */
+
+Test(batch, one_lane_per_gpu_that_nvidia_smi_lists_or_cuda_visible_devices_names)
+{
+	tool("nvidia-smi", "echo 'GPU 0: NVIDIA H200 (UUID: GPU-a)'; echo 'GPU 1: NVIDIA H200 (UUID: GPU-b)'; "
+			   "echo 'GPU 2: NVIDIA H200 (UUID: GPU-c)'");
+	char *devices[8];
+	cr_assert_eq(batch_lanes(BACKEND_GPU, 0, devices, 8), 3);
+	cr_assert_str_eq(devices[0], "0");
+	cr_assert_str_eq(devices[2], "2");
+	for (int i = 0; i < 3; i++)
+		free(devices[i]);
+	cr_assert_eq(batch_lanes(BACKEND_GPU, 2, devices, 8), 2, "--jobs picks fewer");
+	free(devices[0]);
+	free(devices[1]);
+	cr_assert_eq(batch_lanes(BACKEND_GPU, 5, devices, 8), 3, "never more lanes than GPUs");
+	for (int i = 0; i < 3; i++)
+		free(devices[i]);
+	setenv("CUDA_VISIBLE_DEVICES", "5,7", 1);
+	cr_assert_eq(batch_lanes(BACKEND_GPU, 0, devices, 8), 2);
+	cr_assert_str_eq(devices[0], "5");
+	cr_assert_str_eq(devices[1], "7");
+	free(devices[0]);
+	free(devices[1]);
+	cr_assert_eq(batch_lanes(BACKEND_SIM, 3, devices, 8), 3);
+	cr_assert_null(devices[0], "the simulator's lanes have no GPU");
+}
+
+Test(memory, limits_share_the_budget_between_floor_and_cap)
+{
+	struct memory_limits m;
+	memory_limits_compute(24 * GiB, 1, &m);
+	cr_assert_eq(m.runner, RUNNER_CAP);
+	cr_assert_eq(m.compile, COMPILE_CAP);
+	memory_limits_compute(64 * GiB, 8, &m);
+	cr_assert_eq(m.runner, 8 * GiB);
+	cr_assert_eq(m.compile, 4 * GiB);
+	memory_limits_compute(8 * GiB, 16, &m);
+	cr_assert_eq(m.runner, RUNNER_FLOOR, "never below what a grading needs");
+	cr_assert_eq(m.compile, COMPILE_FLOOR);
+	memory_limits_compute(0, 4, &m);
+	cr_assert_eq(m.runner, RUNNER_CAP, "nothing known: the caps");
+	cr_assert_eq(memory_lanes_that_fit(3 * GiB + GiB / 2), 3);
+	cr_assert_eq(memory_lanes_that_fit(GiB / 4), 1);
+}
+
+Test(memory, a_slurm_allocation_is_the_budget_when_it_is_smaller)
+{
+	const char *source;
+	setenv("SLURM_MEM_PER_NODE", "3072", 1);
+	cr_assert_eq(memory_budget(&source), 3 * GiB);
+	cr_assert_str_eq(source, "the Slurm allocation");
+	unsetenv("SLURM_MEM_PER_NODE");
+	setenv("SLURM_MEM_PER_CPU", "1024", 1);
+	setenv("SLURM_CPUS_ON_NODE", "2", 1);
+	cr_assert_eq(memory_budget(&source), 2 * GiB);
+	unsetenv("SLURM_MEM_PER_CPU");
+	cr_assert_gt(memory_budget(&source), 0);
+	cr_assert(!strcmp(source, "MemAvailable") || strstr(source, "cgroup"));
+}

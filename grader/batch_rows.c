@@ -123,6 +123,8 @@ row_write(const char *out, const struct exercise *e, const char *student, cJSON 
 {
 	cJSON_DeleteItemFromObjectCaseSensitive(grade, "batch");
 	cJSON *record = cJSON_AddObjectToObject(grade, "batch");
+	/* the whole name, which the file's name may have had to shorten */
+	cJSON_AddStringToObject(record, "student", student);
 	cJSON_AddBoolToObject(record, "final", stamp->final);
 	if (stamp->seconds >= 0)
 		cJSON_AddNumberToObject(record, "seconds", round(stamp->seconds * 10) / 10);

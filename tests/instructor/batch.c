@@ -154,6 +154,7 @@ Test(batch, verdicts_are_final_rows_and_a_second_run_grades_nothing)
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(stamp, "final")));
 	cr_assert_eq(cJSON_GetObjectItem(stamp, "attempts")->valueint, 1);
 	cr_assert(strstr(cJSON_GetObjectItem(stamp, "by")->valuestring, " pid "));
+	cr_assert_str_eq(cJSON_GetObjectItem(stamp, "student")->valuestring, "ann");
 	cJSON_Delete(r);
 	cr_assert_eq(run(2, 30), 0);
 	cr_assert_eq(gradings("class/"), 3, "a second run grades no final row again");

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/color.h"
 #include "lib/util.h"
 
 #define SALT_FILE ".board-salt"
@@ -367,8 +368,8 @@ print_table(FILE *out, const struct board *b, bool color)
 		while (to < b->n && !strcmp(b->e[to].exercise, b->e[from].exercise))
 			timed += b->e[to++].timed;
 		char *note = devices_note(b, from, to);
-		fprintf(out, "%s%s%s  %d student%s, %d timed%s\n", color ? "\033[1m" : "", b->e[from].exercise,
-			color ? "\033[0m" : "", to - from, to - from == 1 ? "" : "s", timed, note);
+		fprintf(out, "%s%s%s  %d student%s, %d timed%s\n", paint(color, COLOR_BOLD), b->e[from].exercise,
+			paint(color, COLOR_RESET), to - from, to - from == 1 ? "" : "s", timed, note);
 		free(note);
 		fprintf(out, "  rank  %-*s   time µs  limit  tier       verdict\n", NAME_COLUMNS, "student");
 		for (int i = from; i < to; i++) {

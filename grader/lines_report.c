@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/color.h"
 #include "lib/util.h"
 
 
@@ -210,16 +211,6 @@ lines_summary(const struct line_figures *l, const struct line_map *m)
 
 /* ------------------------------------------------------------------ showing it */
 
-#define RED "\033[31m"
-#define BOLD "\033[1m"
-#define DIM "\033[2m"
-#define RESET "\033[0m"
-
-static const char *
-paint(bool color, const char *code)
-{
-	return color ? code : "";
-}
 
 /* The first line to show: the kernel's first line above the first measured one, when near. */
 static int
@@ -266,8 +257,8 @@ print_source_line(FILE *out, int number, const char *text, bool hot, bool color)
 	}
 	shown[k] = 0;
 	bool cut = text && strlen(text) > 69;
-	fprintf(out, "%s%2s %5d | %s%s%s\n", hot ? paint(color, RED BOLD) : "", hot ? "!!" : "", number, shown,
-		cut ? "…" : "", hot ? paint(color, RESET) : "");
+	fprintf(out, "%s%2s %5d | %s%s%s\n", hot ? paint(color, COLOR_RED COLOR_BOLD) : "", hot ? "!!" : "", number, shown,
+		cut ? "…" : "", hot ? paint(color, COLOR_RESET) : "");
 }
 
 static void
@@ -286,15 +277,15 @@ print_figures(FILE *out, const struct line_figures *l, const struct line_map *m,
 			pct = m->total_sectors ? 100.0 * (double)a->units / (double)m->total_sectors : 0;
 		}
 		bool hot = hot_kind(m, a, k);
-		fprintf(out, "%s         |   %-12s %6s req  %-30s %7s %3.0f%%%s\n", paint(color, hot ? RED : DIM),
-			kind_names[k], requests, what, bytes ? bytes : "", pct, paint(color, RESET));
+		fprintf(out, "%s         |   %-12s %6s req  %-30s %7s %3.0f%%%s\n", paint(color, hot ? COLOR_RED : COLOR_DIM),
+			kind_names[k], requests, what, bytes ? bytes : "", pct, paint(color, COLOR_RESET));
 		free(what);
 		free(requests);
 		free(bytes);
 	}
 	if (m->total_samples > 0 && l->samples > 0)
-		fprintf(out, "%s         |   %-12s %3.0f%% of the warp samples%s\n", paint(color, DIM), "time",
-			100 * l->samples / m->total_samples, paint(color, RESET));
+		fprintf(out, "%s         |   %-12s %3.0f%% of the warp samples%s\n", paint(color, COLOR_DIM), "time",
+			100 * l->samples / m->total_samples, paint(color, COLOR_RESET));
 }
 
 void
@@ -304,7 +295,7 @@ lines_print_text(FILE *out, const struct line_map *m, bool color)
 		fprintf(out, "per line: not measured%s%s\n", m->why ? ": " : "", m->why ? m->why : "");
 		return;
 	}
-	fprintf(out, "%sper line%s, from the %s%s%s%s\n", paint(color, BOLD), paint(color, RESET),
+	fprintf(out, "%sper line%s, from the %s%s%s%s\n", paint(color, COLOR_BOLD), paint(color, COLOR_RESET),
 		!strcmp(m->source, "simulator") ? "simulator" : "GPU by Nsight Compute", m->note ? " (" : "",
 		m->note ? m->note : "", m->note ? ")" : "");
 	if (m->n == 0) {
@@ -320,7 +311,7 @@ lines_print_text(FILE *out, const struct line_map *m, bool color)
 			if (!hot_kind(m, &l->kind[k], k))
 				continue;
 			char *what = access_text(&l->kind[k], k);
-			fprintf(out, "  %shot%s %s:%d: %s, %s (%.0f%% of the %s)\n", paint(color, RED BOLD), paint(color, RESET),
+			fprintf(out, "  %shot%s %s:%d: %s, %s (%.0f%% of the %s)\n", paint(color, COLOR_RED COLOR_BOLD), paint(color, COLOR_RESET),
 				l->file, l->line, kind_names[k], what,
 				100.0 * (double)l->kind[k].units / (double)kind_total(m, k),
 				lines_kind_is_shared(k) ? "shared wavefronts" : "sectors");

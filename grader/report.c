@@ -3,19 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/color.h"
 #include "lib/util.h"
 
-static const char *
-paint(bool color, const char *code)
-{
-	return color ? code : "";
-}
-
-#define GREEN "\033[32m"
-#define RED "\033[31m"
-#define BOLD "\033[1m"
-#define DIM "\033[2m"
-#define RESET "\033[0m"
 
 static void
 print_indented(FILE *out, const char *text, const char *prefix, int max_lines)
@@ -65,7 +55,7 @@ print_timing(FILE *out, const struct grade_result *r, bool color)
 {
 	const struct timing_result *t = &r->timing;
 	fprintf(out, "  %-10s %s%.1f µs%s median of %d rounds; threshold %.1f µs (%s)\n", "time",
-		paint(color, BOLD), t->median_us, paint(color, RESET), t->rounds, t->threshold_us,
+		paint(color, COLOR_BOLD), t->median_us, paint(color, COLOR_RESET), t->rounds, t->threshold_us,
 		t->absolute ? "this course's figure for this GPU" : "");
 	if (!t->absolute)
 		fprintf(out, "  %-10s reference %.1f µs; yours is %.2f× (95%% interval %.2f-%.2f), limit %.2f×\n", "",
@@ -163,13 +153,13 @@ report_timing_ways(FILE *out, const struct exercise *e, const struct grade_resul
 void
 report_text(FILE *out, const struct grade_result *r, bool color)
 {
-	fprintf(out, "%s%s%s  %s on %s (%s backend%s%s)\n", paint(color, BOLD), r->e->name, paint(color, RESET),
+	fprintf(out, "%s%s%s  %s on %s (%s backend%s%s)\n", paint(color, COLOR_BOLD), r->e->name, paint(color, COLOR_RESET),
 		r->file, *r->device ? r->device : "no device", r->backend == BACKEND_GPU ? "gpu" : "sim",
 		*r->arch ? ", built for " : "", r->arch);
 	if (r->note)
-		fprintf(out, "  %s%s%s\n", paint(color, DIM), r->note, paint(color, RESET));
+		fprintf(out, "  %s%s%s\n", paint(color, COLOR_DIM), r->note, paint(color, COLOR_RESET));
 	if (r->stage == STAGE_COMPILE) {
-		fprintf(out, "  %-10s %sfailed%s\n", "compile", paint(color, RED), paint(color, RESET));
+		fprintf(out, "  %-10s %sfailed%s\n", "compile", paint(color, COLOR_RED), paint(color, COLOR_RESET));
 		print_indented(out, r->compile_output, "    ", 30);
 	} else if (r->stage != STAGE_NONE || r->ncases) {
 		fprintf(out, "  %-10s ok\n", "compile");
@@ -180,8 +170,8 @@ report_text(FILE *out, const struct grade_result *r, bool color)
 			continue;
 		char label[80];
 		snprintf(label, sizeof(label), "%s%s", c->name, c->timed ? " (timed)" : c->measured ? " (measured)" : "");
-		fprintf(out, "  case %-16s %s%s%s\n", label, paint(color, c->passed ? GREEN : RED),
-			c->passed ? "ok" : "FAIL", paint(color, RESET));
+		fprintf(out, "  case %-16s %s%s%s\n", label, paint(color, c->passed ? COLOR_GREEN : COLOR_RED),
+			c->passed ? "ok" : "FAIL", paint(color, COLOR_RESET));
 		if (!c->passed && c->message)
 			print_indented(out, c->message, "    ", 12);
 	}
@@ -196,14 +186,14 @@ report_text(FILE *out, const struct grade_result *r, bool color)
 		print_indented(out, r->program_output, "    | ", 20);
 	}
 	if (r->verdict == VERDICT_PASS)
-		fprintf(out, "%sPASS%s  %s\n", paint(color, GREEN BOLD), paint(color, RESET), r->message);
+		fprintf(out, "%sPASS%s  %s\n", paint(color, COLOR_GREEN COLOR_BOLD), paint(color, COLOR_RESET), r->message);
 	else if (r->stage != STAGE_NONE)
-		fprintf(out, "%sFAIL%s  at %s: %s\n", paint(color, RED BOLD), paint(color, RESET), stage_name(r->stage),
+		fprintf(out, "%sFAIL%s  at %s: %s\n", paint(color, COLOR_RED COLOR_BOLD), paint(color, COLOR_RESET), stage_name(r->stage),
 			r->message);
 	else
-		fprintf(out, "%sERROR%s  %s\n", paint(color, RED BOLD), paint(color, RESET), r->message);
+		fprintf(out, "%sERROR%s  %s\n", paint(color, COLOR_RED COLOR_BOLD), paint(color, COLOR_RESET), r->message);
 	if (r->hint)
-		fprintf(out, "%shint:%s %s\n", paint(color, BOLD), paint(color, RESET), r->hint);
+		fprintf(out, "%shint:%s %s\n", paint(color, COLOR_BOLD), paint(color, COLOR_RESET), r->hint);
 }
 
 static cJSON *

@@ -392,22 +392,6 @@ nvcc_here(void)
 }
 
 /* The build folder: nvcc's kept intermediates lie flat in it. */
-static void
-remove_folder(const char *path)
-{
-	DIR *d = opendir(path);
-	for (struct dirent *entry; d && (entry = readdir(d));) {
-		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
-			continue;
-		char *file = xasprintf("%s/%s", path, entry->d_name);
-		unlink(file);
-		free(file);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-}
-
 static int
 first_line(const struct sass_kernel *k)
 {
@@ -496,7 +480,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 			free(nvdisasm);
 		}
 	}
-	remove_folder(tmp);
+	remove_dir(tmp);
 	qsort(l->kernels, (size_t)l->nkernels, sizeof(*l->kernels), by_first_line);
 	buf_free(&out);
 	free(source), free(cubin), free(ptx), free(arch), free(folder), free(public), free(beside);

@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "lib/color.h"
 #include "lib/util.h"
 
 /* ------------------------------------------------------------------ what an instruction is */
@@ -74,17 +75,6 @@ note_of(const char *text)
 
 /* ------------------------------------------------------------------ showing it */
 
-#define BOLD "\033[1m"
-#define DIM "\033[2m"
-#define RED "\033[31m"
-#define CYAN "\033[36m"
-#define RESET "\033[0m"
-
-static const char *
-paint(bool color, const char *code)
-{
-	return color ? code : "";
-}
 
 /* `text` cut to `width` columns (tabs as four spaces; a cut ends in …), as a new string. */
 static char *
@@ -121,7 +111,7 @@ print_wrapped(FILE *out, int width, const char *prefix, const char *more, const 
 			while (n > room / 2 && p[n] != ' ')
 				n--;
 		}
-		fprintf(out, "%s%s%.*s%s\n", lead, paint(color, style), n, p, paint(color, RESET));
+		fprintf(out, "%s%s%.*s%s\n", lead, paint(color, style), n, p, paint(color, COLOR_RESET));
 		p += n;
 		while (*p == ' ')
 			p++;
@@ -164,7 +154,7 @@ print_counts(FILE *out, int width, const struct sass_kernel *k)
 		if (vector)
 			buf_addf(&b, " (%d of the global ones 128-bit)", vector);
 	}
-	print_wrapped(out, width, "  ", "  ", b.data, DIM, false);
+	print_wrapped(out, width, "  ", "  ", b.data, COLOR_DIM, false);
 	buf_free(&b);
 }
 
@@ -175,19 +165,19 @@ sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *
 	width = width < SASS_MIN_WIDTH ? SASS_MIN_WIDTH : width;
 	int source_room = width - 11, ptx_room = width - 18, sass_room = width - 22;
 	char *title = xasprintf("machine code of %s for %s (%s)", l->file, l->arch, l->arch_why ? l->arch_why : "");
-	print_wrapped(out, width, "", "  ", title, BOLD, color);
+	print_wrapped(out, width, "", "  ", title, COLOR_BOLD, color);
 	free(title);
 	print_wrapped(out, width, "  ", "  ", "nvcc -O3 -lineinfo; PTX from nvcc, SASS from nvdisasm; each under its line",
 		      "", false);
 	if (l->no_sass)
-		print_wrapped(out, width, "  ", "  ", l->no_sass, RED, color);
+		print_wrapped(out, width, "  ", "  ", l->no_sass, COLOR_RED, color);
 	if (l->no_figures)
-		print_wrapped(out, width, "  ", "  ", l->no_figures, DIM, color);
+		print_wrapped(out, width, "  ", "  ", l->no_figures, COLOR_DIM, color);
 	if (!l->nkernels)
 		fprintf(out, "  the file defines no kernel\n");
 	for (int i = 0; i < l->nkernels; i++) {
 		const struct sass_kernel *k = &l->kernels[i];
-		fprintf(out, "\n%skernel %s%s\n", paint(color, BOLD), k->name, paint(color, RESET));
+		fprintf(out, "\n%skernel %s%s\n", paint(color, COLOR_BOLD), k->name, paint(color, COLOR_RESET));
 		print_counts(out, width, k);
 		for (int j = 0; j < k->nlines; j++) {
 			const struct sass_line *sl = &k->lines[j];
@@ -196,21 +186,21 @@ sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *
 			char *shown = fit(sl->line ? source : "(no line of your file: the kernel's start, or a header)",
 					    source_room);
 			if (sl->line)
-				fprintf(out, "%s%2s %5d | %s%s\n", f && f->hot ? paint(color, RED BOLD) : "", f && f->hot ? "!!" : "",
-					sl->line, shown, f && f->hot ? paint(color, RESET) : "");
+				fprintf(out, "%s%2s %5d | %s%s\n", f && f->hot ? paint(color, COLOR_RED COLOR_BOLD) : "", f && f->hot ? "!!" : "",
+					sl->line, shown, f && f->hot ? paint(color, COLOR_RESET) : "");
 			else
-				fprintf(out, "         | %s%s%s\n", paint(color, DIM), shown, paint(color, RESET));
+				fprintf(out, "         | %s%s%s\n", paint(color, COLOR_DIM), shown, paint(color, COLOR_RESET));
 			free(shown);
 			free(source);
 			if (f) {
 				char *summary = lines_summary(f, figures);
-				print_wrapped(out, width, "         | heat  ", "         |       ", summary, f->hot ? RED : DIM,
+				print_wrapped(out, width, "         | heat  ", "         |       ", summary, f->hot ? COLOR_RED : COLOR_DIM,
 					      color);
 				free(summary);
 			}
 			for (int n = 0; n < sl->nptx; n++) {
 				char *t = fit(sl->ptx[n].text, ptx_room);
-				fprintf(out, "         | %sptx%s   %s\n", paint(color, DIM), paint(color, RESET), t);
+				fprintf(out, "         | %sptx%s   %s\n", paint(color, COLOR_DIM), paint(color, COLOR_RESET), t);
 				free(t);
 			}
 			for (int n = 0; n < sl->nsass; n++) {
@@ -220,7 +210,7 @@ sass_print_text(FILE *out, const struct sass_listing *l, const struct line_map *
 				char *t = fit(sl->sass[n].text, room);
 				int pad = !note ? 0 : room < 36 ? room : 36;
 				fprintf(out, "         | sass %04x  %-*s%s%s%s%s\n", sl->sass[n].address, pad, t, note ? " " : "",
-					paint(color, CYAN), note ? note : "", paint(color, RESET));
+					paint(color, COLOR_CYAN), note ? note : "", paint(color, COLOR_RESET));
 				free(t);
 				free(note);
 			}

@@ -357,30 +357,14 @@ build_link(struct student_build *s, struct buf *log)
 	return status;
 }
 
-/* Remove a folder of plain files (a private build folder). */
-static void
-remove_build_dir(const char *dir)
-{
-	char *abs = root_path(dir);
-	DIR *d = opendir(abs);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			char *path = xasprintf("%s/%s", abs, e->d_name);
-			unlink(path);
-			free(path);
-		}
-	if (d)
-		closedir(d);
-	rmdir(abs);
-	free(abs);
-}
-
 void
 build_release(struct student_build *s)
 {
-	if (s->private_dir && s->dir)
-		remove_build_dir(s->dir);
+	if (s->private_dir && s->dir) {
+		char *abs = root_path(s->dir);
+		remove_dir(abs);
+		free(abs);
+	}
 	if (s->dir_lock >= 0 && s->dir)
 		close(s->dir_lock);
 	char **lists[] = { s->compile_argv, s->frontend_argv, s->scan_argv };

@@ -1,6 +1,7 @@
 /* file: reading and writing whole files, folders, paths (see file.h). */
 #include "lib/file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -107,6 +108,22 @@ mkdir_p(const char *path)
 			*p = '/';
 		}
 	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+int
+remove_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	for (struct dirent *entry; d && (entry = readdir(d));) {
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+			continue;
+		char *file = xasprintf("%s/%s", path, entry->d_name);
+		unlink(file);
+		free(file);
+	}
+	if (d)
+		closedir(d);
+	return rmdir(path);
 }
 
 bool

@@ -14,6 +14,9 @@ int write_file_atomic(const char *path, const char *data, size_t length);
 int write_file_if_changed(const char *path, const char *data, size_t length);
 /* Create a folder and its parents; 0 when it exists already. */
 int mkdir_p(const char *path);
+/* Remove a folder of plain files (a temporary or private build folder) and what it holds; -1 when the
+   folder stays (it held a folder, say). */
+int remove_dir(const char *path);
 bool file_exists(const char *path);
 bool is_directory(const char *path);
 /* Modification time in nanoseconds, or -1 when the file is missing. */

@@ -91,6 +91,15 @@ Test(file, written_atomically_and_only_when_changed)
 	cr_assert_eq(mkfifo(fifo, 0600), 0);
 	cr_assert_null(read_file(fifo, NULL), "a FIFO is refused, not read forever");
 	cr_assert_eq(errno, EINVAL);
+	char *inner = path_join(dir, "a/b/c");
+	cr_assert_eq(mkdir_p(inner), 0);
+	cr_assert_eq(remove_dir(folder), -1, "a folder that holds a folder stays");
+	cr_assert(file_exists(inner));
+	cr_assert_eq(remove_dir(inner), 0);
+	cr_assert_eq(remove_dir(folder), 0, "its files go, then the folder");
+	cr_assert_not(file_exists(path));
+	cr_assert_not(is_directory(folder));
+	free(inner);
 	char *rm = xasprintf("rm -rf '%s'", dir);
 	cr_assert_eq(system(rm), 0);
 	free(rm);

@@ -19,7 +19,7 @@
 #include "grade.h"
 #include "lib/util.h"
 #include "memlimit.h"
-#include "root.h"
+#include "common/root.h"
 
 /* a grade JSON holds the compiler's and the program's output: room for all of it */
 #define GRADE_OUTPUT_CAP (16u << 20)

@@ -19,7 +19,7 @@
 
 #include "buildstep.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 
 /* Every compiler and flag the runners and judges are built with: harness/runner.mk, which the Makefile
    reads too, as C strings (SIM_CXXFLAGS, NVCC_FLAGS, HOST_CFLAGS…) */

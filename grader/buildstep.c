@@ -13,7 +13,7 @@
 
 #include "lib/run.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 
 void
 args_add(struct args *a, const char *s)

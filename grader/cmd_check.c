@@ -12,7 +12,7 @@
 #include "command.h"
 #include "common/exit.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 
 static const struct option_spec options[] = {
 	OPT_SWITCH("compile-only", "only compile every file with nvcc (for sm_90 where no GPU says otherwise)"),

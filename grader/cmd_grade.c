@@ -18,7 +18,7 @@
 #include "lib/util.h"
 #include "lines.h"
 #include "report.h"
-#include "root.h"
+#include "common/root.h"
 #include "sass.h"
 
 static const struct option_spec options[] = {

@@ -6,7 +6,7 @@
 #include "command.h"
 #include "common/exit.h"
 #include "report.h"
-#include "root.h"
+#include "common/root.h"
 
 static const struct option_spec options[] = {
 	OPT_SWITCH("json", "one JSON object: the workbook's title and every item with its files and hints"),

@@ -11,7 +11,7 @@
 #include "common/exit.h"
 #include "lib/util.h"
 #include "report.h"
-#include "root.h"
+#include "common/root.h"
 
 static const struct option_spec options[] = {
 	OPT_VALUE("backend", "gpu|sim", "where to run them (default: the GPU when there is one, else the CPU simulator)"),

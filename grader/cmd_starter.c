@@ -12,7 +12,7 @@
 #include "command.h"
 #include "common/exit.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 
 /* The exercise the one operand names, and its starter (yours to free); 0, or the exit status. */
 static int

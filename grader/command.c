@@ -16,7 +16,7 @@
 #include "common/exit.h"
 #include "gradable.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 #include "starter.h"
 
 struct manifest *

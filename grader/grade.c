@@ -28,7 +28,7 @@
 #include "submission.h"
 #include "tools.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 #include "verdict.h"
 
 /* Seconds a child may take. */

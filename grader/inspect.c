@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lib/run.h"
-#include "root.h"
+#include "common/root.h"
 
 struct rule {
 	const char *name; /* an identifier, or a prefix when it ends in '*' */

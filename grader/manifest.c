@@ -9,7 +9,7 @@
 
 #include "diagnose.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 
 static const char *
 string_field(const cJSON *o, const char *key)

@@ -21,7 +21,7 @@
 #include "build.h"
 #include "grade.h"
 #include "lib/run.h"
-#include "root.h"
+#include "common/root.h"
 
 /* as grader/build.c compiles the student's file for a GPU */
 /* as the grader builds a .cu for the GPU (harness/runner.mk) */

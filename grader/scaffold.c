@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "root.h"
+#include "common/root.h"
 #include "starter.h"
 
 #define MAX_NAME 40

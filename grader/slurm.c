@@ -17,7 +17,7 @@
 #include "memlimit.h"
 #include "lib/run.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 
 #define SLURM_COMMAND_S 120
 

@@ -21,7 +21,7 @@
 
 #include "buildstep.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 /* the compilers and flags (harness/runner.mk) */
 #include "runner_flags.h"
 

@@ -14,7 +14,7 @@
 #include "diagnose.h"
 #include "lines.h"
 #include "lib/util.h"
-#include "root.h"
+#include "common/root.h"
 
 static void
 add(char ***argv, int *argc, int *cap, char *arg)

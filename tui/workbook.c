@@ -7,43 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/root.h"
 #include "lib/util.h"
-
-char *
-workbook_find_root(void)
-{
-	const char *env = getenv("CUDALINGS_ROOT");
-	char dir[PATH_MAX], *file, *slash;
-
-	if (env && *env) {
-		file = path_join(env, "workbook.json");
-		if (access(file, R_OK) < 0) {
-			error("CUDALINGS_ROOT is '%s' but there is no workbook.json in it", env);
-			free(file);
-			return NULL;
-		}
-		free(file);
-		return realpath(env, NULL);
-	}
-	if (!getcwd(dir, sizeof(dir))) {
-		error("cannot tell the current directory");
-		return NULL;
-	}
-	for (;;) {
-		file = path_join(dir, "workbook.json");
-		if (access(file, R_OK) == 0) {
-			free(file);
-			return xstrdup(dir);
-		}
-		free(file);
-		slash = strrchr(dir, '/');
-		if (!slash || slash == dir)
-			break;
-		*slash = '\0';
-	}
-	error("not in a workbook: no workbook.json here or in any parent directory (set CUDALINGS_ROOT?)");
-	return NULL;
-}
 
 static char *
 str_or_null(const cJSON *obj, const char *key)

@@ -5,6 +5,9 @@
 #ifndef TUI_WORKBOOK_H
 #define TUI_WORKBOOK_H
 
+/* where the workbook is: workbook_find_root() */
+#include "common/root.h"
+
 struct hint {
 	char *when;		/* "fail", "compile", "correctness", "performance", "race", … */
 	char *text;
@@ -24,12 +27,6 @@ struct workbook {
 	int n;
 };
 
-/*
- * The workbook root: $CUDALINGS_ROOT, else the first directory from the
- * current one upward that holds workbook.json.  You own the string;
- * NULL with error() set when there is none.
- */
-char *workbook_find_root(void);
 /* Parse the list; -1 with error() set when it is not the grader's JSON. */
 int workbook_parse(const char *json, struct workbook *wb);
 void workbook_free(struct workbook *wb);

@@ -1,5 +1,5 @@
 /* root: finding the workbook's folder (see root.h). */
-#include "root.h"
+#include "common/root.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -13,23 +13,23 @@
 static bool
 holds_workbook(const char *dir)
 {
-	char *probe = xasprintf("%s/workbook.json", dir);
-	bool ok = file_exists(probe);
+	char *probe = path_join(dir, "workbook.json");
+	bool ok = access(probe, R_OK) == 0;
 	free(probe);
 	return ok;
 }
 
-static char *
-find_root(void)
+char *
+workbook_find_root(void)
 {
 	const char *env = getenv("CUDALINGS_ROOT");
 	char dir[PATH_MAX];
 	if (env && *env) {
 		if (holds_workbook(env) && realpath(env, dir))
 			return xstrdup(dir);
-		die(EXIT_USAGE, "CUDALINGS_ROOT is '%s', but there is no workbook.json there", env);
+		error("CUDALINGS_ROOT is '%s', but there is no workbook.json there", env);
+		return NULL;
 	}
-	/* the working directory and its parents, then the folder above build/cudalings */
 	if (getcwd(dir, sizeof(dir))) {
 		for (;;) {
 			if (holds_workbook(dir))
@@ -51,16 +51,17 @@ find_root(void)
 		if (holds_workbook(dir))
 			return xstrdup(dir);
 	}
-	die(EXIT_USAGE, "no workbook here: run cudalings inside the workbook folder (the one with workbook.json) "
-			"or set CUDALINGS_ROOT");
+	error("no workbook here: run cudalings inside the workbook folder (the one with workbook.json) "
+	      "or set CUDALINGS_ROOT");
+	return NULL;
 }
 
 const char *
 workbook_root(void)
 {
 	static char *root;
-	if (!root)
-		root = find_root();
+	if (!root && !(root = workbook_find_root()))
+		die(EXIT_USAGE, "%s", last_error());
 	return root;
 }
 

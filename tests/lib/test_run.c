@@ -221,10 +221,10 @@ Test(run, a_pump_of_no_time_returns_at_once, .timeout = 10)
 	char *argv[] = { "sleep", "100", NULL };
 	cr_assert_eq(child_spawn(&c, argv, &capture), 0);
 	struct child *one = &c;
-	double start = now_seconds();
+	/* it returns with the child still running: it did not wait for the end */
 	cr_assert_eq(child_pump(&one, 1, 0), 1);
 	cr_assert_eq(child_pump(&one, 1, 0.1), 1);
-	cr_assert_lt(now_seconds() - start, 5);
+	cr_assert(c.running);
 	cr_assert_eq(child_exit_code(&c), -1);
 	child_kill(&c);
 	cr_assert_not(c.running);
@@ -236,10 +236,13 @@ Test(run, stop_asks_then_kills, .timeout = 10)
 {
 	struct child polite = { .label = "polite" }, stubborn = { .label = "stubborn" };
 	char *ends[] = { "sleep", "100", NULL };
-	char *stays[] = { "sh", "-c", "trap '' TERM; sleep 100 & wait; sleep 100", NULL };
+	char *stays[] = { "sh", "-c", "trap '' TERM; echo ready; sleep 100 & wait; sleep 100", NULL };
 	cr_assert_eq(child_spawn(&polite, ends, &capture), 0);
 	cr_assert_eq(child_spawn(&stubborn, stays, &capture), 0);
-	usleep(100 * 1000); /* the trap in place */
+	/* the trap is in place once it says so */
+	struct child *one = &stubborn;
+	while (!strstr(buf_str(&stubborn.output), "ready") && child_pump(&one, 1, 0.05))
+		;
 	child_stop(&polite, 2);
 	cr_assert_eq(child_exit_code(&polite), 128 + SIGTERM);
 	child_stop(&stubborn, 0.3);
@@ -261,6 +264,10 @@ helper_with_a_child(bool clean_on_exit, pid_t *grandchild)
 	pid_t helper = fork();
 	cr_assert_geq(helper, 0);
 	if (helper == 0) {
+		/* as a program started in the foreground: a background job inherits SIGINT ignored, and an
+		   ignored signal stays ignored (the spawner installs no handler for it) */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 		struct child c = { .label = "sleep" };
 		char *argv[] = { "sleep", "100", NULL };
 		struct spawn_options o = { .out = SPAWN_DISCARD, .clean_on_exit = clean_on_exit };
@@ -277,17 +284,17 @@ helper_with_a_child(bool clean_on_exit, pid_t *grandchild)
 	return helper;
 }
 
-Test(run, kill_9_of_the_parent_takes_the_child_with_it, .timeout = 10)
+Test(run, kill_9_of_the_parent_takes_the_child_with_it, .timeout = 20)
 {
 	pid_t child;
 	pid_t helper = helper_with_a_child(false, &child);
 	cr_assert_not(gone(child));
 	kill(helper, SIGKILL);
 	waitpid(helper, NULL, 0);
-	cr_assert(gone_within(child, 1), "the child %d outlived a kill -9 of its parent", (int)child);
+	cr_assert(gone_within(child, 5), "the child %d outlived a kill -9 of its parent", (int)child);
 }
 
-Test(run, a_signal_to_the_parent_cleans_up_first, .timeout = 10)
+Test(run, a_signal_to_the_parent_cleans_up_first, .timeout = 30)
 {
 	int signals[] = { SIGTERM, SIGINT, SIGHUP };
 	for (size_t i = 0; i < sizeof(signals) / sizeof(*signals); i++) {
@@ -297,7 +304,7 @@ Test(run, a_signal_to_the_parent_cleans_up_first, .timeout = 10)
 		int status;
 		waitpid(helper, &status, 0);
 		cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == signals[i], "the parent still dies of the signal");
-		cr_assert(gone_within(child, 1), "the child outlived signal %d of its parent", signals[i]);
+		cr_assert(gone_within(child, 5), "the child outlived signal %d of its parent", signals[i]);
 	}
 }
 
@@ -318,7 +325,7 @@ Test(run, an_exit_of_the_parent_cleans_up, .timeout = 10)
 	pid_t child = read_pid(p[0]);
 	close(p[0]);
 	waitpid(helper, NULL, 0);
-	cr_assert(gone_within(child, 1), "the child outlived its parent's exit");
+	cr_assert(gone_within(child, 5), "the child outlived its parent's exit");
 }
 
 Test(run, limits_reach_the_child, .timeout = 10)

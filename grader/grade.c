@@ -41,6 +41,7 @@
 /* The simulator's limit is CPU time, which a busy machine does not use up; the wall clock only backs it up.
  * More than one launch may take (harness/runner.cu's SIM_LAUNCH_CPU_LIMIT_S), so the simulator names the line. */
 #define CASE_CPU_LIMIT_SIM_S 25
+#define SIM_LAUNCH_LIMIT_MARGIN_S 5 /* the case's limit over one launch's */
 #define CASE_WALL_LIMIT_SIM_S 250
 /* The timed round the grader judges is one of the rounds every measurement has. */
 #define CHECKED_ROUNDS 20
@@ -342,6 +343,36 @@ stage_inspect(struct grade_state *g)
 	return result;
 }
 
+/*
+ * The simulator's CPU limit on one launch, when CUDALINGS_SIM_CPU_LIMIT lowers it (below the
+ * runner's own 20 s), else 0. It only lowers: tests of submissions that never end spin for
+ * seconds, not half a minute; nothing a student sets can give a kernel more.
+ */
+static double
+sim_launch_limit(void)
+{
+	static double limit = -1;
+	if (limit >= 0)
+		return limit;
+	const char *env = getenv("CUDALINGS_SIM_CPU_LIMIT");
+	char *end = NULL;
+	double v = env && *env ? strtod(env, &end) : 0;
+	limit = 0;
+	if (env && *env && (*end || !(v >= 1 && v < CASE_CPU_LIMIT_SIM_S - SIM_LAUNCH_LIMIT_MARGIN_S)))
+		warn("CUDALINGS_SIM_CPU_LIMIT is '%s', not seconds from 1 to below %d: the usual limits hold", env,
+		     CASE_CPU_LIMIT_SIM_S - SIM_LAUNCH_LIMIT_MARGIN_S);
+	else if (env && *env)
+		limit = v;
+	return limit;
+}
+
+/* CPU seconds a case may take on the simulator: more than one launch may, so the simulator names the line. */
+static double
+sim_case_limit(void)
+{
+	return sim_launch_limit() > 0 ? sim_launch_limit() + SIM_LAUNCH_LIMIT_MARGIN_S : CASE_CPU_LIMIT_SIM_S;
+}
+
 /* Deadlines that follow where the runner is: starting, loading the submission, in a case. */
 static void
 runner_deadline(struct grade_state *g, struct child *c)
@@ -362,7 +393,7 @@ runner_deadline(struct grade_state *g, struct child *c)
 		c->deadline = now + TIMED_LIMIT_S;
 	} else if (g->o->backend == BACKEND_SIM) {
 		c->deadline = now + CASE_WALL_LIMIT_SIM_S;
-		c->cpu_deadline = child_cpu_seconds(c) + CASE_CPU_LIMIT_SIM_S;
+		c->cpu_deadline = child_cpu_seconds(c) + sim_case_limit();
 	} else {
 		c->deadline = now + CASE_LIMIT_GPU_S;
 	}
@@ -389,7 +420,7 @@ current_limit(const struct grade_state *g)
 		return LOAD_LIMIT_S;
 	if (s->current == s->timed)
 		return TIMED_LIMIT_S;
-	return g->o->backend == BACKEND_SIM ? CASE_CPU_LIMIT_SIM_S : CASE_LIMIT_GPU_S;
+	return g->o->backend == BACKEND_SIM ? sim_case_limit() : CASE_LIMIT_GPU_S;
 }
 
 static void
@@ -398,7 +429,7 @@ runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_
 	cmd->channel_fd = random_channel_fd(g->seed);
 	snprintf(channel_text, 16, "%d", cmd->channel_fd);
 	snprintf(threshold_text, 32, "%.17g", g->e->threshold_ratio);
-	char **options = xcalloc(14, sizeof(char *));
+	char **options = xcalloc(16, sizeof(char *));
 	int n = 0;
 	options[n++] = root_path(g->b.runner);
 	options[n++] = xstrdup("--channel");
@@ -412,6 +443,10 @@ runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_
 	if (g->e->timing_ways) {
 		options[n++] = xstrdup("--timing-ways");
 		options[n++] = xstrdup("1");
+	}
+	if (g->o->backend == BACKEND_SIM && sim_launch_limit() > 0) {
+		options[n++] = xstrdup("--launch-cpu-limit");
+		options[n++] = xasprintf("%g", sim_launch_limit());
 	}
 	cmd->options = options;
 }

@@ -51,6 +51,8 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 			cfg->threshold_ratio = atof(val);
 		else if (!strcmp(opt, "--threshold-us"))
 			cfg->threshold_us = atof(val);
+		else if (!strcmp(opt, "--launch-cpu-limit"))
+			cfg->launch_cpu_limit = atof(val);
 		else if (!strcmp(opt, "--under-tool"))
 			cfg->under_tool = atoi(val) != 0;
 		else if (!strcmp(opt, "--timing-ways"))

@@ -34,6 +34,7 @@ struct run_config {
 				    demo): its first launch, in case 0, and the rest in the timed case */
 	bool wait_go;            /* runner: started early, it opens the GPU, then waits for a byte on stdin
 				    before loading the submission (which is still being compiled) */
+	double launch_cpu_limit; /* runner on the simulator: CPU seconds one launch may take; 0: its own */
 };
 
 /* Parse the grader's arguments; on a mistake print why and return -1. */

@@ -1051,7 +1051,8 @@ main(int argc, char **argv)
 	channel = cfg.channel_fd;
 #ifdef __CUDASIM__
 	/* the order check always, and a CPU-time limit per launch under the grader's per-case one */
-	cudasimConfigure(1, SIM_LAUNCH_CPU_LIMIT_S);
+	cudasimConfigure(1, cfg.launch_cpu_limit > 0 && cfg.launch_cpu_limit < SIM_LAUNCH_CPU_LIMIT_S ? cfg.launch_cpu_limit
+											      : SIM_LAUNCH_CPU_LIMIT_S);
 #endif
 	/* the driver's JIT cache is a file it writes: the sandbox writes none */
 	setenv("CUDA_CACHE_DISABLE", "1", 1);

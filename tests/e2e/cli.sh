@@ -31,6 +31,9 @@ expect 2 "say which exercise" -- $g grade
 expect 2 "one too many" -- $g grade col_sums matmul
 expect 2 "unknown option '--fast'" -- $g grade col_sums --fast
 expect 2 "'--file' needs a value" -- $g grade col_sums --file
+# the simulator's CPU limits may be lowered (make test does), never raised
+expect 0 "CUDALINGS_SIM_CPU_LIMIT is '30', not seconds from 1 to below 20: the usual limits hold" -- \
+	env CUDALINGS_SIM_CPU_LIMIT=30 $g grade col_sums --file solutions/col_sums.cu --backend sim
 expect 2 "cannot read '/no/such.cu'" -- $g grade col_sums --file /no/such.cu
 expect 2 "is a directory" -- $g grade col_sums --file "$tmp"
 : >"$tmp/empty.cu"

@@ -4,10 +4,12 @@
 A figure in a lesson is marked with a link reference definition, which
 Markdown shows nowhere. Two kinds:
 
-A whole table, copied from a bench file's table (picked by its columns):
+A whole table, copied from a bench file's table (picked by its columns;
+the headers shown and a choice of rows are optional):
 
     [figures]: bench/bank-conflicts-h100.md "tile, median µs, × conflict-free"
     [figure headers]: # "tile, time (µs), × conflict-free"
+    [figure rows]: # "COLUMN=VALUE"
 
     | ... the table, written by this tool ... |
 
@@ -54,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 TABLE_MARK = re.compile(r'^\[figures\]: (?P<source>\S+) "(?P<columns>[^"]*)"\n'
                         r'(?:\[figure headers\]: # "(?P<shown>[^"]*)"\n)?'
+                        r'(?:\[figure rows\]: # "(?P<rows>[^"]*)"\n)?'
                         r'\n(?P<table>(?:\|[^\n]*\n)+\n)?\[end figures\]: #\n', re.M)
 FIGURE_MARK = re.compile(r'^\[figure\]: (?P<source>\S+) "(?P<expr>[^"]*) = (?P<value>[^"=]*)"$')
 # what counts as a measured figure when it stands in a lesson's text
@@ -103,18 +106,27 @@ class Bench:
             self.rel, "" if len(columns) == 1 else "s", ", ".join(repr(c) for c in columns)))
 
     def cell(self, selector, column):
-        conditions = []
-        for part in selector.split(" & "):
-            if "=" not in part:
-                raise Problem("'%s' picks no row: write COLUMN=VALUE" % part)
-            name, value = part.split("=", 1)
-            conditions.append((name.strip(), value.strip()))
+        conditions = parse_selector(selector)
         headers, rows = self.table_with([name for name, _ in conditions] + [column])
         for row in rows:
-            if all(plain(row[headers.index(n)]) == v for n, v in conditions if headers.index(n) < len(row)):
-                if headers.index(column) < len(row):
-                    return row[headers.index(column)]
+            if matches(headers, row, conditions) and headers.index(column) < len(row):
+                return row[headers.index(column)]
         raise Problem("%s has no row with %s" % (self.rel, selector))
+
+
+def parse_selector(selector):
+    """COLUMN=VALUE & COLUMN=VALUE: the conditions that pick rows."""
+    conditions = []
+    for part in selector.split(" & "):
+        if "=" not in part:
+            raise Problem("'%s' picks no row: write COLUMN=VALUE" % part)
+        name, value = part.split("=", 1)
+        conditions.append((name.strip(), value.strip()))
+    return conditions
+
+
+def matches(headers, row, conditions):
+    return all(headers.index(n) < len(row) and plain(row[headers.index(n)]) == v for n, v in conditions)
 
 
 def markdown_tables(text):
@@ -238,7 +250,11 @@ class Lesson:
                 if len(shown) != len(columns):
                     raise Problem("%d columns kept but %d headers shown" % (len(columns), len(shown)))
                 bench = self.bench(m.group("source"))
-                headers, rows = bench.table_with(columns)
+                conditions = parse_selector(m.group("rows")) if m.group("rows") else []
+                headers, rows = bench.table_with(columns + [n for n, _ in conditions])
+                rows = [r for r in rows if matches(headers, r, conditions)]
+                if not rows:
+                    raise Problem("%s has no row with %s" % (bench.rel, m.group("rows")))
             except Problem as e:
                 self.problem(line, str(e))
                 return m.group(0)

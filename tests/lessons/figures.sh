@@ -44,6 +44,16 @@ expect 0 "wrote slides/col_sums.md" -- tool --write
 expect 0 " 0 problems" -- tool
 expect 0 "655.9" -- grep -h "^| column sums, one thread per column |" "$tmp/w/slides/col_sums.md"
 
+# a table of some rows: the coalescing demo's, of the demos the H100 run printed
+fresh
+printf '\n## On an H100\n\n[figures]: bench/gpu-results-h100.md "variant, µs"\n[figure rows]: # "demo=coalescing"\n\n[end figures]: #\n' \
+	>>"$tmp/w/slides/vocabulary.md"
+expect 0 "wrote slides/vocabulary.md" -- tool --write
+expect 0 " 0 problems" -- tool
+expect 0 "^3$" -- grep -c "^| solutions/coalescing.cu |\|^| demos/coalescing/" "$tmp/w/slides/vocabulary.md"
+sed -i 's/"demo=coalescing"/"demo=nothing_like_it"/' "$tmp/w/slides/vocabulary.md"
+expect 1 "has no row with demo=nothing_like_it" -- tool
+
 # a cited bench file removed
 fresh
 rm "$tmp/w/bench/bank-conflicts-h100.md"

@@ -21,6 +21,7 @@
 #include "common/exit.h"
 #include "diagnose.h"
 #include "inspect.h"
+#include "limits.h"
 #include "lib/run.h"
 #include "memlimit.h"
 #include "sandbox.h"
@@ -31,18 +32,6 @@
 #include "common/root.h"
 #include "verdict.h"
 
-/* Seconds a child may take. */
-#define COMPILE_LIMIT_S 120
-#define JUDGE_LIMIT_S 300
-#define START_LIMIT_S 60   /* until the runner has opened the GPU: a first CUDA start is slow */
-#define LOAD_LIMIT_S 5     /* from then until its first case: loading the submission, its constructors */
-#define CASE_LIMIT_GPU_S 10
-#define TIMED_LIMIT_S 90
-/* The simulator's limit is CPU time, which a busy machine does not use up; the wall clock only backs it up.
- * More than one launch may take (harness/runner.cu's SIM_LAUNCH_CPU_LIMIT_S), so the simulator names the line. */
-#define CASE_CPU_LIMIT_SIM_S 25
-#define SIM_LAUNCH_LIMIT_MARGIN_S 5 /* the case's limit over one launch's */
-#define CASE_WALL_LIMIT_SIM_S 250
 /* The timed round the grader judges is one of the rounds every measurement has. */
 #define CHECKED_ROUNDS 20
 
@@ -343,62 +332,6 @@ stage_inspect(struct grade_state *g)
 	return result;
 }
 
-/*
- * The simulator's CPU limit on one launch, when CUDALINGS_SIM_CPU_LIMIT lowers it (below the
- * runner's own 20 s), else 0. It only lowers: tests of submissions that never end spin for
- * seconds, not half a minute; nothing a student sets can give a kernel more.
- */
-static double
-sim_launch_limit(void)
-{
-	static double limit = -1;
-	if (limit >= 0)
-		return limit;
-	const char *env = getenv("CUDALINGS_SIM_CPU_LIMIT");
-	char *end = NULL;
-	double v = env && *env ? strtod(env, &end) : 0;
-	limit = 0;
-	if (env && *env && (*end || !(v >= 1 && v < CASE_CPU_LIMIT_SIM_S - SIM_LAUNCH_LIMIT_MARGIN_S)))
-		warn("CUDALINGS_SIM_CPU_LIMIT is '%s', not seconds from 1 to below %d: the usual limits hold", env,
-		     CASE_CPU_LIMIT_SIM_S - SIM_LAUNCH_LIMIT_MARGIN_S);
-	else if (env && *env)
-		limit = v;
-	return limit;
-}
-
-/* CPU seconds a case may take on the simulator: more than one launch may, so the simulator names the line. */
-static double
-sim_case_limit(void)
-{
-	return sim_launch_limit() > 0 ? sim_launch_limit() + SIM_LAUNCH_LIMIT_MARGIN_S : CASE_CPU_LIMIT_SIM_S;
-}
-
-/* Deadlines that follow where the runner is: starting, loading the submission, in a case. */
-static void
-runner_deadline(struct grade_state *g, struct child *c)
-{
-	struct session *s = &g->s;
-	int phase = s->current >= 0 ? s->current : s->hello ? -2 : -1;
-	if (phase == g->last_case)
-		return;
-	g->last_case = phase;
-	double now = now_seconds();
-	c->cpu_deadline = 0;
-	if (phase == -2 && !g->go_sent) {
-		/* the GPU is open and the file still compiles: the compiler's own limit bounds the wait */
-		c->deadline = 0;
-	} else if (phase == -2) {
-		c->deadline = now + LOAD_LIMIT_S;
-	} else if (s->current == s->timed) {
-		c->deadline = now + TIMED_LIMIT_S;
-	} else if (g->o->backend == BACKEND_SIM) {
-		c->deadline = now + CASE_WALL_LIMIT_SIM_S;
-		c->cpu_deadline = child_cpu_seconds(c) + sim_case_limit();
-	} else {
-		c->deadline = now + CASE_LIMIT_GPU_S;
-	}
-}
-
 static void
 runner_channel(struct child *c, const char *data, size_t n)
 {
@@ -407,20 +340,7 @@ runner_channel(struct child *c, const char *data, size_t n)
 	if (g->s.stop_runner)
 		child_kill(c);
 	else
-		runner_deadline(g, c);
-}
-
-static double
-current_limit(const struct grade_state *g)
-{
-	const struct session *s = &g->s;
-	if (!s->hello)
-		return START_LIMIT_S;
-	if (s->current < 0)
-		return LOAD_LIMIT_S;
-	if (s->current == s->timed)
-		return TIMED_LIMIT_S;
-	return g->o->backend == BACKEND_SIM ? sim_case_limit() : CASE_LIMIT_GPU_S;
+		limits_runner_deadline(&g->s, g->o->backend, !g->go_sent, c, &g->last_case);
 }
 
 static void
@@ -444,9 +364,9 @@ runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_
 		options[n++] = xstrdup("--timing-ways");
 		options[n++] = xstrdup("1");
 	}
-	if (g->o->backend == BACKEND_SIM && sim_launch_limit() > 0) {
+	if (g->o->backend == BACKEND_SIM && limits_sim_launch() > 0) {
 		options[n++] = xstrdup("--launch-cpu-limit");
-		options[n++] = xasprintf("%g", sim_launch_limit());
+		options[n++] = xasprintf("%g", limits_sim_launch());
 	}
 	cmd->options = options;
 }
@@ -500,7 +420,7 @@ stage_run(struct grade_state *g)
 		child_send_input(runner, "g", 1, true);
 		if (s->hello) {
 			g->last_case = -99;
-			runner_deadline(g, runner);
+			limits_runner_deadline(&g->s, g->o->backend, false, runner, &g->last_case);
 		}
 	}
 	/* nvcc's front end, if it still runs, finishes beside the runner */
@@ -519,7 +439,7 @@ stage_run(struct grade_state *g)
 		s->refused_when = SANDBOX_RUN;
 	}
 	char *status = child_describe_status(runner);
-	session_runner_ended(s, runner->timed_out, current_limit(g), status);
+	session_runner_ended(s, runner->timed_out, limits_runner_current(&g->s, g->o->backend), status);
 	free(status);
 	if (runner->output.len)
 		g->r->program_output = xasprintf("%s%s", runner->output.data,

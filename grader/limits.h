@@ -1,0 +1,46 @@
+/*
+ * limits: how long each child of a grading may take — the compiler, the
+ * judge, the runner as it opens the GPU, loads the submission and runs each
+ * case — in one place. On the simulator a case's limit is CPU time, which a
+ * busy machine does not use up; the wall clock only backs it up.
+ */
+#ifndef CUDALINGS_LIMITS_H
+#define CUDALINGS_LIMITS_H
+
+#include <stdbool.h>
+
+#include "build.h"
+#include "lib/run.h"
+#include "session.h"
+
+/* Seconds a child may take. */
+#define COMPILE_LIMIT_S 120
+#define JUDGE_LIMIT_S 300
+#define START_LIMIT_S 60   /* until the runner has opened the GPU: a first CUDA start is slow */
+#define LOAD_LIMIT_S 5     /* from then until its first case: loading the submission, its constructors */
+#define CASE_LIMIT_GPU_S 10
+#define TIMED_LIMIT_S 90
+/* More than one launch may take (harness/runner.cu's SIM_LAUNCH_CPU_LIMIT_S, 20 s), so the simulator
+ * names the line of a kernel that never ends. */
+#define CASE_CPU_LIMIT_SIM_S 25
+#define SIM_LAUNCH_LIMIT_MARGIN_S 5 /* the case's limit over one launch's */
+#define CASE_WALL_LIMIT_SIM_S 250
+
+/*
+ * The simulator's CPU limit on one launch when CUDALINGS_SIM_CPU_LIMIT lowers
+ * it (said once when the value would not), else 0: the runner's own.
+ */
+double limits_sim_launch(void);
+/* CPU seconds a case may take on the simulator. */
+double limits_sim_case(void);
+/*
+ * Set the runner's deadlines for where it is now (starting, loading the
+ * submission, in a case), when that changed since *last_phase. While
+ * `waiting` for its submission to compile it has none: the compiler's bounds
+ * the wait.
+ */
+void limits_runner_deadline(const struct session *s, enum backend b, bool waiting, struct child *c, int *last_phase);
+/* The limit the runner is under now, for the message when it runs past it. */
+double limits_runner_current(const struct session *s, enum backend b);
+
+#endif

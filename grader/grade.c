@@ -21,7 +21,7 @@
 #include "common/exit.h"
 #include "diagnose.h"
 #include "inspect.h"
-#include "limits.h"
+#include "deadlines.h"
 #include "lib/run.h"
 #include "memlimit.h"
 #include "sandbox.h"

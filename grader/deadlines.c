@@ -1,5 +1,5 @@
-/* limits: the deadlines of a grading's children (see limits.h). */
-#include "limits.h"
+/* deadlines: how long a grading's children may take (see deadlines.h). */
+#include "deadlines.h"
 
 #include <stdlib.h>
 

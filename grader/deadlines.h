@@ -1,11 +1,11 @@
 /*
- * limits: how long each child of a grading may take — the compiler, the
+ * deadlines: how long each child of a grading may take — the compiler, the
  * judge, the runner as it opens the GPU, loads the submission and runs each
  * case — in one place. On the simulator a case's limit is CPU time, which a
  * busy machine does not use up; the wall clock only backs it up.
  */
-#ifndef CUDALINGS_LIMITS_H
-#define CUDALINGS_LIMITS_H
+#ifndef CUDALINGS_DEADLINES_H
+#define CUDALINGS_DEADLINES_H
 
 #include <stdbool.h>
 

@@ -176,13 +176,15 @@ become(char *const argv[], char *const envp[], const struct spawn_options *o, st
 	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(*fatal_signals); i++)
 		signal(fatal_signals[i], SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	setpgid(0, 0);
-	/* should the parent die, even by kill -9, its children die with it */
-	prctl(PR_SET_PDEATHSIG, o->death_signal ? o->death_signal : SIGKILL);
-	if (getppid() != parent)
-		_exit(EXIT_CANNOT_RUN);
 	int null = open("/dev/null", O_RDWR);
-	dup2(o->input_pipe ? p->in[0] : null, 0);
+	if (!o->foreground) {
+		setpgid(0, 0);
+		/* should the parent die, even by kill -9, its children die with it */
+		prctl(PR_SET_PDEATHSIG, o->death_signal ? o->death_signal : SIGKILL);
+		if (getppid() != parent)
+			_exit(EXIT_CANNOT_RUN);
+		dup2(o->input_pipe ? p->in[0] : null, 0);
+	}
 	switch (o->out) {
 	case SPAWN_CAPTURE: dup2(p->out[1], 1); break;
 	case SPAWN_TO_FD: dup2(o->out_fd, 1); break;
@@ -273,7 +275,8 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 	c->running = c->timed_out = c->output_truncated = false;
 	c->status = 0;
 	c->output_cap = o->output_cap ? o->output_cap : 256 * 1024;
-	c->clean_on_exit = o->clean_on_exit;
+	c->clean_on_exit = o->clean_on_exit && !o->foreground;
+	c->foreground = o->foreground;
 	if ((o->out == SPAWN_CAPTURE && pipe2(p.out, O_CLOEXEC)) || (o->err == SPAWN_CAPTURE && pipe2(p.err, O_CLOEXEC)) ||
 	    (o->channel && pipe2(p.chan, O_CLOEXEC)) || (o->input_pipe && pipe2(p.in, O_CLOEXEC)) ||
 	    pipe2(p.report, O_CLOEXEC)) {
@@ -294,7 +297,8 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 		close_pipes(&p);
 		return error("cannot start '%s': %s", argv[0], strerror(why));
 	}
-	setpgid(pid, pid); /* both sides, so the group exists before either goes on */
+	if (!o->foreground)
+		setpgid(pid, pid); /* both sides, so the group exists before either goes on */
 	if (c->clean_on_exit)
 		remember_live(pid, 0);
 	close_fd(&p.out[1]);
@@ -334,6 +338,13 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 }
 
 /* ------------------------------------------------------------ reading and waiting */
+
+/* What a kill aims at: the child's whole group, or the child alone when it runs in ours (foreground). */
+static pid_t
+group_of(const struct child *c)
+{
+	return c->foreground ? c->pid : -c->pid;
+}
 
 static void
 keep_output(struct child *c, struct buf *b, const char *data, size_t n)
@@ -382,7 +393,7 @@ finish(struct child *c, int status)
 	c->running = false;
 	if (c->clean_on_exit)
 		remember_live(0, c->pid);
-	kill(-c->pid, SIGKILL);
+	kill(group_of(c), SIGKILL);
 	close_fd(&c->in_fd);
 	int *fds[] = { &c->out_fd, &c->err_fd, &c->channel_fd };
 	for (size_t i = 0; i < 3; i++) {
@@ -437,7 +448,7 @@ child_kill(struct child *c)
 {
 	if (!c->running)
 		return;
-	kill(-c->pid, SIGKILL);
+	kill(group_of(c), SIGKILL);
 	reap(c, true);
 }
 
@@ -446,7 +457,7 @@ child_stop(struct child *c, double grace_s)
 {
 	if (!c->running)
 		return;
-	kill(-c->pid, SIGTERM);
+	kill(group_of(c), SIGTERM);
 	for (double until = now_seconds() + grace_s; c->running && now_seconds() < until;) {
 		reap(c, false);
 		if (c->running)

@@ -4,7 +4,8 @@
  *
  * Every child runs in a process group of its own with stdin from /dev/null
  * and PR_SET_PDEATHSIG, so nothing it starts outlives the program that
- * started it, even a kill -9 of that program. Its stdout and stderr are
+ * started it, even a kill -9 of that program (but a foreground one, an
+ * editor, which is the terminal's while it runs). Its stdout and stderr are
  * captured (to a cap), sent to descriptors the caller opened, discarded or
  * inherited; it may get a private channel (a pipe at a descriptor number of
  * its choosing), limits (address space, no processes, no core files) and
@@ -50,6 +51,8 @@ struct spawn_options {
 	bool no_processes;		/* threads yes, processes no: a fork bomb stops at its first fork */
 	bool input_pipe;		/* stdin a pipe the parent writes with child_send_input (else /dev/null) */
 	int death_signal;		/* what the child gets should this program die; 0 for SIGKILL */
+	bool foreground;		/* the terminal's (an editor): stdin inherited, in this program's process
+					   group so the terminal's keys reach it, no death signal, no group of its own */
 	bool clean_on_exit;		/* kill its group when this program exits, or dies of SIGINT, SIGTERM,
 					   SIGHUP or SIGQUIT (their handlers then chain to the ones before) */
 };
@@ -73,7 +76,7 @@ struct child {
 	double started;			/* now_seconds() at the start */
 	double deadline;		/* now_seconds() after which the group is killed; 0 for none; movable */
 	double cpu_deadline;		/* the child's CPU seconds after which it is killed; 0 for none; movable */
-	bool running, timed_out, clean_on_exit;
+	bool running, timed_out, clean_on_exit, foreground;
 	int status;			/* the waitpid status once it has ended */
 };
 

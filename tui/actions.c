@@ -65,29 +65,27 @@ static int
 run_editor(const char *editor, const char *path)
 {
 	char *cmd = xasprintf("%s \"$@\"", editor);
+	char *argv[] = { "/bin/sh", "-c", cmd, (char *)editor, (char *)path, NULL };
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	/* the terminal's while it runs: its keys, in our process group */
+	struct spawn_options o = { .foreground = true };
+	struct child c = { .label = "editor" };
 	int status = -1;
-	pid_t pid;
 
-	/* Ctrl-C is the editor's while it runs, not ours */
+	/* Ctrl-C is the editor's while it runs, not ours (the spawner gives it the default back) */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		execl("/bin/sh", "sh", "-c", cmd, editor, path, (char *)NULL);
-		_exit(127);
+	if (child_spawn(&c, argv, &o) == 0) {
+		child_wait(&c);
+		status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1;
+	} else {
+		error("cannot start the editor: %s", last_error());
 	}
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	child_release(&c);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	free(cmd);
-	if (pid < 0)
-		return error("cannot start the editor: %s", strerror(errno));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return status;
 }
 
 void

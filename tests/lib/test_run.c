@@ -393,3 +393,18 @@ Test(run, input_to_a_child_that_has_ended_is_an_error_not_a_signal, .timeout = 3
 	cr_assert(c.running, "the child itself goes on");
 	child_release(&c);
 }
+
+/* An editor is the terminal's while it runs: in our process group (the terminal's keys reach it). */
+Test(run, a_foreground_child_stays_in_our_group, .timeout = 10)
+{
+	struct buf out = BUF_INIT;
+	struct spawn_options o = { .foreground = true, .timeout_s = 5 };
+	char *argv[] = { "sh", "-c", "cut -d' ' -f5 /proc/$$/stat", NULL };
+	cr_assert_eq(run_capture(argv, &o, &out, NULL), 0);
+	cr_assert_eq(atoi(buf_str(&out)), (int)getpgrp(), "%s", buf_str(&out));
+	buf_free(&out);
+	struct spawn_options own = { .timeout_s = 5 };
+	cr_assert_eq(run_capture(argv, &own, &out, NULL), 0);
+	cr_assert_neq(atoi(buf_str(&out)), (int)getpgrp(), "any other child has a group of its own");
+	buf_free(&out);
+}

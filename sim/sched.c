@@ -139,26 +139,52 @@ same_site(const struct sim_thread *a, const struct sim_thread *b)
 	return a->line == b->line && (a->file == b->file || !strcmp(a->file, b->file));
 }
 
+/*
+ * Every thread that has not exited waits at a barrier: release it. Exited
+ * threads count as arrived, as PTX's exit says (a GPU releases a barrier that
+ * only exited threads hold up), so `if (i >= n) return;` before a
+ * __syncthreads() the others reach is fine. Not so a thread that waited at
+ * this very barrier before and then went on past it to the end while the
+ * others wait there again (the barrier of a loop inside an if that not every
+ * thread takes): on a GPU its warp reached the barrier divided, which
+ * compute-sanitizer's synccheck reports and PTX leaves undefined.
+ */
 static void
 release_barrier(void)
 {
 	struct sim_block *b = &sim_blk;
-	int count = 0, and_ = 1, or_ = 0;
+	int count = 0, and_ = 1, or_ = 0, first = -1;
 
+	for (int t = 0; t < b->n && first < 0; t++)
+		if (b->th[t].state == T_BAR)
+			first = t;
 	for (int t = 0; t < b->n; t++) {
 		struct sim_thread *th = &b->th[t];
+		char w0[96], w1[96];
 
-		if (!same_site(th, &b->th[0])) {
-			char w0[96], w1[96];
-
-			where_thread(w0, sizeof(w0), 0);
+		if (th->state == T_DONE) {
+			if (th->bar_file && th->bar_line == b->th[first].line && !strcmp(th->bar_file, b->th[first].file)) {
+				where_thread(w0, sizeof(w0), first);
+				where_thread(w1, sizeof(w1), t);
+				sim_error(cudaErrorLaunchFailure,
+					  "barrier divergence: %s waits at the __syncthreads() of %s:%d, "
+					  "but %s, which waited there before, finished the kernel without "
+					  "reaching it again; every thread of a block must reach the same "
+					  "__syncthreads() (is it inside an if, or a loop, that not every "
+					  "thread takes?)", w0, b->th[first].file, b->th[first].line, w1);
+				fail();
+			}
+			continue;
+		}
+		if (!same_site(th, &b->th[first])) {
+			where_thread(w0, sizeof(w0), first);
 			where_thread(w1, sizeof(w1), t);
 			sim_error(cudaErrorLaunchFailure,
 				  "barrier divergence: %s waits at the __syncthreads() of %s:%d "
 				  "while %s waits at the one of %s:%d; every thread of a block "
 				  "must reach the same __syncthreads() (is it inside an if "
 				  "that not all threads take?)",
-				  w0, b->th[0].file, b->th[0].line, w1, th->file, th->line);
+				  w0, b->th[first].file, b->th[first].line, w1, th->file, th->line);
 			fail();
 		}
 		count += th->pred != 0;
@@ -169,7 +195,8 @@ release_barrier(void)
 	b->bar_and = and_;
 	b->bar_or = or_;
 	for (int t = 0; t < b->n; t++)
-		b->th[t].state = T_READY;
+		if (b->th[t].state == T_BAR)
+			b->th[t].state = T_READY;
 	b->nbar = 0;
 	b->gen++;
 }
@@ -194,7 +221,7 @@ stuck(void)
 	int waiting = -1, other = -1;
 	char w0[96], w1[96], d0[160], d1[160];
 
-	if (b->nbar == b->n) {
+	if (b->nbar && b->nbar + b->ndone == b->n) {
 		release_barrier();
 		return;
 	}
@@ -205,9 +232,10 @@ stuck(void)
 			waiting = t;
 			break;
 		}
+	/* exited threads hold nothing up (release_barrier): the other one is alive */
 	for (int t = 0; t < b->n; t++)
-		if (t != waiting && (b->th[t].state != b->th[waiting].state ||
-				     !same_site(&b->th[t], &b->th[waiting]))) {
+		if (t != waiting && b->th[t].state != T_DONE &&
+		    (b->th[t].state != b->th[waiting].state || !same_site(&b->th[t], &b->th[waiting]))) {
 			other = t;
 			break;
 		}
@@ -239,16 +267,9 @@ stuck(void)
 	}
 	where_thread(w1, sizeof(w1), other);
 	describe_wait(&b->th[other], d1, sizeof(d1));
-	if (b->th[other].state == T_DONE && b->th[waiting].state == T_BAR)
-		sim_error(cudaErrorLaunchFailure,
-			  "barrier divergence: %s %s, but %s finished the kernel without "
-			  "reaching it; every thread of a block must reach the same "
-			  "__syncthreads() (is it inside an if, or after a return, that not "
-			  "every thread takes?)", w0, d0, w1);
-	else
-		sim_error(cudaErrorLaunchFailure,
-			  "deadlock: %s %s while %s %s; no thread of the block can go on",
-			  w0, d0, w1, d1);
+	sim_error(cudaErrorLaunchFailure,
+		  "deadlock: %s %s while %s %s; no thread of the block can go on",
+		  w0, d0, w1, d1);
 	fail();
 }
 
@@ -289,8 +310,8 @@ cudasim_syncthreads(const char *file, int line)
 		return;		/* host code: nothing to wait for */
 	th = &sim_blk.th[sim_blk.cur];
 	th->state = T_BAR;
-	th->file = file;
-	th->line = line;
+	th->file = th->bar_file = file;
+	th->line = th->bar_line = line;
 	th->pred = 0;
 	sim_blk.nbar++;
 	block_thread(th);
@@ -305,8 +326,8 @@ cudasim_syncthreads_op(int op, int pred, const char *file, int line)
 		return pred != 0;	/* host code: a block of one */
 	th = &sim_blk.th[sim_blk.cur];
 	th->state = T_BAR;
-	th->file = file;
-	th->line = line;
+	th->file = th->bar_file = file;
+	th->line = th->bar_line = line;
 	th->pred = pred;
 	sim_blk.nbar++;
 	block_thread(th);
@@ -790,6 +811,7 @@ sim_block_run(uint3 bid, bool forward)
 	for (int t = 0; t < b->n; t++) {
 		b->th[t].state = T_NEW;
 		b->th[t].stack = NULL;
+		b->th[t].bar_file = NULL;
 		b->th[t].idx.x = (unsigned)(t % bx);
 		b->th[t].idx.y = (unsigned)(t / bx % by);
 		b->th[t].idx.z = (unsigned)(t / (bx * by));

@@ -117,6 +117,8 @@ struct sim_thread {
 	unsigned char state;
 	const char *file;		/* where it waits */
 	int line;
+	const char *bar_file;		/* the last __syncthreads() it waited at, NULL if none */
+	int bar_line;
 	int pred;
 	int warp_arg, warp_width;
 	unsigned long long warp_in, warp_out;

@@ -302,10 +302,21 @@ Test(divergence, different_barriers, .timeout = 10)
 
 Test(divergence, early_return_before_barrier, .timeout = 10)
 {
-	cr_assert_eq(sim_early_exit(), cudaErrorLaunchFailure);
+	float first = 0, last = 0;
+	int counted = 0;
+
+	cr_assert_eq(sim_early_exit(&first, &last, &counted), cudaSuccess, "%s", detail());
+	cr_assert_eq(first, 40.0f);
+	cr_assert_eq(last, 1.0f);
+	cr_assert_eq(counted, 40, "__syncthreads_count counts the threads that arrived");
+}
+
+Test(divergence, barrier_left_behind, .timeout = 10)
+{
+	cr_assert_eq(sim_barrier_left_behind(), cudaErrorLaunchFailure);
 	assert_detail_has("barrier divergence");
-	assert_detail_has("finished the kernel without reaching it");
-	assert_detail_has("thread (40,0,0) of block (0,0,0)");
+	assert_detail_has("which waited there before, finished the kernel");
+	cr_assert(detail_names_mark(ERRORS_CU, "barrier_in_if"), "%s", detail());
 }
 
 Test(divergence, warp_and_block_barriers_deadlock, .timeout = 10)

@@ -1,9 +1,12 @@
 // exercise: sliding_average
-// expect: barrier_divergence
-// message: every thread of a block must reach
-// stage: run
-// sim-only: a GPU lets threads that have exited pass a barrier, and synccheck says nothing
-// Threads past the end return before the barrier the others wait at.
+// expect: uninitialized
+// message: reads shared memory that no thread of its block wrote
+// stage: correctness
+// sim-only: a GPU leaves the stale tile slots as they were, and synccheck says nothing
+// Threads past the end return before the barrier. That alone is allowed (a
+// GPU releases a barrier that only exited threads hold up, as the simulator
+// does), but the tile slots right of the last element were theirs to fill
+// with 0: the last windows read slots nobody stored to.
 #include "cudalings/sliding_average.h"
 
 #define R 3         // the radius: the window is 2R + 1 = 7 elements

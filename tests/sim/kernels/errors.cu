@@ -35,25 +35,60 @@ sim_divergent_sites(void)
 	return finish();
 }
 
-__global__ void early_exit_kernel(float *out, int n)
+// Threads past n return before the barrier: exited threads count as arrived (PTX's exit).
+__global__ void early_exit_kernel(float *out, int n, int *counted)
 {
 	__shared__ float s[64];
 	int i = threadIdx.x;
 
 	if (i >= n)
 		return;
-	s[i] = 1.0f;
-	__syncthreads();
+	s[i] = 1.0f + i;
+	int live = __syncthreads_count(1);
 	out[i] = s[n - 1 - i];
+	if (i == 0)
+		*counted = live;
 }
 
 extern "C" int
-sim_early_exit(void)
+sim_early_exit(float *first, float *last, int *counted)
+{
+	float *d;
+	int *c;
+
+	cudaMalloc(&d, 64 * sizeof(float));
+	cudaMalloc(&c, sizeof(int));
+	early_exit_kernel<<<1, 64>>>(d, 40, c);
+	int err = finish();
+	cudaMemcpy(first, d, sizeof(float), cudaMemcpyDeviceToHost);
+	cudaMemcpy(last, d + 39, sizeof(float), cudaMemcpyDeviceToHost);
+	cudaMemcpy(counted, c, sizeof(int), cudaMemcpyDeviceToHost);
+	return err;
+}
+
+// The tree's barrier inside the if: threads that waited there once go on past it to the end.
+__global__ void left_behind_kernel(float *out)
+{
+	__shared__ float s[64];
+
+	s[threadIdx.x] = 1.0f;
+	__syncthreads();
+	for (unsigned stride = 32; stride > 0; stride /= 2)
+		if (threadIdx.x < stride) {
+			s[threadIdx.x] += s[threadIdx.x + stride];
+			__syncthreads();	// MARK:barrier_in_if
+		}
+	if (threadIdx.x == 0)
+		*out = s[0];
+}
+
+extern "C" int
+sim_barrier_left_behind(void)
 {
 	float *d;
 
-	cudaMalloc(&d, 64 * sizeof(float));
-	early_exit_kernel<<<1, 64>>>(d, 40);
+	cudaMalloc(&d, sizeof(float));
+	left_behind_kernel<<<1, 64>>>(d);
 	return finish();
 }
 

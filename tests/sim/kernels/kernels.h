@@ -35,7 +35,8 @@ int sim_tile_measured(int pad, struct cudasimStats *stats);
 
 /* errors.cu */
 int sim_divergent_sites(void);
-int sim_early_exit(void);
+int sim_early_exit(float *first, float *last, int *counted);
+int sim_barrier_left_behind(void);
 int sim_warp_deadlock(void);
 int sim_shfl_exited(void);
 int sim_launch_config(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,

@@ -350,7 +350,11 @@ build_link(struct student_build *s, struct buf *log)
 		free(arch);
 	} else {
 		/* the simulator's symbols come from the runner that loads it, and only those it exports */
-		ARGS_ADD(&cmd, SIM_CXX, "-shared", "-o", s->library, s->object);
+		/* the C library's memory functions and malloc, called by kernel code, go through the simulator's
+		   checks (sim/check.c, sim/memory.c) */
+		ARGS_ADD(&cmd, SIM_CXX, "-shared", "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset,--wrap=__memcpy_chk",
+			 "-Wl,--wrap=__memmove_chk,--wrap=__memset_chk,--wrap=malloc,--wrap=free", "-o", s->library,
+			 s->object);
 	}
 	int status = build_step(s->library, &cmd, (const char *const *)&s->object, 1, NULL, log);
 	args_free(&cmd);
@@ -407,8 +411,15 @@ build_beyond_simulator(const struct student_build *s)
 	free(path);
 	const char *what = NULL;
 	for (size_t i = 0; text && i < sizeof(marks) / sizeof(*marks) && !what; i++)
-		if (strstr(text, marks[i].mark))
+		for (const char *at = text; !what && (at = strstr(at, marks[i].mark)); at++) {
+			/* "f(...) __asm__("name")" names a symbol (an assembler label): no inline PTX */
+			const char *before = at;
+			while (before > text && isspace((unsigned char)before[-1]))
+				before--;
+			if (strstr(marks[i].mark, "asm") && before > text && before[-1] == ')')
+				continue;
 			what = marks[i].what;
+		}
 	free(text);
 	return what;
 }

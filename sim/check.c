@@ -21,6 +21,16 @@
  * - Global loads and stores are counted per launch; the accesses of the
  *   first DETAIL_BLOCKS blocks of each launch go to measure.c's request
  *   count (sectors per request, wavefronts per request), a block at a time.
+ * - Anything else is host memory, which a GPU's kernel cannot reach: a
+ *   kernel may touch device memory (cudaMalloc, device-side malloc,
+ *   __device__ and __constant__ variables), shared memory, its own stack,
+ *   the launch's copy of its arguments, the built-in variables, and read
+ *   the program's read-only data (literals, tables). Since simulated kernels
+ *   run on the host, a malloc'd buffer or a host global reached through a
+ *   pointer in a struct would work there: the launch fails as a GPU's does,
+ *   with an illegal address. The order of the tests follows how often each
+ *   kind of address comes: shared memory, the thread's stack, the last
+ *   allocation, then the rest.
  */
 #include "sim.h"
 
@@ -96,6 +106,12 @@ sim_check_block_done(void)
 	blocks_done++;
 }
 
+void
+sim_check_drop_races(void)
+{
+	memset(&first[CUDASIM_RACE], 0, sizeof(first[CUDASIM_RACE]));
+}
+
 int
 cudasimTakeChecks(struct cudasimChecks *out)
 {
@@ -124,10 +140,18 @@ cudasimTakeChecks(struct cudasimChecks *out)
 	return ran ? 0 : -1;
 }
 
+static bool enabled = true;
+
+void
+cudasimCheck(int on)
+{
+	enabled = on != 0;
+}
+
 static bool
 checking(void)
 {
-	return sim_cur.active && sim_cur.run == 0 && !sim_measuring && sim_blk.cur >= 0;
+	return enabled && sim_cur.active && sim_cur.run == 0 && !sim_measuring && sim_blk.cur >= 0;
 }
 
 static void
@@ -308,21 +332,71 @@ shared_out_of_bounds(const char *p, unsigned size, bool write, uintptr_t pc, int
 	}
 }
 
+/* The simulator's variables that kernel code reads: threadIdx and co. (sched.c, launch.c). */
+extern char __start_cudasim_builtins[], __stop_cudasim_builtins[];
+
+static bool
+on_own_stack(const char *p)
+{
+	const struct sim_stack *s = sim_blk.th[sim_blk.cur].stack;
+
+	if (!s)
+		s = sim_blk.sched_stack;	/* a thread that never blocked runs on the scheduler's */
+	return s && p >= s->lo && p < s->hi;
+}
+
+/* Memory outside the allocations that kernel code may still touch (see the top of the file). */
+static bool
+reachable_elsewhere(const char *p, size_t size, bool write)
+{
+	const char *params = sim_cur.params;
+
+	if (sim_is_devvar(p) || sim_kernel_heap_holds(p, size))
+		return true;
+	if (write)
+		return false;
+	return (p >= params && p + size <= params + sim_cur.params_size) ||
+	       (p >= __start_cudasim_builtins && p + size <= __stop_cudasim_builtins) ||
+	       sim_program_read_only(p, size);
+}
+
+static void __attribute__((noreturn))
+host_memory(const char *p, size_t size, bool write, uintptr_t pc)
+{
+	char where[300], name[200], var[256] = "";
+	size_t offset;
+
+	source_line(pc, where, sizeof(where));
+	if (sim_symbol_name(p, name, sizeof(name), &offset))
+		snprintf(var, sizeof(var), ", in the host variable '%s' (byte %zu)", name, offset);
+	sim_error(cudaErrorIllegalAddress,
+		  "%s %s host memory at %s: %zu bytes at %p%s, which no cudaMalloc made. A kernel runs on "
+		  "the GPU, which cannot reach the host's memory (a malloc'd or new'd block, a host variable, "
+		  "the launcher's local variables): on a GPU this is an illegal address. A kernel may use "
+		  "memory from cudaMalloc, __device__ and __constant__ variables, shared memory and its own "
+		  "local variables", sim_where(), write ? "wrote" : "read", where, size, (const void *)p, var);
+	sim_abandon(cudaErrorIllegalAddress);
+}
+
 static void
-access(const void *addr, unsigned size, bool write, uintptr_t pc)
+access(const void *addr, size_t size, bool write, uintptr_t pc)
 {
 	const char *p = addr;
 	struct sim_alloc *a;
 
+	/* in every run, so that the order check's two runs judge a barrier alike (sched.c); not the
+	   copying of the arguments, which the launch's line does before the kernel's first */
+	if (sim_cur.active && sim_blk.cur >= 0 && !(p >= sim_cur.params && p < sim_cur.params + sim_cur.params_size))
+		sim_blk.th[sim_blk.cur].last_pc = pc;
 	if (!checking())
 		return;
 	any = true;
 	if (p >= cudasim_dyn_smem && p < cudasim_dyn_smem + SIM_DYN_ARENA) {
 		if ((size_t)(p - cudasim_dyn_smem) + size > sim_cur.smem) {
-			shared_out_of_bounds(p, size, write, pc, 1, p - cudasim_dyn_smem, sim_cur.smem);
+			shared_out_of_bounds(p, (unsigned)size, write, pc, 1, p - cudasim_dyn_smem, sim_cur.smem);
 			return;
 		}
-		shared_access(dyn_words, cudasim_dyn_smem, p, size, write, pc);
+		shared_access(dyn_words, cudasim_dyn_smem, p, (unsigned)size, write, pc);
 		return;
 	}
 	if (cudasim_static_smem && p >= cudasim_static_smem &&
@@ -330,25 +404,30 @@ access(const void *addr, unsigned size, bool write, uintptr_t pc)
 		size_t at = (size_t)(p - cudasim_static_smem), start, bytes;
 
 		if (sim_static_slot(at, &start, &bytes) && at + size > start + bytes) {
-			shared_out_of_bounds(p, size, write, pc, 2, at - start, bytes);
+			shared_out_of_bounds(p, (unsigned)size, write, pc, 2, at - start, bytes);
 			return;
 		}
-		shared_access(NULL, cudasim_static_smem, p, size, write, pc);
+		shared_access(NULL, cudasim_static_smem, p, (unsigned)size, write, pc);
 		return;
 	}
+	if (on_own_stack(p))
+		return;
 	a = cached && p >= cached->map && p < cached->map + cached->map_len ? cached : sim_alloc_near(p);
-	if (!a)
-		return;		/* the stack, host globals, __device__ variables */
+	if (!a) {
+		if (!reachable_elsewhere(p, size, write))
+			host_memory(p, size, write, pc);
+		return;
+	}
 	cached = a;
 	if (p < a->ptr || p + size > a->ptr + a->size)
-		finding(CUDASIM_OUT_OF_BOUNDS, p, size, write, pc);
+		finding(CUDASIM_OUT_OF_BOUNDS, p, (unsigned)size, write, pc);
 	if (write) {
 		seen.global_stores++;
 	} else {
 		seen.global_loads++;
 		seen.global_load_bytes += size;
 	}
-	keep(p, size, write, false, pc);
+	keep(p, (unsigned)size, write, false, pc);
 }
 
 /*
@@ -396,13 +475,84 @@ void __tsan_atomic_signal_fence(int order);
 void
 __tsan_read_range(void *p, size_t n)
 {
-	access(p, (unsigned)n, false, (uintptr_t)__builtin_return_address(0));
+	access(p, n, false, (uintptr_t)__builtin_return_address(0));
 }
 
 void
 __tsan_write_range(void *p, size_t n)
 {
-	access(p, (unsigned)n, true, (uintptr_t)__builtin_return_address(0));
+	access(p, n, true, (uintptr_t)__builtin_return_address(0));
+}
+
+/*
+ * The C library's memory functions, which kernel code may call as device
+ * code may: the grader links the student's object with --wrap for each, so
+ * its calls come here and are checked as the accesses they make (the C
+ * library itself is not instrumented).
+ */
+void *__wrap_memcpy(void *dst, const void *src, size_t n);
+void *__wrap_memmove(void *dst, const void *src, size_t n);
+void *__wrap_memset(void *dst, int c, size_t n);
+void *__wrap___memcpy_chk(void *dst, const void *src, size_t n, size_t room);
+void *__wrap___memmove_chk(void *dst, const void *src, size_t n, size_t room);
+void *__wrap___memset_chk(void *dst, int c, size_t n, size_t room);
+
+static void
+range(const void *dst, const void *src, size_t n, uintptr_t pc)
+{
+	if (!n)
+		return;
+	if (src)
+		access(src, n, false, pc);
+	access(dst, n, true, pc);
+}
+
+void *
+__wrap_memcpy(void *dst, const void *src, size_t n)
+{
+	range(dst, src, n, (uintptr_t)__builtin_return_address(0));
+	return memcpy(dst, src, n);
+}
+
+void *
+__wrap_memmove(void *dst, const void *src, size_t n)
+{
+	range(dst, src, n, (uintptr_t)__builtin_return_address(0));
+	return memmove(dst, src, n);
+}
+
+void *
+__wrap_memset(void *dst, int c, size_t n)
+{
+	range(dst, NULL, n, (uintptr_t)__builtin_return_address(0));
+	return memset(dst, c, n);
+}
+
+void *
+__wrap___memcpy_chk(void *dst, const void *src, size_t n, size_t room)
+{
+	if (n > room)
+		abort();
+	range(dst, src, n, (uintptr_t)__builtin_return_address(0));
+	return memcpy(dst, src, n);
+}
+
+void *
+__wrap___memmove_chk(void *dst, const void *src, size_t n, size_t room)
+{
+	if (n > room)
+		abort();
+	range(dst, src, n, (uintptr_t)__builtin_return_address(0));
+	return memmove(dst, src, n);
+}
+
+void *
+__wrap___memset_chk(void *dst, int c, size_t n, size_t room)
+{
+	if (n > room)
+		abort();
+	range(dst, NULL, n, (uintptr_t)__builtin_return_address(0));
+	return memset(dst, c, n);
 }
 
 /* What else an instrumented file may call: nothing to check there. */

@@ -18,7 +18,8 @@
 struct sim_launch sim_cur;
 sigjmp_buf sim_abandon_jmp;
 cudaError_t sim_abandon_err;
-int cudasim_tracking;
+/* in the section of the variables kernel code may read (check.c) */
+int cudasim_tracking __attribute__((section("cudasim_builtins")));
 
 static int order_check = -1;
 
@@ -45,6 +46,19 @@ sim_abandon(cudaError_t err)
 {
 	sim_abandon_err = err;
 	siglongjmp(sim_abandon_jmp, 2);
+}
+
+/* A host function was entered (the rewriter's call): from kernel code, that is the GPU running host code. */
+void
+cudasim_host_function(const char *name)
+{
+	if (!sim_cur.active || sim_blk.cur < 0)
+		return;
+	sim_error(cudaErrorIllegalAddress,
+		  "%s called the host function '%s' (through a pointer, which the compiler cannot check): a "
+		  "kernel runs on the GPU, where the host's functions do not exist, so on a GPU this is an "
+		  "illegal address; a kernel may call only __device__ functions", sim_where(), name);
+	sim_abandon(cudaErrorIllegalAddress);
 }
 
 static cudaError_t
@@ -316,7 +330,7 @@ run_checked(void)
 
 void
 cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
-	       cudaStream_t stream, void (*thunk)(void *), void *closure)
+	       cudaStream_t stream, void (*thunk)(void *), void *closure, size_t closure_size)
 {
 	unsigned threads;
 	cudaError_t err;
@@ -366,6 +380,8 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	sim_blk.n = (int)threads;
 	sim_blk.thunk = thunk;
 	sim_blk.closure = closure;
+	sim_cur.params = closure;
+	sim_cur.params_size = closure_size;
 	sim_fault_init();
 	sim_device_open();
 

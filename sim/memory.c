@@ -645,6 +645,66 @@ sim_devvar_name(const void *p, char *out, size_t n, size_t *offset)
 	return sim_is_devvar(p) && sim_symbol_name(p, out, n, offset);
 }
 
+/* ---------------------------------------------------------------- device-side malloc */
+
+/*
+ * malloc and free called by kernel code (device code may: CUDA has a device
+ * heap). The grader links the student's object with --wrap=malloc,free, so
+ * its calls come here: in a kernel, the block is the host's but recorded, so
+ * that check.c lets kernel code use it as device memory; from host code,
+ * plain malloc.
+ */
+static struct { char *p; size_t n; } *kheap;
+static size_t nkheap, kheap_cap;
+
+void *__wrap_malloc(size_t n);
+void __wrap_free(void *p);
+
+void *
+__wrap_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p || !sim_cur.active || sim_blk.cur < 0)
+		return p;
+	if (nkheap == kheap_cap) {
+		size_t cap = kheap_cap ? 2 * kheap_cap : 64;
+		void *grown = realloc(kheap, cap * sizeof(*kheap));
+
+		if (!grown) {
+			free(p);
+			return NULL;	/* a device heap that is full gives NULL too */
+		}
+		kheap = grown;
+		kheap_cap = cap;
+	}
+	kheap[nkheap].p = p;
+	kheap[nkheap++].n = n;
+	return p;
+}
+
+void
+__wrap_free(void *p)
+{
+	for (size_t i = nkheap; i-- > 0;)
+		if (kheap[i].p == p) {
+			kheap[i] = kheap[--nkheap];
+			break;
+		}
+	free(p);
+}
+
+bool
+sim_kernel_heap_holds(const void *p, size_t size)
+{
+	const char *c = p;
+
+	for (size_t i = nkheap; i-- > 0;)
+		if (c >= kheap[i].p && c + size <= kheap[i].p + kheap[i].n)
+			return true;
+	return false;
+}
+
 /* ---------------------------------------------------------------- kernel arguments */
 
 static int bad_arg = -1;

@@ -535,8 +535,10 @@ rewrite_launch(int lt)
 	if (start < 0)
 		fail(toks[lt].line, "kernel launch: no kernel name before '<<<'");
 
+	/* by copy: a kernel reached through a pointer variable is then part of the launch's own copy,
+	   the only memory of the launcher's that its threads may read (check.c) */
 	buf_addf(&b, "::cudasim::launch([%s](auto &&...cudasim_a_) { ",
-		at_namespace_scope() ? "" : "&");
+		at_namespace_scope() ? "" : "=");
 	buf_src(&b, toks[start].start, toks[lt - 1].end);
 	buf_addstr(&b, "(cudasim_a_...); }, \"");
 	add_name(&b, start, lt - 1);
@@ -761,7 +763,8 @@ rewrite_shared(int sh)
 			buf_addf(&nm, "&%.*s", (int)(toks[names[i]].end - toks[names[i]].start),
 				src + toks[names[i]].start);
 		if (ns)
-			buf_addf(&b, "static %s %s%s%s = *(%s %s(*)%s)("
+			/* the reference is what kernel code reads: in the section check.c lets it reach */
+			buf_addf(&b, "static %s %s%s%s __attribute__((section(\"cudasim_device\"))) = *(%s %s(*)%s)("
 				"cudasim_shared_global_at(sizeof(%s %s%s)));",
 				type.data, pre.data ? pre.data : "", nm.data, post.data ? post.data : "",
 				type.data, pre.data ? pre.data : "", post.data ? post.data : "",
@@ -787,18 +790,24 @@ rewrite_shared(int sh)
 	return end + 1;
 }
 
-/* A namespace-scope __device__ (or __managed__) variable goes into the
- * section the order check snapshots; functions are left alone. */
+/*
+ * A namespace-scope __device__ or __constant__ variable goes into the section
+ * that the order check snapshots and that check.c lets kernel code reach
+ * (the rest of the host's globals are out of a kernel's reach, as on a GPU);
+ * functions are left alone, and so are const variables, which stay read-only
+ * data (a section may not hold both).
+ */
 static void
 rewrite_device_var(int i)
 {
 	int depth = 0;
+	bool constant = ident_is(i, "__constant__");
 
 	if (toks[i].seg || !at_namespace_scope())
 		return;
 	for (int j = i - 1; !is_decl_boundary(j, 0) && !tok_is(j, ")"); j--)
 		if (ident_is(j, "extern") || ident_is(j, "const") || ident_is(j, "constexpr") ||
-		    ident_is(j, "template") || tok_is(j, ">"))
+		    ident_is(j, "template") || tok_is(j, ">") || (!constant && ident_is(j, "__constant__")))
 			return;
 	for (int j = i + 1; j < ntoks && toks[j].seg == 0; j++) {
 		int k = skip_attribute(j);
@@ -807,7 +816,8 @@ rewrite_device_var(int i)
 			j = k - 1;
 			continue;
 		}
-		if (ident_is(j, "const") || ident_is(j, "constexpr") || ident_is(j, "__constant__"))
+		/* "__device__ __constant__": the section goes with __constant__ */
+		if (ident_is(j, "const") || ident_is(j, "constexpr") || (!constant && ident_is(j, "__constant__")))
 			return;
 		if (tok_is(j, "<"))
 			depth++;
@@ -820,6 +830,18 @@ rewrite_device_var(int i)
 			break;
 	}
 	add_edit(toks[i].start, toks[i].end, xstrdup("__attribute__((section(\"cudasim_device\")))"));
+}
+
+/*
+ * CUDA's __noinline__, as an attribute of g++'s: not a macro, which would
+ * break the C++ library's own __attribute__((__noinline__)).
+ */
+static void
+rewrite_noinline(int i)
+{
+	if (i > 0 && (tok_is(i - 1, "(") || tok_is(i - 1, ",") || tok_is(i - 1, ":")))
+		return;		/* the attribute's own name, inside __attribute__((...)) or [[gnu::...]] */
+	add_edit(toks[i].start, toks[i].end, xstrdup("__attribute__((noinline))"));
 }
 
 /* ---------------------------------------------------------------- includes */
@@ -838,7 +860,7 @@ header_needs_rewrite(const char *path)
 	if (!text)
 		return false;
 	needs = strstr(text, "<<<") || strstr(text, "__shared__") || strstr(text, "__device__") ||
-		strstr(text, "__managed__");
+		strstr(text, "__managed__") || strstr(text, "__constant__") || strstr(text, "__noinline__");
 	free(text);
 	return needs;
 }
@@ -1075,6 +1097,36 @@ host_only(int i, const struct definition *defs, int n)
 	return host;
 }
 
+/*
+ * Whether the function named at token `name` is the host's beyond doubt: what
+ * comes before its name is made only of words that cannot hide __device__ (a
+ * macro such as "#define HD __host__ __device__" would be an identifier of
+ * another kind), and it is not constexpr (which must stay constant).
+ */
+static bool
+surely_host(int name)
+{
+	static const char *const words[] = {
+		"static", "inline", "extern", "void", "bool", "char", "short", "int", "long", "unsigned",
+		"signed", "float", "double", "size_t", "const", "volatile", "auto", "template", "typename",
+		"class", "__host__", "noexcept",
+	};
+	for (int j = name - 1; j >= 0 && !toks[j].seg && !tok_is(j, ";") && !tok_is(j, "}") && !tok_is(j, "{"); j--) {
+		bool known = false;
+
+		if (toks[j].kind == K_STRING || tok_is(j, "*") || tok_is(j, "&") || tok_is(j, "<") || tok_is(j, ">") ||
+		    tok_is(j, ",") || tok_is(j, ":") || tok_is(j, "="))
+			continue;
+		if (toks[j].kind != K_IDENT)
+			return false;
+		for (size_t w = 0; w < sizeof(words) / sizeof(*words) && !known; w++)
+			known = ident_is(j, words[w]);
+		if (!known && !tok_is(j + 1, ",") && !tok_is(j + 1, ">"))
+			return false;	/* but a template's parameter names itself before ',' or '>' */
+	}
+	return true;
+}
+
 static void
 check_host_device_calls(void)
 {
@@ -1120,6 +1172,15 @@ check_host_device_calls(void)
 				     defs[k].side == SIDE_GLOBAL ? "__global__" : "__device__");
 		}
 	}
+	/*
+	 * A host function's first statement tells the simulator that host code runs: kernel code that
+	 * gets there (through a function pointer, which nvcc cannot see) has left the GPU, where a
+	 * host function does not exist.
+	 */
+	for (int k = 0; k < n; k++)
+		if (defs[k].side == SIDE_HOST && surely_host(defs[k].name))
+			add_edit(toks[defs[k].body].end, toks[defs[k].body].end,
+				 xstrdup(" ::cudasim_host_function(__func__);"));
 	/* <<<>>> on a name this file defines, but not as a kernel */
 	for (int i = 1; i < ntoks; i++) {
 		if (!triple(i, '<') || toks[i].seg)
@@ -1178,8 +1239,10 @@ rewrite(void)
 			continue;
 		}
 		/* __managed__ is left to cudasim.h, which refuses it */
-		if (ident_is(i, "__device__"))
+		if (ident_is(i, "__device__") || ident_is(i, "__constant__"))
 			rewrite_device_var(i);
+		else if (ident_is(i, "__noinline__"))
+			rewrite_noinline(i);
 		i++;
 	}
 }

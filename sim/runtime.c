@@ -91,6 +91,23 @@ cudaFree(void *ptr)
 	return free_from("cudaFree", "cudaMalloc", ptr, SIM_DEVICE);
 }
 
+/* Stream-ordered: a stream's work runs in order, and the simulator's streams are one. */
+cudaError_t
+cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream)
+{
+	if (!sim_stream_valid(stream))
+		return sim_error(cudaErrorInvalidResourceHandle, "cudaMallocAsync: an invalid stream");
+	return alloc_into("cudaMallocAsync", ptr, size, SIM_DEVICE);
+}
+
+cudaError_t
+cudaFreeAsync(void *ptr, cudaStream_t stream)
+{
+	if (!sim_stream_valid(stream))
+		return sim_error(cudaErrorInvalidResourceHandle, "cudaFreeAsync: an invalid stream");
+	return free_from("cudaFreeAsync", "cudaMalloc or cudaMallocAsync", ptr, SIM_DEVICE);
+}
+
 cudaError_t
 cudaMallocHost(void **ptr, size_t size)
 {
@@ -698,6 +715,45 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int
 				 "cudaOccupancyMaxActiveBlocksPerMultiprocessor: a null pointer or "
 				 "a block size (%d) outside 1..1024", block_size);
 	*blocks = blocks_per_sm(block_size, dyn_smem);
+	return cudaSuccess;
+}
+
+cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int block_size,
+							size_t dyn_smem, unsigned flags)
+{
+	(void)flags;
+	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block_size, dyn_smem);
+}
+
+/* What a GPU of CUDA 13 answers by default; a kernel's limits are the simulator's own. */
+static size_t limits[] = {
+	[cudaLimitStackSize] = 1024,
+	[cudaLimitPrintfFifoSize] = 1 << 20,
+	[cudaLimitMallocHeapSize] = 8 << 20,
+	[cudaLimitDevRuntimeSyncDepth] = 2,
+	[cudaLimitDevRuntimePendingLaunchCount] = 2048,
+	[cudaLimitMaxL2FetchGranularity] = 64,
+	[cudaLimitPersistingL2CacheSize] = 0,
+};
+
+cudaError_t
+cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+	STICKY();
+	if ((unsigned)limit >= sizeof(limits) / sizeof(*limits))
+		return sim_error(cudaErrorUnsupportedLimit, "cudaDeviceSetLimit: limit %d is not one CUDA has", (int)limit);
+	limits[limit] = value;
+	return cudaSuccess;
+}
+
+cudaError_t
+cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+	STICKY();
+	if (!value || (unsigned)limit >= sizeof(limits) / sizeof(*limits))
+		return sim_error(cudaErrorUnsupportedLimit, "cudaDeviceGetLimit: a null pointer or limit %d", (int)limit);
+	*value = limits[limit];
 	return cudaSuccess;
 }
 

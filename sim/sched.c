@@ -17,9 +17,11 @@
 
 struct sim_block sim_blk;
 void (*sim_block_started)(void);
-uint3 threadIdx, blockIdx;
-dim3 blockDim, gridDim;
-unsigned cudasim_block_epoch = 1;
+/* What kernel code reads of the simulator's, in a section of their own, which check.c lets it read. */
+#define BUILTIN __attribute__((section("cudasim_builtins")))
+BUILTIN uint3 threadIdx, blockIdx;
+BUILTIN dim3 blockDim, gridDim;
+BUILTIN unsigned cudasim_block_epoch = 1;
 /* The dynamic shared memory of every block, at one address for the whole
  * program; its last page is a guard (fault.c protects it). */
 char cudasim_dyn_smem[SIM_DYN_ARENA] __attribute__((aligned(4096)));
@@ -140,14 +142,55 @@ same_site(const struct sim_thread *a, const struct sim_thread *b)
 }
 
 /*
+ * Whether a thread that exited without waiting at the barrier of file:line
+ * used memory at a later line of that file first: it went on past the
+ * barrier (one inside an if that it skipped), where a thread that returned
+ * early did not. Lines are looked up once per instruction and barrier.
+ */
+static bool
+went_past(const struct sim_thread *th, const char *file, int line)
+{
+	static struct { uintptr_t pc; const char *file; int line; bool past; } memo[16];
+	static unsigned next;
+	char where[600], *in, *colon;
+	void *pcs[1];
+	bool past = false;
+
+	if (!th->last_pc)
+		return false;
+	for (unsigned i = 0; i < sizeof(memo) / sizeof(*memo); i++)
+		if (memo[i].pc == th->last_pc && memo[i].line == line && memo[i].file == file)
+			return memo[i].past;
+	pcs[0] = (void *)(th->last_pc - 1);	/* after the hook's call: look up the call */
+	if (sim_source_line(pcs, 1, where, sizeof(where))) {
+		if ((in = strstr(where, " (in ")))
+			*in = '\0';
+		if ((colon = strrchr(where, ':'))) {
+			const char *a = strrchr(file, '/'), *b;
+
+			*colon = '\0';
+			b = strrchr(where, '/');
+			past = atoi(colon + 1) > line &&
+			       (!strcmp(where, file) || !strcmp(a ? a + 1 : file, b ? b + 1 : where));
+		}
+	}
+	memo[next % 16].pc = th->last_pc;
+	memo[next % 16].file = file;
+	memo[next % 16].line = line;
+	memo[next++ % 16].past = past;
+	return past;
+}
+
+/*
  * Every thread that has not exited waits at a barrier: release it. Exited
  * threads count as arrived, as PTX's exit says (a GPU releases a barrier that
  * only exited threads hold up), so `if (i >= n) return;` before a
- * __syncthreads() the others reach is fine. Not so a thread that waited at
- * this very barrier before and then went on past it to the end while the
- * others wait there again (the barrier of a loop inside an if that not every
- * thread takes): on a GPU its warp reached the barrier divided, which
- * compute-sanitizer's synccheck reports and PTX leaves undefined.
+ * __syncthreads() the others reach is fine. Not so a thread that went on
+ * past this barrier to the end while the others wait there: one that waited
+ * here before (the barrier of a loop inside an if that not every thread
+ * takes), or one that used memory further down (an if around the barrier):
+ * on a GPU its warp reached the barrier divided, which compute-sanitizer's
+ * synccheck reports and PTX leaves undefined.
  */
 static void
 release_barrier(void)
@@ -163,15 +206,20 @@ release_barrier(void)
 		char w0[96], w1[96];
 
 		if (th->state == T_DONE) {
-			if (th->bar_file && th->bar_line == b->th[first].line && !strcmp(th->bar_file, b->th[first].file)) {
+			bool again = th->bar_file && th->bar_line == b->th[first].line &&
+				     !strcmp(th->bar_file, b->th[first].file);
+
+			if (again || went_past(th, b->th[first].file, b->th[first].line)) {
+				sim_check_drop_races();	/* the threads on either side of the barrier raced: that is this */
 				where_thread(w0, sizeof(w0), first);
 				where_thread(w1, sizeof(w1), t);
 				sim_error(cudaErrorLaunchFailure,
 					  "barrier divergence: %s waits at the __syncthreads() of %s:%d, "
-					  "but %s, which waited there before, finished the kernel without "
-					  "reaching it again; every thread of a block must reach the same "
-					  "__syncthreads() (is it inside an if, or a loop, that not every "
-					  "thread takes?)", w0, b->th[first].file, b->th[first].line, w1);
+					  "but %s%s finished the kernel without reaching it%s; every thread of "
+					  "a block must reach the same __syncthreads() (is it inside an if, or "
+					  "a loop, that not every thread takes?)", w0, b->th[first].file,
+					  b->th[first].line, w1, again ? ", which waited there before," : "",
+					  again ? " again" : " (it went on past it)");
 				fail();
 			}
 			continue;
@@ -357,6 +405,7 @@ warp_op_name(int op)
 		"__ballot_sync", "__any_sync", "__all_sync", "__syncwarp",
 		"__match_any_sync", "__match_all_sync", "__reduce_add_sync",
 		"__reduce_min_sync", "__reduce_max_sync", "__activemask",
+		"__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
 	};
 	return op >= 0 && op < (int)(sizeof(names) / sizeof(names[0])) ? names[op] : "a warp function";
 }
@@ -432,6 +481,15 @@ warp_complete(int w, struct sim_warp_group *g)
 			break;
 		case CUDASIM_ACTIVEMASK:
 			out = m;
+			break;
+		case CUDASIM_REDUCE_AND:
+		case CUDASIM_REDUCE_OR:
+		case CUDASIM_REDUCE_XOR:
+			out = g->op == CUDASIM_REDUCE_AND ? 0xffffffffu : 0;
+			for (int o = 0; o < SIM_WARP; o++)
+				if (m >> o & 1)
+					out = g->op == CUDASIM_REDUCE_AND ? out & lanes[o].warp_in :
+					      g->op == CUDASIM_REDUCE_OR ? out | lanes[o].warp_in : out ^ lanes[o].warp_in;
 			break;
 		default:
 			break;
@@ -630,7 +688,7 @@ cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width,
 #define STATIC_ARENA (64ul << 20)
 #define SLOT_ALIGN 128
 
-char *cudasim_static_smem;
+BUILTIN char *cudasim_static_smem;
 static size_t arena_used;
 
 /* Namespace-scope __shared__ variables, poisoned at every block. */
@@ -812,6 +870,7 @@ sim_block_run(uint3 bid, bool forward)
 		b->th[t].state = T_NEW;
 		b->th[t].stack = NULL;
 		b->th[t].bar_file = NULL;
+		b->th[t].last_pc = 0;
 		b->th[t].idx.x = (unsigned)(t % bx);
 		b->th[t].idx.y = (unsigned)(t / bx % by);
 		b->th[t].idx.z = (unsigned)(t / (bx * by));

@@ -104,6 +104,8 @@ void sim_devvars_restore(int slot);
 /* The first word that differs from the slot and is not explained by atomics. */
 bool sim_devvars_compare(int slot, void **where, uint32_t *va, uint32_t *vb);
 bool sim_is_devvar(const void *p);
+/* Whether [p, p + size) lies in a block that kernel code took with malloc (device-side malloc). */
+bool sim_kernel_heap_holds(const void *p, size_t size);
 /* "block_sums" and the offset in it, for an address among the __device__ variables. */
 bool sim_devvar_name(const void *p, char *out, size_t n, size_t *offset);
 
@@ -119,6 +121,7 @@ struct sim_thread {
 	int line;
 	const char *bar_file;		/* the last __syncthreads() it waited at, NULL if none */
 	int bar_line;
+	uintptr_t last_pc;		/* after its last load or store of instrumented code (check.c), 0 if none */
 	int pred;
 	int warp_arg, warp_width;
 	unsigned long long warp_in, warp_out;
@@ -178,6 +181,8 @@ struct sim_launch {
 	bool active;			/* kernel code may be running */
 	bool quiet;			/* printf is discarded (the second order) */
 	int run;			/* 0: order A, 1: order B, 2: diagnosis */
+	const char *params;		/* the launch's copy of the kernel's arguments, which its threads read */
+	size_t params_size;
 };
 extern struct sim_launch sim_cur;
 /* Abandon the launch (fault, limit, timeout): jumps back to cudasim_launch. */
@@ -221,6 +226,8 @@ void sim_device_close(void);
 
 /* Where a section of the student's object lies once loaded: 1; 0 when it has none; -1 before it is loaded. */
 int sim_program_section(const char *name, char **lo, size_t *size);
+/* Whether [p, p + size) lies in the program's read-only data (literals, constant tables). */
+bool sim_program_read_only(const void *p, size_t size);
 /* The name of the global variable that holds p, and p's byte offset in it. */
 bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
 
@@ -252,6 +259,8 @@ void sim_measure_abandon(void);
 /* A launch begins (run 0) and ends; a block of its first run has finished. */
 void sim_check_launch_begin(void);
 void sim_check_block_done(void);
+/* A barrier divergence ends the launch: the races it made between the threads on either side are that divergence. */
+void sim_check_drop_races(void);
 /* The source line of an instrumented access at pc: "file:line", or "an unknown line". */
 void sim_pc_line(uintptr_t pc, char *out, size_t n);
 

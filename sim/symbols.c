@@ -74,10 +74,49 @@ find_obj_cb(struct dl_phdr_info *info, size_t size, void *data)
 /* The student's shared object, which the runner loaded: part of the program, as the executable is. */
 static char program_object[4096];
 
+/* The program's read-only data: its segments without write access, and what is read-only after relocation. */
+#define READ_ONLY_MAX 32
+static struct { const char *lo, *hi; } read_only[READ_ONLY_MAX];
+static int nread_only = -1;
+
 void
 cudasimProgramObject(const char *path)
 {
 	snprintf(program_object, sizeof(program_object), "%s", path ? path : "");
+	nread_only = -1;
+}
+
+static int
+read_only_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size, (void)data;
+	if (!sim_is_program_object(info->dlpi_name))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && nread_only < READ_ONLY_MAX; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if ((ph->p_type == PT_LOAD && !(ph->p_flags & PF_W)) || ph->p_type == PT_GNU_RELRO) {
+			read_only[nread_only].lo = (const char *)(info->dlpi_addr + ph->p_vaddr);
+			read_only[nread_only].hi = read_only[nread_only].lo + ph->p_memsz;
+			nread_only++;
+		}
+	}
+	return 0;
+}
+
+bool
+sim_program_read_only(const void *p, size_t size)
+{
+	const char *c = p;
+
+	if (nread_only < 0) {
+		nread_only = 0;
+		dl_iterate_phdr(read_only_cb, NULL);
+	}
+	for (int i = 0; i < nread_only; i++)
+		if (c >= read_only[i].lo && c + size <= read_only[i].hi)
+			return true;
+	return false;
 }
 
 struct find_bias {

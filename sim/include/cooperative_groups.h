@@ -11,9 +11,11 @@
  *   coalesced_threads()            coalesced_group: the lanes active here
  *   reduce, inclusive_scan, exclusive_scan  (cooperative_groups/reduce.h, scan.h)
  *
+ *   memcpy_async, wait, wait_prior (cooperative_groups/memcpy_async.h)
+ *
  * Not here: this_grid() and grid.sync() (a cooperative launch, which
- * <<< >>> is not), multi-grid groups, memcpy_async. A file that names them is
- * graded on a GPU (grader/grade.c says so).
+ * <<< >>> is not), multi-grid groups. A file that names them is graded on a
+ * GPU (grader/grade.c says so).
  */
 #ifndef CUDASIM_COOPERATIVE_GROUPS_H
 #define CUDASIM_COOPERATIVE_GROUPS_H
@@ -91,11 +93,15 @@ private:
 	unsigned n_;
 };
 
-template <unsigned N>
+/* thread_block_tile<N> and thread_block_tile<N, Parent> (what tiled_partition of a parent
+ * gives on a GPU) are one tile, converting into each other. */
+template <unsigned N, class Parent = void>
 class thread_block_tile {
 	static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
 		      "thread_block_tile<N>: N is a power of two up to 32");
 public:
+	thread_block_tile() {}
+	template <class Other> thread_block_tile(const thread_block_tile<N, Other> &) {}
 	void sync(CUDASIM_CG_AT) const { __syncwarp(mask(), file, line); }
 	unsigned long long thread_rank() const { return details::block_rank() % N; }
 	unsigned long long size() const { return N; }
@@ -125,7 +131,7 @@ private:
 };
 
 template <unsigned N, class Parent>
-static inline thread_block_tile<N> tiled_partition(const Parent &) { return thread_block_tile<N>(); }
+static inline thread_block_tile<N, Parent> tiled_partition(const Parent &) { return thread_block_tile<N, Parent>(); }
 
 template <class Parent>
 static inline thread_group tiled_partition(const Parent &, unsigned n) { return thread_group(n); }

@@ -3,7 +3,8 @@
 # that checks its own results and prints "ok". On the simulator it runs as
 # `make corpus` built it (the rewriter, then g++); where nvcc is installed it
 # is also compiled with nvcc, and run where a GPU answers (BACKEND=gpu asks
-# for that and fails without one). Ends with "corpus: N passed, M failed".
+# for that and fails without one), for sm_90 as the grader compiles for the
+# GPUs it is run on. Ends with "corpus: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
 backend=${BACKEND:-sim}
@@ -34,7 +35,7 @@ for f in tests/corpus/*.cu; do
 		check "$name.cu" "runs on the simulator" "$out/$name.sim"
 	fi
 	if [ -n "$nvcc" ]; then
-		check "$name.cu" "nvcc compiles" "$nvcc" -std=c++17 -O2 -o "$out/$name.gpu" "$f"
+		check "$name.cu" "nvcc compiles" "$nvcc" -std=c++17 -O2 -arch=sm_90 -o "$out/$name.gpu" "$f"
 		[ "$gpu" = yes ] && check "$name.cu" "runs on the GPU" "$out/$name.gpu"
 	fi
 done

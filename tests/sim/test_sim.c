@@ -790,3 +790,27 @@ Test(checks, the_tile_transposes_bank_conflicts_and_sectors, .timeout = 20)
 	cr_assert_eq(c.stats.shared_wavefronts, c.stats.shared_requests, "32x33 has no conflict");
 	cr_assert_eq(c.shared_excess, 0);
 }
+
+Test(checks, a_kernel_that_reads_host_memory_faults, .timeout = 10)
+{
+	cr_assert_eq(sim_checked_host_memory(0), cudaErrorIllegalAddress, "a malloc'd block");
+	assert_detail_has("read host memory at");
+	assert_detail_has("checked.cu:");
+	cr_assert_eq(sim_checked_host_memory(1), cudaErrorIllegalAddress, "a host global");
+	assert_detail_has("on a GPU this is an illegal address");
+}
+
+Test(checks, what_a_kernel_may_read_besides_allocations, .timeout = 10)
+{
+	float first = 0;
+
+	cr_assert_eq(sim_checked_reachable(&first), cudaSuccess, "%s", detail());
+	cr_assert_eq(first, 1.0f + 10 + 100 + 'a' * 0.5f);
+}
+
+Test(checks, a_thread_that_skipped_a_barrier_and_went_on_diverges, .timeout = 10)
+{
+	cr_assert_eq(sim_checked_skips_barrier(), cudaErrorLaunchFailure);
+	assert_detail_has("barrier divergence");
+	assert_detail_has("(it went on past it)");
+}

@@ -17,8 +17,8 @@ template <class T> struct bit_and { T operator()(const T &a, const T &b) const {
 template <class T> struct bit_or { T operator()(const T &a, const T &b) const { return a | b; } };
 template <class T> struct bit_xor { T operator()(const T &a, const T &b) const { return a ^ b; } };
 
-template <class T, class Op, unsigned N>
-static inline T reduce(const thread_block_tile<N> &g, T value, Op op, CUDASIM_CG_AT)
+template <class T, class Op, unsigned N, class P>
+static inline T reduce(const thread_block_tile<N, P> &g, T value, Op op, CUDASIM_CG_AT)
 {
 	for (unsigned lanes = N / 2; lanes > 0; lanes /= 2)
 		value = op(value, g.shfl_xor(value, (int)lanes, file, line));

@@ -121,3 +121,75 @@ int sim_checked_transpose(int pad, struct cudasimChecks *out)
     cudaFree(o);
     return e;
 }
+
+// Host memory reached by a kernel through a pointer in a struct: a GPU's kernel cannot.
+struct hidden { float *p; };
+static float host_array[64];
+
+__global__ void reads_through(hidden h, float *out)
+{
+    out[threadIdx.x] = h.p[threadIdx.x];
+}
+
+int sim_checked_host_memory(int which)
+{
+    float *d;
+    hidden h = { which ? host_array : (float *)malloc(64 * sizeof(float)) };
+    cudaMalloc(&d, 64 * sizeof(float));
+    reads_through<<<1, 64>>>(h, d);
+    int e = cudaDeviceSynchronize();
+    cudaGetLastError();
+    cudaFree(d);
+    if (!which)
+        free(h.p);
+    return e;
+}
+
+// What a kernel may read besides cudaMalloc'd memory: __device__ and __constant__ variables,
+// namespace-scope __shared__, a local table, a string literal, its arguments, its stack.
+__device__ float dev_table[4] = { 1, 2, 3, 4 };
+__constant__ float const_table[4] = { 10, 20, 30, 40 };
+__shared__ float ns_shared[64];
+
+__global__ void reads_what_it_may(float *out, float scale)
+{
+    const float local[4] = { 100, 200, 300, 400 };
+    const char *text = "abcd";
+    int i = threadIdx.x % 4, lookup[4];
+    lookup[i] = i;
+    ns_shared[threadIdx.x] = dev_table[lookup[i]];
+    __syncthreads();
+    out[threadIdx.x] = ns_shared[threadIdx.x] + const_table[i] + local[i] + text[i] * scale;
+}
+
+int sim_checked_reachable(float *first)
+{
+    float *d;
+    cudaMalloc(&d, 64 * sizeof(float));
+    reads_what_it_may<<<1, 64>>>(d, 0.5f);
+    int e = cudaDeviceSynchronize();
+    cudaMemcpy(first, d, sizeof(float), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    return e;
+}
+
+// The barrier inside an if that half the threads skip, going on to use memory below it.
+__global__ void skips_barrier(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = 1.0f;
+    if (threadIdx.x < 32)
+        __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+
+int sim_checked_skips_barrier(void)
+{
+    float *d;
+    cudaMalloc(&d, 64 * sizeof(float));
+    skips_barrier<<<1, 64>>>(d);
+    int e = cudaDeviceSynchronize();
+    cudaGetLastError();
+    cudaFree(d);
+    return e;
+}

@@ -65,6 +65,9 @@ int sim_checked_guard_le(int n, struct cudasimChecks *out, unsigned long *alloc)
 int sim_checked_tree(int with_barrier, struct cudasimChecks *out);
 int sim_checked_shared(int which, struct cudasimChecks *out);
 int sim_checked_transpose(int pad, struct cudasimChecks *out);
+int sim_checked_host_memory(int which);
+int sim_checked_reachable(float *first);
+int sim_checked_skips_barrier(void);
 
 /* tricky.cu */
 int sim_tricky(char *text, int size, int *values);

@@ -50,6 +50,7 @@ struct grade_state {
 	bool has_measured;
 	struct child frontend; /* sim: nvcc's front end, running beside the rest */
 	bool frontend_running;
+	bool includes_refused; /* the file reached for the grader's files: that is its verdict, whatever nvcc says */
 	bool nvcc_accepted;    /* sim: nvcc's front end read the file and found nothing wrong */
 	int last_case;         /* the case the runner's deadline was last set for */
 	struct runner_command cmd;
@@ -231,6 +232,20 @@ frontend_refused(struct grade_state *g)
 	return refused;
 }
 
+/* The verdict for a file whose includes reach the grader's own files; false when they do not. */
+static bool
+includes_refused(struct grade_state *g)
+{
+	struct buf why = { 0 };
+	g->includes_refused = build_check_includes(&g->b, &why) != 0;
+	if (g->includes_refused) {
+		verdict_fail(g->r, STAGE_COMPILE, xasprintf("%s was refused before linking: %s", g->r->file, why.data));
+		diagnose_add(g->r, "refused", xstrdup(why.data));
+	}
+	buf_free(&why);
+	return g->includes_refused;
+}
+
 /* The judge computes the reference while the student's file compiles (and, on sim, nvcc reads it). */
 static enum step
 stage_compile(struct grade_state *g)
@@ -288,7 +303,10 @@ stage_compile(struct grade_state *g)
 		bool compiled = child_succeeded(&compile);
 		if (compile.timed_out)
 			buf_addf(&compile.output, "the compiler ran past %d s and was stopped\n", COMPILE_LIMIT_S);
-		if (!compiled && !frontend_refused(g))
+		/* a file that reached for the grader's files is told so first, whatever its compile said */
+		if (!compiled && includes_refused(g))
+			result = STEP_VERDICT;
+		else if (!compiled && !frontend_refused(g))
 			result = needs_gpu(g) ? STEP_ENVIRONMENT
 						: compile_failed(g, compile.output.data ? compile.output.data : "");
 		else if (!compiled)
@@ -310,9 +328,11 @@ stage_compile(struct grade_state *g)
 static enum step
 stage_inspect(struct grade_state *g)
 {
+	if (includes_refused(g))
+		return STEP_VERDICT;
 	struct buf why = { 0 };
 	enum step result = STEP_OK;
-	int inspected = build_check_includes(&g->b, &why) ? INSPECT_REFUSED : inspect_object(g->e, g->b.object, &why);
+	int inspected = inspect_object(g->e, g->b.object, &why);
 	if (inspected == INSPECT_CANNOT) {
 		result = environment_error(g, buf_detach(&why));
 	} else if (inspected == INSPECT_REFUSED) {
@@ -511,7 +531,7 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	if (result == STEP_OK)
 		result = stage_run(g);
 	/* nvcc's errors come first: what it rejects fails, whatever the simulator made of it */
-	if (result != STEP_ENVIRONMENT && frontend_refused(g))
+	if (result != STEP_ENVIRONMENT && !g->includes_refused && frontend_refused(g))
 		result = STEP_VERDICT;
 	/* a symbol of the CUDA runtime the simulator lacks (cudaLaunchKernel, say) is no student's mistake */
 	if (result == STEP_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))

@@ -1,3 +1,10 @@
+/*
+ * inspect.c — what the student's compiled object may define and reach, read
+ * from its symbols (nm) and its machine code (objdump), before it is linked:
+ * the grader's own symbols, calls that have no place in a kernel exercise,
+ * definitions that would replace the C library's, and system calls made by
+ * the submission's own instructions rather than through the C library.
+ */
 #include "inspect.h"
 
 #include <ctype.h>
@@ -37,6 +44,14 @@ static const struct rule forbidden_calls[] = {
 	{ "kill", "a submission may not signal processes" },
 	{ "ptrace", "a submission may not trace processes" },
 	{ "syscall", "a submission may not make raw system calls" },
+	{ "__open*", "a submission may not open files" },
+	{ "__clone*", "a submission may not start processes" },
+	{ "thrd_create", "host threads run outside the timed launch" },
+	{ "basic_ifstream", "a submission may not open files" },
+	{ "basic_ofstream", "a submission may not open files" },
+	{ "basic_fstream", "a submission may not open files" },
+	{ "basic_filebuf", "a submission may not open files" },
+	{ "__libc_dl*", "a submission may not load libraries or look up symbols" },
 	{ "dlopen", "a submission may not load libraries" },
 	{ "dlmopen", "a submission may not load libraries" },
 	{ "dlsym", "a submission may not look up symbols at run time" },
@@ -90,6 +105,13 @@ static const struct rule forbidden_calls[] = {
 	{ "cudaLibrary*", "a submission may not load code at run time" },
 	{ "nvrtc*", "a submission may not compile code at run time" },
 	{ "timer_create", "timers run host code outside the timed launch" },
+	{ "timer_settime", "timers run host code outside the timed launch" },
+	{ "setitimer", "timers run host code outside the timed launch" },
+	{ "alarm", "timers run host code outside the timed launch" },
+	{ "ualarm", "timers run host code outside the timed launch" },
+	{ "ssignal", "a submission may not catch signals" },
+	{ "sigvec", "a submission may not catch signals" },
+	{ "__sigaction", "a submission may not catch signals" },
 	{ "signal", "a submission may not catch signals" },
 	{ "sigaction", "a submission may not catch signals" },
 	{ "__sysv_signal", "a submission may not catch signals" },
@@ -99,6 +121,7 @@ static const struct rule forbidden_calls[] = {
 	{ "_r_debug", "a submission may not look up symbols at run time" },
 	{ "_dl_*", "a submission may not look up symbols at run time" },
 	{ "environ", "a submission may not change the environment" },
+	{ "clearenv", "a submission may not change the environment" },
 	{ "__environ", "a submission may not change the environment" },
 	{ "prctl", "a submission may not change how its process runs" },
 	{ "seccomp", "a submission may not change its system-call filter" },
@@ -108,6 +131,15 @@ static const struct rule forbidden_calls[] = {
 	{ "cublasLt*", "the exercise asks for your own kernel, not a library's" },
 	{ "pthread_create", "host threads run outside the timed launch" },
 	{ "_ZNSt6thread*", "host threads run outside the timed launch" },
+	{ NULL, NULL },
+};
+
+/* What a forbidden prefix above would refuse but a kernel exercise may call: constants copied to a
+ * __constant__ variable go only from the host to the GPU. */
+static const struct rule permitted_calls[] = {
+	{ "cudaMemcpyToSymbol", NULL },
+	{ "cudaMemcpyToSymbolAsync", NULL },
+	{ "cudaMemcpyToSymbol_impl", NULL },
 	{ NULL, NULL },
 };
 
@@ -122,6 +154,7 @@ static const struct rule grader_symbols[] = {
 	{ "sandbox_*", "it belongs to the grader's harness" },
 	{ "ref__*", "it belongs to the reference solution" },
 	{ "cudasimTakeChecks", "it controls the CPU simulator" },
+	{ "cudasimCheck", "it controls the CPU simulator" },
 	{ "cudasimTakeLines", "it controls the CPU simulator" },
 	{ "cudasimLastErrorDetail", "it controls the CPU simulator" },
 	{ "cudasimConfigure*", "it controls the CPU simulator" },
@@ -130,6 +163,7 @@ static const struct rule grader_symbols[] = {
 	{ "cudasimGuardedDeviceAddress", "it controls the CPU simulator" },
 	{ "cudasimMeasure", "it controls the CPU simulator" },
 	{ "cudasimLastLaunchStats", "it controls the CPU simulator" },
+	{ "cudasim_ctx_*", "it belongs to the CPU simulator" },
 	{ "sim_*", "it belongs to the CPU simulator" },
 	{ NULL, NULL },
 };
@@ -198,7 +232,44 @@ allowed(const struct exercise *e, const char *name)
 	for (int i = 0; i < e->nallow; i++)
 		if (symbol_names(name, e->allow[i]))
 			return true;
-	return false;
+	return match(permitted_calls, name) != NULL;
+}
+
+/*
+ * System calls made by the submission's own instructions (inline assembly):
+ * they pass by every name above, so the machine code is read for them. A
+ * submission calls the C library, whose functions have names.
+ */
+static int
+inspect_instructions(const char *object, struct buf *why, int problems)
+{
+	static const char *const calls[] = { "syscall", "sysenter", "int    $0x80", "svc" };
+	struct buf out = { 0 };
+	char *argv[] = { "objdump", "-d", "-C", "--no-show-raw-insn", (char *)object, NULL };
+	if (!run_command(argv, workbook_root(), 60, &out)) {
+		buf_free(&out);
+		return problems;	/* nm read the object: objdump is binutils' too, and failing is no verdict */
+	}
+	char function[512] = "";
+	for (char *line = strtok(out.data, "\n"); line; line = strtok(NULL, "\n")) {
+		char *open = strchr(line, '<'), *close = open ? strstr(open, ">:") : NULL;
+		if (close && line[0] != ' ') {
+			snprintf(function, sizeof(function), "%.*s", (int)(close - open - 1), open + 1);
+			continue;
+		}
+		char *tab = strchr(line, '\t');
+		for (size_t i = 0; tab && i < sizeof(calls) / sizeof(*calls); i++) {
+			size_t n = strlen(calls[i]);
+			if (!strncmp(tab + 1, calls[i], n) && (!tab[1 + n] || isspace((unsigned char)tab[1 + n]))) {
+				buf_addf(why, "%suses the machine instruction '%s' in %s: a submission makes no system "
+					 "call itself (only through the C library's functions, which are checked by "
+					 "name)", problems++ ? "\n" : "", calls[i], function[0] ? function : "its code");
+				tab = NULL;
+			}
+		}
+	}
+	buf_free(&out);
+	return problems;
 }
 
 int
@@ -228,7 +299,11 @@ inspect_object(const struct exercise *e, const char *object, struct buf *why)
 		} else if (undefined && !allowed(e, name) && (r = match(forbidden_calls, name))) {
 			buf_addf(why, "%scalls '%s': %s", problems++ ? "\n" : "", name, r->why);
 		} else if (defined_global && strcmp(name, e->launcher_name)) {
-			if ((r = match(reserved_definitions, name)))
+			/* a C++ name cannot stand for a C symbol of the harness, the runtime or the simulator;
+			   the compiler emits instantiations of their templates (cudasim::, cuda::) in the
+			   submission's object itself */
+			bool cxx = !strncmp(name, "_Z", 2);
+			if ((r = match(reserved_definitions, name)) && (!cxx || !strncmp(r->name, "_Z", 2)))
 				buf_addf(why, "%sdefines '%s': %s", problems++ ? "\n" : "", name, r->why);
 			else if (strncmp(name, "_Z", 2) && strncmp(name, "DW.ref.", 7) && dlsym(RTLD_DEFAULT, name))
 				buf_addf(why, "%sdefines '%s', a function of the C library: a submission may not "
@@ -236,5 +311,6 @@ inspect_object(const struct exercise *e, const char *object, struct buf *why)
 		}
 	}
 	buf_free(&out);
+	problems = inspect_instructions(object, why, problems);
 	return problems ? INSPECT_REFUSED : launcher ? INSPECT_OK : INSPECT_NO_LAUNCHER;
 }

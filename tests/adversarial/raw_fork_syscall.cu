@@ -1,8 +1,8 @@
 // exercise: col_sums
-// expect: run
-// message: the system call 'fork'
-// A fork bomb through raw system calls, past the symbol check: the runner's
-// filter stops the first fork and the verdict names the call.
+// expect: compile
+// message: uses the machine instruction
+// A fork bomb through raw system calls, past the symbol check: the
+// instruction is found in the object's code before it is ever loaded.
 #include "cudalings/col_sums.h"
 static long fork_by_hand(void)
 {

@@ -1,9 +1,9 @@
 // exercise: col_sums
-// expect: run
-// message: the system call 'open
+// expect: compile
+// message: uses the machine instruction
 // Opens a file for writing through an inline system call, past every symbol
 // check, from a constructor (to leave something for the next grading): the
-// filter is in place before the submission's first instruction.
+// instruction is found in the object's code before it is ever loaded.
 #include "cudalings/col_sums.h"
 __attribute__((constructor)) static void leave_a_file(void)
 {

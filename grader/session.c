@@ -44,6 +44,7 @@ session_release(struct session *s)
 	free(s->device_error);
 	free(s->refused);
 	free(s->tool_message);
+	free(s->rounds_differ);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -310,17 +311,45 @@ round_differs(struct session *s, const char *payload)
 {
 	struct proto_round_differs d;
 	memcpy(&d, payload, sizeof(d));
-	int index = s->timed >= 0 ? s->timed + 1 : 0;
-	const struct case_state *x = &s->cases[s->timed >= 0 ? s->timed : 0];
+	/* a GPU's timed rounds, or the simulator's runs of the last case again */
+	bool timed = s->timed >= 0;
+	int index = timed ? s->timed + 1 : s->current;
+	const struct case_state *x = &s->cases[timed ? s->timed : s->current];
 	const char *name = d.buffer < (uint32_t)x->info.nbuffers ? x->info.buffers[d.buffer].name : "the output";
-	char *message = xasprintf("in timed round %u, on inputs it had not seen before, %s[%llu] was %g where the "
+	char round[64];
+	if (timed)
+		snprintf(round, sizeof(round), "in timed round %u", d.round + 1);
+	else
+		snprintf(round, sizeof(round), "when the case ran again");
+	char *message = xasprintf("%s, on inputs it had not seen before, %s[%llu] was %g where the "
 				  "reference solution computed %g (%llu elements differ): the kernel must compute "
 				  "every launch's output from that launch's inputs",
-				  d.round + 1, name, (unsigned long long)d.first, (double)d.student, (double)d.reference,
+				  round, name, (unsigned long long)d.first, (double)d.student, (double)d.reference,
 				  (unsigned long long)d.count);
+	if (!timed) {
+		/* a kernel wrong from the start is wrong here too: said only of one that passed every case */
+		free(s->rounds_differ);
+		s->rounds_differ = message;
+		s->rounds_case = index;
+		return;
+	}
 	diagnose_add(s->r, "timing", xstrdup(message));
 	session_fail_case(s, index, message);
 	s->r->cases[index].wrong = true;
+}
+
+void
+session_rounds_verdict(struct session *s)
+{
+	if (!s->rounds_differ)
+		return;
+	for (int i = 0; i < s->ncases; i++)
+		if (s->r->cases[i].ran && !s->r->cases[i].passed)
+			return;
+	diagnose_add(s->r, "timing", xstrdup(s->rounds_differ));
+	session_fail_case(s, s->rounds_case, s->rounds_differ);
+	s->r->cases[s->rounds_case].wrong = true;
+	s->rounds_differ = NULL;
 }
 
 static void
@@ -404,7 +433,8 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		break;
 	}
 	case MSG_ROUND_DIFFERS:
-		if (s->timed >= 0 && s->current == s->timed)
+		if ((s->timed >= 0 && s->current == s->timed) ||
+		    (s->timed < 0 && s->current >= 0 && s->current < s->ncases && index == s->current))
 			round_differs(s, payload);
 		break;
 	case MSG_ERROR:

@@ -60,6 +60,8 @@ struct session {
 	int measured;          /* the simulator's measured case (the timed one, made small), or -1 */
 	struct proto_counts measured_counts; /* the simulator's, over that case: the figures budgets judge */
 	bool have_measured_counts;
+	char *rounds_differ;   /* sim: the last case run again gave another answer than the reference's */
+	int rounds_case;       /* and which case that was */
 	enum stage tool_stage; /* a failure compute-sanitizer found (STAGE_NONE: none), and its message */
 	char *tool_message;
 	bool progress;         /* JSON lines on stderr as cases end */
@@ -78,6 +80,8 @@ void session_runner_ended(struct session *s, bool timed_out, double limit_s, con
 
 /* Fail case `index` with `message` (owned) unless it already failed; the first reason stays. */
 void session_fail_case(struct session *s, int index, char *message);
+/* The simulator's runs of the last case again gave another answer: a case failure, if no case failed before. */
+void session_rounds_verdict(struct session *s);
 
 /* The case arrays of every case, for naming an address; you own the array. */
 struct case_arrays *session_arrays(const struct session *s);

@@ -205,6 +205,7 @@ verdict_conclude(struct session *s)
 	struct grade_result *r = s->r;
 	if (s->refused)
 		refused(s);
+	session_rounds_verdict(s);
 	/* the first failure in stage order decides what the student hears */
 	for (int pass = 0; pass < 2 && r->stage == STAGE_NONE; pass++)
 		for (int i = 0; i < s->ncases; i++) {

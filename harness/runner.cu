@@ -410,6 +410,38 @@ verify_inputs(int index, struct case_buffers *b)
 	}
 }
 
+#ifdef __CUDASIM__
+/* Seconds of CPU time one simulated launch may take: less than the grader's limit per case
+ * (grader/grade.c), so that an endless kernel is named by the simulator, at its line. */
+#define SIM_LAUNCH_CPU_LIMIT_S 20.0
+
+/* A case once more on the simulator (after the rounds' helpers, below). */
+static void run_again(int index, struct case_buffers *b);
+
+/* Whether the simulator runs case `index` again: every case of the cheaper half (by the product of their sizes)
+ * and one of the others, picked by the secret seed, so that no size a submission might remember is safe. */
+static bool
+again_case(int index)
+{
+	int order[CASES_MAX], n = cfg.ncases;
+	double work[CASES_MAX];
+	for (int i = 0; i < n; i++) {
+		work[i] = 1;
+		for (int d = 0; d < PROTO_MAX_DIMS; d++)
+			work[i] *= cfg.dims[i][d] > 0 ? cfg.dims[i][d] : 1;
+		int j = i;
+		for (; j > 0 && work[order[j - 1]] > work[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	int cheap = (n + 1) / 2, dear = n - cheap;
+	for (int k = 0; k < cheap; k++)
+		if (order[k] == index)
+			return true;
+	return dear > 0 && order[cheap + (int)(rng_mix(cfg.seed ^ 0x616761696eull) % (uint64_t)dear)] == index;
+}
+#endif
+
 static void
 run_correctness_case(int index)
 {
@@ -419,8 +451,13 @@ run_correctness_case(int index)
 	if (setup_case(index, &b) == 0 &&
 	    harness_call(index, "poisoning the outputs", poison_outputs(&b, b.dev)) == 0 &&
 	    launch_and_wait(index, PROTO_STAGE_RUN, student_launcher, &b, b.dev) == 0 &&
-	    send_outputs(index, &b, b.dev) == 0)
+	    send_outputs(index, &b, b.dev) == 0) {
 		verify_inputs(index, &b);
+#ifdef __CUDASIM__
+		if (again_case(index))
+			run_again(index, &b);
+#endif
+	}
 	free_case(&b);
 }
 
@@ -465,6 +502,15 @@ variant_buffers(const struct timing_state *t, enum variant v)
 	default:
 		return t->ref_dev;
 	}
+}
+
+/* Blocks of 256 for a grid-stride loop over n elements: no more than a GPU runs at once, nor than n needs
+ * (the simulator runs every block, with work or not). */
+static unsigned
+blocks_for(size_t n, unsigned most)
+{
+	size_t blocks = (n + 255) / 256;
+	return blocks < 1 ? 1 : blocks > most ? most : (unsigned)blocks;
 }
 
 /* Element i of an input, as cases_fill draws it on the host. */
@@ -517,7 +563,8 @@ draw_round_inputs(struct timing_state *t)
 		if (t->b->c.spec[k].role != BUFFER_IN)
 			continue;
 		streams[k] = rng_stream(cfg.seed, cases_round_stream(&cfg, t->round), (uint32_t)k);
-		draw_inputs<<<1024, 256>>>((float *)t->b->dev[k], check_elements(&t->b->c.spec[k]), streams[k]);
+		size_t n = check_elements(&t->b->c.spec[k]);
+		draw_inputs<<<blocks_for(n, 1024), 256>>>((float *)t->b->dev[k], n, streams[k]);
 	}
 	return harness_call(t->index, "drawing the inputs", cudaGetLastError());
 }
@@ -591,10 +638,11 @@ reference_again(struct timing_state *t)
 /*
  * Every round's outputs count: each is compared on the device with the
  * reference solution's for the same inputs, and the round the grader picked
- * goes to it whole, to be judged against the judge's own reference.
+ * goes to it whole, to be judged against the judge's own reference (with
+ * `judged` false, as on the simulator, none goes).
  */
 static int
-check_round(struct timing_state *t)
+check_round(struct timing_state *t, bool judged)
 {
 	struct case_buffers *b = t->b;
 	for (int k = 0; k < b->c.nbuffers; k++) {
@@ -605,8 +653,8 @@ check_round(struct timing_state *t)
 		if (harness_call(t->index, "checking a round",
 				 cudaMemcpy(t->check, &c, sizeof(c), cudaMemcpyHostToDevice)))
 			return -1;
-		sum_magnitude<<<256, 256>>>((const float *)t->ref_dev[k], n, t->check);
-		compare_round<<<1024, 256>>>((const float *)b->dev[k], (const float *)t->ref_dev[k], n, t->check);
+		sum_magnitude<<<blocks_for(n, 256), 256>>>((const float *)t->ref_dev[k], n, t->check);
+		compare_round<<<blocks_for(n, 1024), 256>>>((const float *)b->dev[k], (const float *)t->ref_dev[k], n, t->check);
 		if (harness_call(t->index, "checking a round", cudaGetLastError()) ||
 		    harness_call(t->index, "checking a round",
 				 cudaMemcpy(&c, t->check, sizeof(c), cudaMemcpyDeviceToHost)))
@@ -619,7 +667,7 @@ check_round(struct timing_state *t)
 			proto_send(channel, MSG_ROUND_DIFFERS, (uint32_t)t->index, (uint32_t)k, &d, sizeof(d));
 			return -1;
 		}
-		if (t->round == cfg.check_round) {
+		if (judged && t->round == cfg.check_round) {
 			if (harness_call(t->index, "copying the outputs back",
 					 cudaMemcpy(b->host[k], b->dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
 				return -1;
@@ -629,6 +677,55 @@ check_round(struct timing_state *t)
 	}
 	return 0;
 }
+
+#ifdef __CUDASIM__
+/*
+ * The simulator times nothing, so it has no timed rounds to catch a kernel
+ * that remembers results or computes only some launches: a case runs once
+ * more (again_case says which) in its own buffers, with inputs drawn afresh from the secret seed,
+ * and its outputs are compared with the reference solution's for them, as
+ * the GPU's timed rounds are.
+ */
+static void
+run_again(int index, struct case_buffers *b)
+{
+	struct timing_state t;
+	memset(&t, 0, sizeof(t));
+	t.index = index;
+	t.b = b;
+	bool ready = harness_call(index, "allocating the round check", cudaMalloc(&t.check, sizeof(*t.check))) == 0;
+	for (int k = 0; k < b->c.nbuffers; k++) {
+		t.ref_dev[k] = b->dev[k];
+		if (ready && b->c.spec[k].role == BUFFER_OUT)
+			ready = harness_call(index, "cudaMalloc in the harness", cudaMalloc(&t.ref_dev[k], b->bytes[k])) == 0;
+	}
+	/* races and the figures were the case's to find: this launch only needs its result, once */
+	cudasimConfigure(0, SIM_LAUNCH_CPU_LIMIT_S);
+	cudasimCheck(0);
+	if (ready && draw_round_inputs(&t) == 0 &&
+	    harness_call(index, "poisoning the outputs", poison_outputs(b, b->dev)) == 0) {
+		check_definition.launch(student_launcher, &b->c, b->dev);
+		cudaError_t e = cudaGetLastError();
+		if (e == cudaSuccess)
+			e = cudaDeviceSynchronize();
+		/* what the checks saw and the figures per line are the case's, sent with it already */
+		static struct cudasimChecks seen;
+		static struct cudasimLine lines[PROTO_MAX_LINES];
+		cudasimTakeChecks(&seen);
+		cudasimTakeLines(lines, PROTO_MAX_LINES);
+		if (e != cudaSuccess)
+			report_cuda_error(index, PROTO_STAGE_RUN, "running the case again", e);
+		else if (reference_again(&t) == 0)
+			check_round(&t, false);
+	}
+	cudasimConfigure(1, SIM_LAUNCH_CPU_LIMIT_S);
+	cudasimCheck(1);
+	for (int k = 0; k < b->c.nbuffers; k++)
+		if (t.ref_dev[k] != b->dev[k])
+			cudaFree(t.ref_dev[k]);
+	cudaFree(t.check);
+}
+#endif
 
 struct measurement {
 	double student_us, reference_us, copy_us, gold_us, physical_us, ratio, ratio_lo, ratio_hi, wall_us;
@@ -655,7 +752,7 @@ measure(struct timing_state *t, double cap_us, struct measurement *m)
 			return -1;
 		double b = a < 0 ? -1 : time_once(t, second, (unsigned)(2 * n + 1), second == VARIANT_STUDENT ? &wall[n] : NULL);
 		double c = b < 0 ? -1 : time_once(t, VARIANT_COPY, (unsigned)n, NULL);
-		if (c < 0 || (first == VARIANT_REFERENCE && reference_again(t)) || check_round(t))
+		if (c < 0 || (first == VARIANT_REFERENCE && reference_again(t)) || check_round(t, true))
 			return -1;
 		/* where the student stands between the reference and the limit, in the same rounds */
 		gold[n] = cudalings_gold_launcher ? time_once(t, VARIANT_GOLD, (unsigned)n, NULL) : 0;
@@ -948,9 +1045,8 @@ run_timed_case(int index)
 }
 
 #ifdef __CUDASIM__
-/* Seconds of CPU time one simulated launch may take: less than the grader's limit per case
- * (grader/grade.c), so that an endless kernel is named by the simulator, at its line. */
-#define SIM_LAUNCH_CPU_LIMIT_S 20.0
+
+
 
 /* Host code that reads or writes "device" memory, which on a GPU it cannot reach: said in those words. */
 static void
@@ -1064,6 +1160,7 @@ main(int argc, char **argv)
 		else if (i != cfg.timed + 1 || cfg.timed < 0)
 			run_correctness_case(i);
 	}
+
 	proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 	return 0;
 }

@@ -1,9 +1,9 @@
 // exercise: transpose
 // expect: correctness
 // message: on inputs it had not seen before
-// gpu-only
 // Transposes once per size and then only copies the remembered result: fast,
-// and right as long as the inputs never change. Every timed round draws new ones.
+// and right as long as the inputs never change. Every timed round draws new
+// ones, and so does each of the simulator's runs of the last case again.
 #include <cuda_runtime.h>
 #include "cudalings/transpose.h"
 

@@ -1,7 +1,6 @@
 // exercise: matmul
 // expect: correctness
 // message: on inputs it had not seen before
-// gpu-only
 // Computes one launch in four and replays the last result in between: the
 // median round would be four times faster. Every timed round has fresh
 // inputs and is compared with the reference's output for them.

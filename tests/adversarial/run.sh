@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# Submissions that try to crash, hang, flood or fool the grader. Each names
-# its exercise, the stage it must fail at (or "pass" for a flood that is
-# otherwise correct) and a piece of the message the student must see:
+# Submissions that try to crash, hang, flood or fool the grader, and
+# legitimate fast kernels that it must pass. Each names its exercise, the
+# stage it must fail at (or "pass") and a piece of the message the student
+# must see:
 #   // exercise: NAME    // expect: STAGE    // message: TEXT    [// sim-only | // gpu-only]
 # BACKEND=gpu|sim picks the backend (default: what the grader picks).
+# JOBS=N grades N files at once (default 2); the results print in file order.
 set -u
 cd "$(dirname "$0")/../.."
-g=build/cudalings
-backend=${BACKEND:-}
-passed=0 failed=0 skipped=0
-for f in tests/adversarial/*.cu; do
+export g=build/cudalings backend=${BACKEND:-}
+on_gpu=false
+if [ "$backend" = gpu ] || { [ -z "$backend" ] && { [ -e /dev/nvidiactl ] || [ -e /dev/nvidia0 ]; }; }; then
+	on_gpu=true
+fi
+export on_gpu
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+export out
+
+# One file: its line of the report in $out/NAME.line, and "ok", "bad" or "skip" as its first word.
+grade_one() {
+	f=$1
 	field() { sed -n "s|^// $1: \(.*\)|\1|p" "$f" | head -1; }
 	exercise=$(field exercise) expect=$(field expect) message=$(field message)
-	on_gpu=false
-	if [ "$backend" = gpu ] || { [ -z "$backend" ] && { [ -e /dev/nvidiactl ] || [ -e /dev/nvidia0 ]; }; }; then
-		on_gpu=true
-	fi
+	report=$out/$(basename "$f").line
 	# a race a GPU may hide is the simulator's to catch; a timing trick, the GPU's
 	if { $on_gpu && grep -q '^// sim-only' "$f"; } || { ! $on_gpu && grep -q '^// gpu-only' "$f"; }; then
-		skipped=$((skipped + 1))
-		continue
+		echo skip >"$report"
+		return
 	fi
 	t0=$(date +%s)
 	json=$($g grade "$exercise" --file "$f" ${backend:+--backend "$backend"} --json 2>/dev/null)
@@ -34,12 +42,24 @@ print(r["verdict"] if r["verdict"] == "pass" else (r["stage"] or "error"))
 print(r["message"] + "\n" + "\n".join(c["message"] for c in r["cases"]) + "\n" + r.get("compile_output", ""))' "$json")
 	got=$(head -1 <<<"$verdict")
 	if [ "$got" = "$expect" ] && grep -qF -- "$message" <<<"$verdict" && { [ "$expect" = pass ] || [ "$status" = 1 ]; }; then
-		passed=$((passed + 1))
-		printf '  ok   %-44s %-12s %ss\n' "$f" "$got" "$(($(date +%s) - t0))"
+		printf 'ok   %-44s %-12s %ss\n' "$f" "$got" "$(($(date +%s) - t0))" >"$report"
 	else
-		failed=$((failed + 1))
-		printf '  BAD  %s: expected %s with "%s", got %s (exit %s):\n%s\n' "$f" "$expect" "$message" "$got" "$status" "$(tail -n +2 <<<"$verdict" | head -8)"
+		printf 'bad  %s: expected %s with "%s", got %s (exit %s):\n%s\n' "$f" "$expect" "$message" "$got" "$status" \
+			"$(tail -n +2 <<<"$verdict" | head -8)" >"$report"
 	fi
+}
+export -f grade_one
+
+t0=$(date +%s)
+printf '%s\n' tests/adversarial/*.cu | xargs -P "${JOBS:-2}" -I{} bash -c 'grade_one "$1"' _ {}
+passed=0 failed=0 skipped=0
+for f in tests/adversarial/*.cu; do
+	line=$(cat "$out/$(basename "$f").line" 2>/dev/null || echo "bad  $f: no result")
+	case $line in
+	skip) skipped=$((skipped + 1)) ;;
+	ok*) passed=$((passed + 1)); echo "  $line" ;;
+	*) failed=$((failed + 1)); echo "  ${line/#bad /BAD}" ;;
+	esac
 done
-echo "adversarial: $passed passed, $failed failed${skipped:+, $skipped skipped}"
+echo "adversarial: $passed passed, $failed failed${skipped:+, $skipped skipped} in $(($(date +%s) - t0)) s"
 [ "$failed" = 0 ]

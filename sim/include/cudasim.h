@@ -796,34 +796,19 @@ template <class T>
 static inline unsigned __match_any_sync(unsigned mask, T value,
 	const char *file = __builtin_FILE(), int line = __builtin_LINE())
 { return (unsigned)cudasim_warp(CUDASIM_MATCH_ANY, mask, cudasim::to_bits(value), 0, 32, file, line); }
-static inline unsigned __reduce_add_sync(unsigned mask, unsigned v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (unsigned)cudasim_warp(CUDASIM_REDUCE_ADD, mask, v, 0, 32, file, line); }
-static inline int __reduce_add_sync(unsigned mask, int v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (int)cudasim_warp(CUDASIM_REDUCE_ADD, mask, (unsigned)v, 0, 32, file, line); }
-static inline int __reduce_min_sync(unsigned mask, int v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (int)cudasim_warp(CUDASIM_REDUCE_MIN, mask, (unsigned long long)(long long)v, 0, 32, file, line); }
-static inline int __reduce_max_sync(unsigned mask, int v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (int)cudasim_warp(CUDASIM_REDUCE_MAX, mask, (unsigned long long)(long long)v, 0, 32, file, line); }
-/* unsigned: zero-extended, so the simulator's signed comparison orders them as unsigned */
-static inline unsigned __reduce_min_sync(unsigned mask, unsigned v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (unsigned)cudasim_warp(CUDASIM_REDUCE_MIN, mask, v, 0, 32, file, line); }
-static inline unsigned __reduce_max_sync(unsigned mask, unsigned v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (unsigned)cudasim_warp(CUDASIM_REDUCE_MAX, mask, v, 0, 32, file, line); }
-static inline unsigned __reduce_and_sync(unsigned mask, unsigned v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (unsigned)cudasim_warp(CUDASIM_REDUCE_AND, mask, v, 0, 32, file, line); }
-static inline unsigned __reduce_or_sync(unsigned mask, unsigned v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (unsigned)cudasim_warp(CUDASIM_REDUCE_OR, mask, v, 0, 32, file, line); }
-static inline unsigned __reduce_xor_sync(unsigned mask, unsigned v,
-	const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{ return (unsigned)cudasim_warp(CUDASIM_REDUCE_XOR, mask, v, 0, 32, file, line); }
+/* int values sign-extended, unsigned ones zero-extended: the simulator's signed comparison orders both right */
+#define CUDASIM_REDUCE(name, T, op) \
+	static inline T name(unsigned mask, T v, const char *file = __builtin_FILE(), int line = __builtin_LINE()) \
+	{ return (T)cudasim_warp(op, mask, (unsigned long long)(long long)v, 0, 32, file, line); }
+CUDASIM_REDUCE(__reduce_add_sync, unsigned, CUDASIM_REDUCE_ADD)
+CUDASIM_REDUCE(__reduce_add_sync, int, CUDASIM_REDUCE_ADD)
+CUDASIM_REDUCE(__reduce_min_sync, unsigned, CUDASIM_REDUCE_MIN)
+CUDASIM_REDUCE(__reduce_min_sync, int, CUDASIM_REDUCE_MIN)
+CUDASIM_REDUCE(__reduce_max_sync, unsigned, CUDASIM_REDUCE_MAX)
+CUDASIM_REDUCE(__reduce_max_sync, int, CUDASIM_REDUCE_MAX)
+CUDASIM_REDUCE(__reduce_and_sync, unsigned, CUDASIM_REDUCE_AND)
+CUDASIM_REDUCE(__reduce_or_sync, unsigned, CUDASIM_REDUCE_OR)
+CUDASIM_REDUCE(__reduce_xor_sync, unsigned, CUDASIM_REDUCE_XOR)
 /* The lanes of mask hold one value: mask, and *pred = 1; else 0 and *pred = 0. */
 template <class T>
 static inline unsigned __match_all_sync(unsigned mask, T value, int *pred,

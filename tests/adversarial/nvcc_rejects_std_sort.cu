@@ -1,6 +1,6 @@
 // exercise: sum_reduction
 // expect: compile
-// message: nvcc
+// message: calling a __host__ function
 // Calls host library code (std::accumulate over a std::vector) from a kernel.
 #include <numeric>
 #include <vector>

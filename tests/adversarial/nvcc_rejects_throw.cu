@@ -1,6 +1,6 @@
 // exercise: sliding_average
 // expect: compile
-// message: nvcc
+// message: device code does not support exception handling
 // Throws a C++ exception in a kernel: g++ alone would take it, nvcc does not.
 #include <stdexcept>
 #include "cudalings/sliding_average.h"

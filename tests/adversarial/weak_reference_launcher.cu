@@ -1,6 +1,6 @@
 // exercise: matrix_add
 // expect: compile
-// message: refers to 'ref__matrix_add_launch'
+// message: ref__matrix_add_launch
 // A weak declaration of the reference launcher, called when the runner
 // happens to define it, with a do-nothing fallback otherwise.
 #include "cudalings/matrix_add.h"

@@ -3,6 +3,7 @@
  * chosen, grade_run, the report as text or JSON (with --lines and --sass
  * beside it), and the progress the workbook shows recorded.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,9 +95,11 @@ read_options(const struct parsed_args *a, struct grade_options *o)
 	const char *seed = option_value(a, "seed");
 	if (seed) {
 		char *end;
+		errno = 0;
 		o->seed = strtoull(seed, &end, 0);
-		if (*end || !*seed)
-			return usage_error("--seed takes a number, not '%s'", seed);
+		/* strtoull reads "-1" as 2^64 - 1, saturates past it, and 0 means "a fresh seed" */
+		if (*end || !*seed || !isalnum((unsigned char)*seed) || errno == ERANGE || !o->seed)
+			return usage_error("--seed takes a number from 1 to 18446744073709551615, not '%s'", seed);
 	}
 	return 0;
 }

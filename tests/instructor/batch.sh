@@ -34,6 +34,9 @@ expect 2 "three steps: give one" -- "$g" batch col_sums "$class" --out "$tmp/o" 
 expect 2 "is not a folder --slurm wrote" -- "$g" batch col_sums "$class" --out "$tmp/o" --slurm-task "$tmp/none" --backend sim
 expect 2 "--backend is 'gpu' or 'sim'" -- "$g" batch col_sums "$class" --out "$tmp/o" --backend tpu
 expect 2 "needs a GPU" -- "$g" grade col_sums --backend sim --sanitize
+for seed in -1 0 99999999999999999999 abc ' 7'; do
+	expect 2 "--seed takes a number from 1 to 18446744073709551615" -- "$g" grade col_sums --seed "$seed"
+done
 [ ! -e "$tmp/o/gradebook.csv" ] && ok || bad "a refused batch wrote a gradebook"
 
 # an environment fault stops the batch before anything is recorded

@@ -115,8 +115,12 @@ summarize(const struct batch *b, int status)
 					     "other" };
 	if (b->tty)
 		fputs("\r\033[K", stdout);
-	printf("%d submission%s: %d graded now, %d from an earlier run", b->count, b->count == 1 ? "" : "s",
-	       b->graded, b->resumed);
+	if (b->o->slurm_merge)
+		printf("%d submission%s: %d with a final row from the job's tasks or before", b->count,
+		       b->count == 1 ? "" : "s", b->resumed);
+	else
+		printf("%d submission%s: %d graded now, %d from an earlier run", b->count, b->count == 1 ? "" : "s",
+		       b->graded, b->resumed);
 	if (b->graded) {
 		printf(" (");
 		for (int i = 0, first = 1; i < 7; i++)

@@ -162,8 +162,12 @@ batch_set_up_lanes(struct batch *b)
 	char runner[32], compile[32];
 	memory_describe(m.runner, runner, sizeof(runner));
 	memory_describe(m.compile, compile, sizeof(compile));
-	printf("limits per grading: %s of address space for the %s, %s for each compiler\n", runner,
-	       b->o->backend == BACKEND_SIM ? "simulator's runner" : "judge", compile);
+	if (b->o->backend == BACKEND_SIM)
+		printf("limits per grading: %s of address space for the simulator's runner, %s for each compiler\n",
+		       runner, compile);
+	else
+		printf("limits per grading: %s of address space for each compiler (CUDA's runner reserves more than "
+		       "any limit would let it)\n", compile);
 	snprintf(b->lanes_env, sizeof(b->lanes_env), "CUDALINGS_LANES=%d", b->nlanes);
 }
 

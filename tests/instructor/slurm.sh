@@ -172,7 +172,7 @@ slurm_s=$(($(date +%s) - t0))
 states=$(squeue --noheader --states=all --jobs "$jobs" --format='%i %T' 2>/dev/null | sort -u)
 grep -q FAILED <<<"$states" && bad "a job failed: $states $(cat "$tmp"/shared/.slurm/*/*.out | tail -20)" || ok
 [ ! -s "$tmp/shared/.lock" ] && ok || bad "the merge left the folder locked: $(cat "$tmp/shared/.lock")"
-grep -q "^$entries submissions: .* from an earlier run" "$tmp"/shared/.slurm/*/merge.out && ok ||
+grep -q "^$entries submissions: $entries with a final row" "$tmp"/shared/.slurm/*/merge.out && ok ||
 	bad "the merge did not count every row: $(cat "$tmp"/shared/.slurm/*/merge.out)"
 
 # the same rows: every column but the times (median_us, ratio), and the messages but their numbers

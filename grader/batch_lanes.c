@@ -60,20 +60,22 @@ batch_environment_fault(const struct batch *b)
 {
 	char *workbook = root_path("workbook.json"), *build = root_path("build");
 	char *fault = NULL;
+	/* a Slurm submission or merge grades nothing here: the GPU and the tools are the nodes' to have */
+	bool here = !b->o->slurm && !b->o->slurm_merge;
 	if (access(b->grader, X_OK))
 		fault = xasprintf("the grader '%s' is gone (%s): build it again (make)", b->grader, strerror(errno));
 	else if (access(workbook, R_OK))
 		fault = xasprintf("cannot read '%s': %s", workbook, strerror(errno));
-	else if (b->o->backend == BACKEND_SIM && !build_sim_ready())
+	else if (b->o->backend == BACKEND_SIM && !b->o->slurm_merge && !build_sim_ready())
 		fault = xstrdup("the CPU simulator is not built (was build/ removed?): run 'make sim'");
-	else if (b->o->backend == BACKEND_GPU && !gpu_present())
+	else if (here && b->o->backend == BACKEND_GPU && !gpu_present())
 		fault = xstrdup("no NVIDIA GPU answers any more");
-	else if (b->o->backend == BACKEND_GPU && (!build_nvcc() || access(build_nvcc(), X_OK)))
+	else if (here && b->o->backend == BACKEND_GPU && (!build_nvcc() || access(build_nvcc(), X_OK)))
 		fault = xstrdup("nvcc is gone: the GPU backend compiles with it");
-	else if (!on_path("nm") || !on_path("objcopy"))
+	else if (here && (!on_path("nm") || !on_path("objcopy")))
 		fault = xstrdup("nm or objcopy is not on PATH (is binutils installed?): every submission is inspected "
 				"with them");
-	else if (b->o->backend == BACKEND_SIM && !on_path("g++"))
+	else if (here && b->o->backend == BACKEND_SIM && !on_path("g++"))
 		fault = xstrdup("g++ is not on PATH: the simulator compiles with it");
 	else if (access(b->o->out, W_OK))
 		fault = xasprintf("cannot write the out folder '%s': %s", b->o->out, strerror(errno));

@@ -95,8 +95,8 @@ cmd_batch(const struct parsed_args *a)
 	struct exercise *e = find_exercise(name, true);
 	if (!e)
 		return EXIT_USAGE;
-	/* the submitter grades nothing: the GPU is the nodes' to have */
-	if (!bo.slurm) {
+	/* the submitter and the merge grade nothing: the GPU is the nodes' to have */
+	if (!bo.slurm && !bo.slurm_merge) {
 		struct grade_options o = { 0 };
 		int status = choose_backend(&o, backend);
 		if (status)

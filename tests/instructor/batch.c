@@ -550,6 +550,33 @@ Test(batch, a_task_of_another_job_does_not_write_the_folder)
 	free(folder);
 }
 
+Test(batch, a_gpu_class_is_submitted_from_a_login_node_without_a_gpu)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	char *sbatch_log = xasprintf("%s/sbatch.log", tmp), *body = xasprintf("echo \"$@\" >> '%s'; echo 7", sbatch_log);
+	tool("sbatch", body);
+	struct batch_options o = { .dir = class_dir, .out = out_dir, .backend = BACKEND_GPU, .timeout_s = 30,
+				   .grader = fake, .slurm = true };
+	struct exercise e = scale();
+	setenv("CUDA_VISIBLE_DEVICES", "", 1); /* no GPU here, whatever this machine has */
+	cr_assert_eq(batch_run(&e, &o), 0);
+	char *submitted = read_file(sbatch_log, NULL);
+	cr_assert(strstr(submitted, "--gres=gpu:1"), "%s", submitted);
+	cr_assert(strstr(submitted, "--array=0-0"), "%s", submitted);
+	char *folder = submission_folder(), *task_sh = xasprintf("%s/task.sh", folder), *script = read_file(task_sh, NULL);
+	cr_assert(strstr(script, "--backend gpu"), "%s", script);
+	/* the merge grades nothing either: it needs no GPU */
+	o.slurm = false;
+	o.slurm_merge = folder;
+	cr_assert_eq(batch_run(&e, &o), 0);
+	free(script);
+	free(task_sh);
+	free(folder);
+	free(submitted);
+	free(body);
+	free(sbatch_log);
+}
+
 Test(batch, sbatch_refusing_leaves_nothing_behind)
 {
 	put(class_dir, "ann.cu", "PASS\n");

@@ -118,7 +118,8 @@ footer(struct app *a, struct doc *d, int width)
 	struct doc_span runs[] = {
 		{ it->name, S_PLAIN | F_STRONG }, { " · ", S_DIM }, { it->title, S_PLAIN },
 		{ ex ? ". In a shell: " : demo ? ". A demo: c runs its variants" : ". A lesson to read", S_DIM },
-		{ ex ? "make grade EX=" : "", S_CODE }, { ex ? it->name : "", S_CODE },
+		/* the command on one line, to be read or copied whole */
+		{ ex ? "make grade EX=" : "", S_CODE | F_KEEP }, { ex ? it->name : "", S_CODE | F_KEEP },
 	};
 
 	doc_wrap(d, runs, 6, width, "", "", S_PLAIN);

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/exit.h"
 #include "lib/color.h"
 #include "lib/util.h"
 
@@ -503,16 +504,16 @@ board_run(const struct board_options *o, FILE *out)
 	for (int i = 0; i < o->nouts && !status; i++) {
 		if (!is_directory(o->outs[i])) {
 			error("'%s' is not a folder of batch results", o->outs[i]);
-			status = 2;
+			status = EXIT_USAGE;
 		} else if (read_folder(&b, o->outs[i])) {
-			status = 2;
+			status = EXIT_USAGE;
 		}
 	}
 	char *salt = NULL;
 	if (!status && o->pseudonyms) {
 		salt = o->salt ? xstrdup(o->salt) : kept_salt(o->outs[0]);
 		if (!salt)
-			status = 3;
+			status = EXIT_ENVIRONMENT;
 	}
 	if (!status && salt)
 		give_pseudonyms(&b, salt);
@@ -524,7 +525,7 @@ board_run(const struct board_options *o, FILE *out)
 		char *page = html_page(&b, o->pseudonyms);
 		if (write_file_atomic(o->html, page, strlen(page))) {
 			error("cannot write the board to '%s': %s", o->html, strerror(errno));
-			status = 3;
+			status = EXIT_ENVIRONMENT;
 		} else {
 			fprintf(out, "board: %s\n", o->html);
 		}

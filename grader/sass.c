@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "common/exit.h"
 #include "grade.h"
 #include "lib/run.h"
 #include "common/root.h"
@@ -415,7 +416,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 	const char *nvcc = build_nvcc();
 	if (!nvcc_here()) {
 		buf_addstr(err, NO_NVCC);
-		return 3;
+		return EXIT_ENVIRONMENT;
 	}
 	free(l->file);
 	l->file = xstrdup(display);
@@ -424,12 +425,12 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 	char real[PATH_MAX];
 	if (!l->text || !realpath(path, real)) {
 		buf_addf(err, "cannot read '%s': %s", display, strerror(errno));
-		return 1;
+		return EXIT_FAIL;
 	}
 	char tmp[] = "/tmp/cudalings-sass-XXXXXX";
 	if (!mkdtemp(tmp)) {
 		buf_addf(err, "cannot make a folder in /tmp: %s", strerror(errno));
-		return 3;
+		return EXIT_ENVIRONMENT;
 	}
 	/* a plain name for nvcc, whatever the student called the file; what it includes beside it stays reachable */
 	char *source = xasprintf("%s/source.cu", tmp), *cubin = xasprintf("%s/source.cubin", tmp);
@@ -439,7 +440,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 	char *public = xasprintf("-I%s/build/gen/public/%s", workbook_root(), e->name);
 	char *beside = xasprintf("-I%s", *folder ? folder : "/");
 	const char *const paths[] = { source, real, NULL };
-	int status = symlink(real, source) ? 3 : 0;
+	int status = symlink(real, source) ? EXIT_ENVIRONMENT : EXIT_PASS;
 	struct buf out = { 0 };
 	if (status) {
 		buf_addf(err, "cannot link '%s' into '%s': %s", display, tmp, strerror(errno));
@@ -456,7 +457,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 					buf_addstr(err, display);
 				p += n + (at ? strlen(source) : 0);
 			}
-			status = 1;
+			status = EXIT_FAIL;
 		}
 	}
 	if (!status) {
@@ -493,10 +494,10 @@ sass_grade_begin(struct sass_listing *l, const char *arch, const char *who)
 	struct buf err = { 0 };
 	int status = 0;
 	if (sass_choose_arch(l, arch, &err)) {
-		status = 2;
+		status = EXIT_USAGE;
 		error("%s", err.data);
 	} else if (!nvcc_here()) {
-		status = 3;
+		status = EXIT_ENVIRONMENT;
 		error("%s: %s", who, NO_NVCC);
 	}
 	buf_free(&err);

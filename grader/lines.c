@@ -307,7 +307,9 @@ lines_parse_ncu(struct line_map *m, const char *csv, const char *const *paths, c
 	}
 	if (!header)
 		return -1;
-	m->source = "nsight compute";
+	/* a page that names no line of the file measured nothing of it: the caller says why */
+	if (taken)
+		m->source = "nsight compute";
 	return taken;
 }
 

@@ -89,6 +89,7 @@ Test(lines, a_page_without_the_students_file_takes_nothing, .timeout = 5)
 	const char *const others[] = { "exercises/col_sums.cu", NULL };
 	cr_assert_eq(lines_parse_ncu(&m, page, others, "exercises/col_sums.cu"), 0);
 	cr_assert_eq(m.n, 0);
+	cr_assert_null(m.source, "nothing of the file was measured");
 	cr_assert_eq(lines_parse_ncu(&m, "==PROF== no kernels were profiled\n", others, "x.cu"), -1);
 	lines_release(&m);
 }

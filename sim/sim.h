@@ -8,8 +8,9 @@
 #include "include/cudasim.h"
 
 #include <setjmp.h>
-#include <stdbool.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 #define SIM_MAX_THREADS 1024
 #define SIM_SMEM_DEFAULT 49152		/* per block without the opt-in attribute */

@@ -23,13 +23,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
 #include <math.h>
 #ifdef __cplusplus
 #include <cmath>
-#include <cstdio>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -609,8 +607,8 @@ extern dim3 blockDim, gridDim;
 static constexpr int warpSize = 32;
 #endif
 
-/* Device printf is buffered during a launch and printed when it ends. */
-#define printf(...) cudasim_printf(__VA_ARGS__)
+/* Device printf is buffered during a launch and printed when it ends: include/stdio.h makes printf
+ * this, where the program includes <stdio.h> or <cstdio>, as nvcc wants it to. */
 
 enum cudasim_warp_op {
 	CUDASIM_SHFL, CUDASIM_SHFL_UP, CUDASIM_SHFL_DOWN, CUDASIM_SHFL_XOR,
@@ -623,7 +621,6 @@ enum cudasim_bar_op { CUDASIM_BAR_COUNT, CUDASIM_BAR_AND, CUDASIM_BAR_OR };
 enum cudasim_atomic_kind { CUDASIM_ATOMIC_EXACT = 1, CUDASIM_ATOMIC_FLOAT, CUDASIM_ATOMIC_DOUBLE, CUDASIM_ATOMIC_ORDER };
 
 #ifdef __cplusplus
-namespace std { using ::cudasim_printf; }
 
 /* ------------------------------------------------------------ C++ runtime overloads */
 template <class T>

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "buildstep.h"
+#include "lib/run.h"
 #include "lib/util.h"
 #include "common/root.h"
 
@@ -65,11 +66,35 @@ build_cuda_tool(const char *name)
 	return NULL;
 }
 
+/*
+ * The GPU's architecture, as nvcc's -arch=native would find it, but asked
+ * here: nvcc asks the driver from inside the compile, whose address-space
+ * limit the driver does not load under, and then compiles for its default
+ * (sm_75) with only a warning, so sm_80's instructions (__reduce_add_sync,
+ * cp.async) are missing and the kernel is JIT-compiled at every load.
+ */
 const char *
 build_arch(void)
 {
+	static char arch[32];
 	const char *env = getenv("CUDALINGS_ARCH");
-	return env && *env ? env : "native";
+	if (env && *env)
+		return env;
+	if (!arch[0]) {
+		char *query = build_cuda_tool("__nvcc_device_query");
+		char *argv[] = { query, NULL };
+		struct buf out = { 0 };
+		unsigned cc = 0;
+		/* "90", or "90,80" with several GPUs: the first is the one the runner opens */
+		if (query && run_command(argv, workbook_root(), 30, &out) && out.data && sscanf(out.data, "%u", &cc) == 1 &&
+		    cc >= 50)
+			snprintf(arch, sizeof(arch), "sm_%u", cc);
+		else
+			snprintf(arch, sizeof(arch), "native");
+		buf_free(&out);
+		free(query);
+	}
+	return arch;
 }
 
 bool

@@ -1087,7 +1087,8 @@ load_student(void)
 {
 #ifndef __CUDASIM__
 	/* the context, its threads and the files it opens lazily exist before the filter: a launch, an
-	   allocation, a copy and events, each once (not under a tool: its figures are the student's) */
+	   allocation, a copy, events and a pooled allocation, each once (not under a tool: its figures are
+	   the student's) */
 	void *scratch = NULL;
 	cudaEvent_t e;
 	if (!cfg.under_tool && cudaMalloc(&scratch, 4096) == cudaSuccess) {
@@ -1097,6 +1098,11 @@ load_student(void)
 		cudaEventRecord(e);
 		cudaEventSynchronize(e);
 		cudaEventDestroy(e);
+		/* the stream-ordered allocator's pool: the driver opens a device file for it at its first use
+		   (H100, CUDA 13), which the filter would refuse a cudaMallocAsync later */
+		void *pooled = NULL;
+		if (cudaMallocAsync(&pooled, 4096, 0) == cudaSuccess)
+			cudaFreeAsync(pooled, 0);
 		cudaDeviceSynchronize();
 		cudaFree(scratch);
 	}

@@ -5,6 +5,7 @@
 // column return before the __syncthreads() that the others reach (on a GPU
 // exited threads no longer hold a barrier up), partial sums through shared
 // memory, grid-stride over the column blocks sized from the SM count.
+#include <cstdio>
 #include <cuda_runtime.h>
 #include "cudalings/col_sums.h"
 

@@ -4,6 +4,7 @@
 // Legitimate and fast: float2 loads and __stcs stores in a grid-stride loop
 // sized from cudaGetDeviceProperties, the odd tail element by element;
 // scratch-free, with the launch checked by cudaGetLastError.
+#include <cstdio>
 #include <cuda_runtime.h>
 #include "cudalings/matrix_add.h"
 

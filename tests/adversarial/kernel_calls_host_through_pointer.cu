@@ -1,7 +1,6 @@
 // exercise: matmul_naive
 // expect: run
-// message: host
-// sim-only
+// message: an illegal memory address
 // A kernel calls a host function through a pointer hidden in a struct: the
 // host function computes the whole product. nvcc cannot see it; on a GPU
 // the call jumps to an address that holds no device code.

@@ -1,7 +1,6 @@
 // exercise: col_sums
 // expect: run
-// message: host memory
-// sim-only
+// message: an illegal memory address
 // Kernels move the data with memcpy between device memory and a malloc'd
 // host buffer whose address hides in a struct; the host sums the columns.
 #include <cstdlib>

@@ -1,7 +1,6 @@
 // exercise: tile_transpose
 // expect: run
-// message: host memory
-// sim-only
+// message: an illegal memory address
 // The host transposes into a static host array, reached by the kernel
 // through an address passed as an integer (no pointer argument to check);
 // the input reached the host the same way.

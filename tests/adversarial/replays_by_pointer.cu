@@ -1,9 +1,12 @@
 // exercise: sliding_average
 // expect: correctness
 // message: on inputs it had not seen before
-// Computes only when the buffers or the size change: the timed rounds reuse
-// the case's buffers with fresh inputs, so from the second round on the
-// output is left as the previous round wrote it.
+// Computes only when the buffers or the size change and otherwise copies
+// what it computed last time: the GPU's timed rounds reuse the case's
+// buffers with fresh inputs, and the simulator runs cases again in their
+// buffers with fresh inputs, so from the second launch on the output is
+// stale.
+#include <cuda_runtime.h>
 #include "cudalings/sliding_average.h"
 
 __global__ void avg(const float *in, float *out, int n)
@@ -18,29 +21,24 @@ __global__ void avg(const float *in, float *out, int n)
     out[i] = s / (hi - lo + 1);
 }
 
-__device__ float saved[1 << 20];
-__global__ void save(const float *out, int n)
+__global__ void copy(const float *from, float *to, int n)
 {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < (1 << 20); i += gridDim.x * blockDim.x)
-        saved[i] = out[i];
-}
-__global__ void restore(float *out, int n)
-{
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n && i < (1 << 20); i += gridDim.x * blockDim.x)
-        out[i] = saved[i];
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        to[i] = from[i];
 }
 
 void sliding_average_launch(const float *in, float *out, int n)
 {
     static const float *last_in;
-    static float *last_out;
-    static int last_n;
-    if (in == last_in && out == last_out && n == last_n && n <= (1 << 20)) {
-        restore<<<256, 256>>>(out, n);
+    static float *last_out, *saved;
+    static int last_n = -1;
+    if (in == last_in && out == last_out && n == last_n) {
+        copy<<<1024, 256>>>(saved, out, n);
         return;
     }
+    cudaFree(saved);
+    cudaMalloc(&saved, (size_t)n * sizeof(float));
     avg<<<(n + 255) / 256, 256>>>(in, out, n);
-    if (n <= (1 << 20))
-        save<<<256, 256>>>(out, n);
+    copy<<<1024, 256>>>(out, saved, n);
     last_in = in, last_out = out, last_n = n;
 }

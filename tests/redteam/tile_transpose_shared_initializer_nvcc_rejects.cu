@@ -1,0 +1,26 @@
+// exercise: tile_transpose
+// expect: compile
+// message: initializer
+// nvcc: rejects
+// Code nvcc rejects and a host compiler takes: a __shared__ array with an
+// initializer ("initializer not allowed for __shared__ variable"). The
+// simulator must report nvcc's error, not pass the file.
+#include "cudalings/tile_transpose.h"
+
+__global__ void transpose_init(const float *in, float *out, int rows, int cols)
+{
+    __shared__ float tile[32][33] = {};
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    if (x < cols && y < rows)
+        tile[threadIdx.y][threadIdx.x] = in[(size_t)y * cols + x];
+    __syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x;
+    y = blockIdx.x * 32 + threadIdx.y;
+    if (x < rows && y < cols)
+        out[(size_t)y * rows + x] = tile[threadIdx.x][threadIdx.y];
+}
+
+void tile_transpose_launch(const float *in, float *out, int rows, int cols)
+{
+    transpose_init<<<dim3((cols + 31) / 32, (rows + 31) / 32), dim3(32, 32)>>>(in, out, rows, cols);
+}

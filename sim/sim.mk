@@ -9,12 +9,11 @@ SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o
 # GCC's libbacktrace (libgcc-12-dev, a dependency of g++) turns addresses into
 # source lines inside the runner, where fork is forbidden; its objects go into
 # libcudasim.a so that runners link with the same flags. Without it,
-# symbols.c falls back to running addr2line.
-SIM_BT_LIB := $(shell $(CC) -print-file-name=libbacktrace.a)
-ifneq ($(SIM_BT_LIB),libbacktrace.a)
+# symbols.c falls back to running addr2line. Whether the compiler has it is
+# asked when the simulator is built, never while make reads this file: on a
+# bare machine there is no compiler yet (tools/deps.sh installs it first).
 $(B)/sim/symbols.o: PROJECT_CPPFLAGS += -DCUDASIM_BACKTRACE
 SIM_BT_OBJS := $(B)/sim/backtrace/.extracted
-endif
 SIM_LIB := $(B)/sim/libcudasim.a
 SIM_REWRITE := $(B)/sim/cudasim-rewrite
 
@@ -42,12 +41,12 @@ $(B)/sim/student.dynlist: $(SIM_LIB)
 $(SIM_LIB): $(SIM_OBJS) $(SIM_BT_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@
-	$(Q)ar rcs $@ $(SIM_OBJS) $(if $(SIM_BT_OBJS),$(B)/sim/backtrace/*.o)
+	$(Q)ar rcs $@ $(SIM_OBJS) $$(ls $(B)/sim/backtrace/*.o 2>/dev/null)
 
-$(B)/sim/backtrace/.extracted: $(SIM_BT_LIB)
-	$(call msg,AR,$<)
+$(B)/sim/backtrace/.extracted: | deps
+	$(call msg,AR,libbacktrace.a)
 	@rm -rf $(@D) && mkdir -p $(@D)
-	$(Q)cd $(@D) && ar x $(SIM_BT_LIB)
+	$(Q)lib=$$($(CC) -print-file-name=libbacktrace.a); case $$lib in /*) cd $(@D) && ar x "$$lib" ;; esac
 	@touch $@
 
 $(B)/sim/fiber_switch.o: sim/fiber_switch.S

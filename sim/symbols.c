@@ -16,6 +16,10 @@
 #include <link.h>
 #include <unistd.h>
 
+/* the Makefile always asks for libbacktrace; a compiler without its header (and library) gets addr2line */
+#if defined(CUDASIM_BACKTRACE) && !__has_include(<backtrace.h>)
+#undef CUDASIM_BACKTRACE
+#endif
 #ifdef CUDASIM_BACKTRACE
 #include <backtrace.h>
 #endif

@@ -40,10 +40,12 @@ CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(COMMON_OBJS)
 CUDALINGS_LIBS := -lcjson -lm
 # Criterion test programs appended by fragments; `make test` runs each.
 TEST_PROGRAMS :=
-# Extra scripts run by `make test` after the unit tests.
+# Scripts `make test` runs, beside the programs.
 TEST_SCRIPTS :=
 # What those scripts need built first.
 TEST_PREREQS :=
+# The suites that take longest, started first so that the last to end is a short one.
+TEST_FIRST :=
 
 .PHONY: all
 ## all: build the grader (build/cudalings) and its tools
@@ -119,11 +121,22 @@ list: $(B)/cudalings
 	@$(B)/cudalings list
 
 # ---------------------------------------------------------------- tests
-.PHONY: test test-gpu check-exercises starters reset
-## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator)
-test: deps-test $(TEST_PROGRAMS) $(TEST_PREREQS) $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui)
-	$(Q)set -e; for t in $(TEST_PROGRAMS); do echo "== $$t"; $$t --jobs 2; done
-	$(Q)set -e; for s in $(TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
+# Every suite of `make test` — a Criterion program or a script — is a make target of its own, so the
+# suites run side by side: -j$(TEST_JOBS) (the cores) unless make was given -j itself. Each suite's
+# output goes to $(B)/test-logs/ and is printed whole, in order, when all have ended, with the time
+# each took. The scripts share one build: the grader, the simulator, the workbook screen and every
+# exercise's runner and judge (`cudalings prepare`) are made once, before the first script starts.
+.PHONY: test test-suites test-built test-gpu check-exercises starters reset
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_LOGS := $(B)/test-logs
+## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator), in parallel
+# The submissions that never end spin against the simulator's CPU limits: 5 s a launch here, not 20.
+test: deps-test
+	@rm -rf $(TEST_LOGS)
+	@CUDALINGS_SIM_CPU_LIMIT=$${CUDALINGS_SIM_CPU_LIMIT:-5} \
+		$(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-suites
+
+test-built: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui) $(TEST_PREREQS) prepare
 
 ## check-exercises: every exercise compiles; starters fail and solutions pass
 check-exercises: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
@@ -150,6 +163,19 @@ clean:
 ## help: list the targets
 help:
 	@sed -n 's/^## \([^:]*\): \(.*\)/  \1\t\2/p' $(MAKEFILE_LIST) | expand -t 20
+
+# the suites of make test, each a target test-run-ID (ID: its path, / made _); the longest start first
+test_id = $(subst /,_,$(basename $(patsubst $(B)/%,%,$(1))))
+TEST_ALL = $(TEST_PROGRAMS) $(TEST_SCRIPTS)
+TEST_ORDER = $(filter $(TEST_ALL),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(TEST_ALL))
+define test_rule
+.PHONY: test-run-$(call test_id,$(1))
+test-run-$(call test_id,$(1)): $(if $(filter $(TEST_PROGRAMS),$(1)),$(1)) test-built
+	@bash tests/run-suite.sh $(TEST_LOGS) $(1) $(if $(filter $(TEST_PROGRAMS),$(1)),$(1) --jobs 2,bash $(1))
+endef
+$(foreach t,$(TEST_ALL),$(eval $(call test_rule,$(t))))
+test-suites: $(foreach t,$(TEST_ORDER),test-run-$(call test_id,$(t)))
+	@bash tests/report.sh $(TEST_LOGS) $(TEST_ALL)
 
 # the grader's own builds (a class's submissions, with whatever names they have) are not make's
 -include $(shell find $(B) \( -path '*/sub' -o -path '$(B)/check' -o -path '$(B)/judge' \) -prune -o -name '*.d' -print 2>/dev/null)

@@ -506,6 +506,30 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	return status;
 }
 
+char *
+build_runner_path(const struct exercise *e, enum backend b)
+{
+	return xasprintf("build/%s/runner/%s", backend_name(b), e->name);
+}
+
+char *
+build_judge_path(const struct exercise *e)
+{
+	return xasprintf("build/judge/%s", e->name);
+}
+
+int
+build_exercise(const struct exercise *e, enum backend b, struct buf *log)
+{
+	char *runner = build_runner_path(e, b), *judge = build_judge_path(e);
+	int status = build_runner(e, b, runner, log);
+	if (!status)
+		status = build_judge(e, judge, log);
+	free(runner);
+	free(judge);
+	return status;
+}
+
 int
 build_compile_only(const struct exercise *e, const char *source, struct buf *log)
 {

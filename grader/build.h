@@ -30,6 +30,11 @@ bool build_sim_ready(void);
  */
 int build_runner(const struct exercise *e, enum backend b, const char *runner, struct buf *log);
 int build_judge(const struct exercise *e, const char *judge, struct buf *log);
+/* Where they are: build/BACKEND/runner/NAME and build/judge/NAME. You own the paths. */
+char *build_runner_path(const struct exercise *e, enum backend b);
+char *build_judge_path(const struct exercise *e);
+/* The runner and the judge of an exercise, each made unless up to date. */
+int build_exercise(const struct exercise *e, enum backend b, struct buf *log);
 /* The only folder the student's compile may include from: build/gen/public/NAME/. You own it. */
 char *build_public_include(const struct exercise *e);
 

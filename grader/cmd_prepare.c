@@ -28,15 +28,9 @@ static int
 prepare_one(const struct exercise *e, enum backend b)
 {
 	struct buf log = BUF_INIT;
-	char *runner = xasprintf("build/%s/runner/%s", backend_name(b), e->name);
-	char *judge = xasprintf("build/judge/%s", e->name);
-	int status = build_runner(e, b, runner, &log);
-	if (!status)
-		status = build_judge(e, judge, &log);
+	int status = build_exercise(e, b, &log);
 	if (status)
 		error("cannot build the grader's side of '%s':\n%s", e->name, buf_str(&log));
-	free(runner);
-	free(judge);
 	buf_free(&log);
 	return status ? -1 : 0;
 }

@@ -131,11 +131,9 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		buf_addstr(log, "the CPU simulator is not built: run 'make sim'\n");
 		return -1;
 	}
-	s->runner = xasprintf("build/%s/runner/%s", bk, e->name);
-	int status = build_runner(e, b, s->runner, log);
-	s->judge = xasprintf("build/judge/%s", e->name);
-	if (!status)
-		status = build_judge(e, s->judge, log);
+	s->runner = build_runner_path(e, b);
+	s->judge = build_judge_path(e);
+	int status = build_exercise(e, b, log);
 
 	/* the student's build, keyed by where the file is, so a class's submissions never collide */
 	char *rel = relative_to_root(student_path);

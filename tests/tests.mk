@@ -20,6 +20,8 @@ TEST_SCRIPTS += tests/lessons/links.sh tests/lessons/diagrams.sh tests/lessons/h
 ifneq ($(SIM_LIB),)
 CORPUS_SRCS := $(wildcard tests/corpus/*.cu)
 CORPUS_SIM := $(CORPUS_SRCS:tests/corpus/%.cu=$(B)/tests/corpus/%.sim)
+# kept: make would delete them after every run, and build them again the next
+.PRECIOUS: $(B)/tests/corpus/%.cpp
 
 $(B)/tests/corpus/%.cpp: tests/corpus/%.cu $(SIM_REWRITE)
 	$(call msg,REWRITE,$<)
@@ -46,3 +48,7 @@ $(B)/tests/lib-unit: $(LIB_TEST_OBJS) $(LIB_OBJS)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcriterion
 
 TEST_PROGRAMS += $(B)/tests/lib-unit
+
+# the longest suites of make test first (measured: bench/make-test.md), so that two at a time end together
+TEST_FIRST += tests/adversarial/run.sh tests/instructor/dist.sh tests/e2e/workbook.sh tests/e2e/compile.sh \
+	tests/instructor/walk.sh tests/tui/e2e.sh tests/mistakes/run.sh tests/e2e/cli.sh tests/sass/run.sh

@@ -11,9 +11,9 @@ g=$repo/build/cudalings
 
 # ------------------------------------------------------------ a copy of the workbook
 book=$tmp/book
-mkdir -p "$book/build/sim"
-git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$book"
-cp build/sim/libcudasim.a build/sim/cudasim-rewrite build/sim/student.dynlist "$book/build/sim/"
+# with the repo's builds: the simulator, and the runners of the exercises it has already
+. "$repo/tests/workbook-copy.sh"
+workbook_copy "$repo" "$book"
 export CUDALINGS_ROOT=$book
 # the grader's build cache names its files from the workbook's folder: work there, as an instructor does
 cd "$book"
@@ -171,6 +171,10 @@ runners_left() {
 	done
 	return 1
 }
+
+# the hanging kernel must outlast what follows (a time-out, Ctrl-C, a killed grader), which stop it themselves:
+# the usual limits, not the lower ones make test sets for the first batch (CUDALINGS_SIM_CPU_LIMIT)
+unset CUDALINGS_SIM_CPU_LIMIT
 
 # stopped by --timeout: the row says so, is not final (the next run grades it again), and no runner is left behind
 mkdir -p "$tmp/slow"

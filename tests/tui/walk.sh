@@ -16,14 +16,14 @@ work=$(mktemp -d /tmp/cudalings-tui-walk.XXXXXX)
 trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 wb=$work/wb
 mkdir -p "$wb" "$work/edits"
-# the files git tracks, and those it would (in a clean clone: the same)
-(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$wb"
+# the grader builds into the workbook's build/: the copy starts with the repo's builds (the simulator,
+# the runners), so nothing of the walk lands in the repo's build/ and nothing is compiled twice
+source "$repo/tests/workbook-copy.sh"
+workbook_copy "$repo" "$wb"
+[ -x "$wb/build/sim/cudasim-rewrite" ] || { echo "$0: the simulator is not built (make sim)" >&2; exit 1; }
 # exercises/ as the solutions make them, never the student's edits in the repo
 rm -f "$wb"/exercises/*.cu
-# the grader builds into the workbook's build/: the copy gets its own
-# simulator (2 s), so nothing of the walk lands in the repo's build/
-make -s -C "$wb" sim >/dev/null || { echo "$0: cannot build the simulator in the copy" >&2; exit 1; }
-make -s -C "$wb" starters >/dev/null || { echo "$0: cannot write the starters in the copy" >&2; exit 1; }
+(cd "$wb" && "$grader" starters >/dev/null) || { echo "$0: cannot write the starters in the copy" >&2; exit 1; }
 env="EDITOR='$repo/tests/tui/scripted-editor' EDITS='$work/edits'"
 
 # the first exercise: its name, its place in the list, the heading of its lesson

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# tests/run-suite.sh LOGS SUITE COMMAND...: one suite of `make test` (a
+# Criterion program or a script, SUITE its path), its output kept in
+# LOGS/ID.log (ID: SUITE with / made _) and "STATUS WALL USER SYS" (seconds,
+# its children's CPU included) in LOGS/ID.result; says one line
+# when it ends. tests/report.sh prints them all, in order, once every suite
+# has ended, so suites running side by side never mix their lines.
+set -u
+logs=$1 suite=$2 id=${2//\//_}
+shift 2
+mkdir -p "$logs"
+rm -f "$logs/$id.result"
+TIMEFORMAT='%R %U %S'
+{ time "$@" >"$logs/$id.log" 2>&1 </dev/null; } 2>"$logs/$id.time"
+status=$?
+read -r wall user sys <"$logs/$id.time"
+echo "$status $wall $user $sys" >"$logs/$id.result"
+rm -f "$logs/$id.time"
+printf '  %-4s %-34s %6.1f s\n' "$([ "$status" = 0 ] && echo done || echo FAIL)" "$suite" "$wall"
+# the suite's verdict is the report's to give: the other suites go on
+exit 0

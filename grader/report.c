@@ -54,17 +54,19 @@ static void
 print_timing(FILE *out, const struct grade_result *r, bool color)
 {
 	const struct timing_result *t = &r->timing;
-	fprintf(out, "  %-10s %s%.1f µs%s median of %d rounds; threshold %.1f µs (%s)\n", "time",
-		paint(color, COLOR_BOLD), t->median_us, paint(color, COLOR_RESET), t->rounds, t->threshold_us,
-		t->absolute ? "this course's figure for this GPU" : "");
+	fprintf(out, "  %-10s %s%.1f µs%s median of %d rounds; threshold %.1f µs%s\n", "time", paint(color, COLOR_BOLD),
+		t->median_us, paint(color, COLOR_RESET), t->rounds, t->threshold_us,
+		t->absolute ? " (this course's figure for this GPU)" : "");
 	if (!t->absolute)
 		fprintf(out, "  %-10s reference %.1f µs; yours is %.2f× (95%% interval %.2f-%.2f), limit %.2f×\n", "",
 			t->reference_us, t->ratio, t->ratio_lo, t->ratio_hi, t->threshold_ratio);
-	fprintf(out, "  %-10s %.0f GB/s: %.0f%% of a device-to-device copy (%.0f GB/s), %.0f%% of the nominal peak (%.0f GB/s)\n",
-		"", t->gbps, t->copy_gbps > 0 ? 100 * t->gbps / t->copy_gbps : 0, t->copy_gbps,
-		t->peak_gbps > 0 ? 100 * t->gbps / t->peak_gbps : 0, t->peak_gbps);
-	if (t->gflops > 1)
-		fprintf(out, "  %-10s %.0f GFLOP/s\n", "", t->gflops);
+	/* a matrix product is bound by its arithmetic: its bytes per second say nothing of it */
+	if (t->physical && strstr(t->physical, "SGEMM"))
+		fprintf(out, "  %-10s %.1f TFLOP/s\n", "", t->gflops / 1e3);
+	else
+		fprintf(out, "  %-10s %.0f GB/s: %.0f%% of a device-to-device copy (%.0f GB/s), %.0f%% of the nominal peak "
+			"(%.0f GB/s)\n", "", t->gbps, t->copy_gbps > 0 ? 100 * t->gbps / t->copy_gbps : 0, t->copy_gbps,
+			t->peak_gbps > 0 ? 100 * t->gbps / t->peak_gbps : 0, t->peak_gbps);
 	print_standing(out, r);
 	if (t->noise)
 		fprintf(out, "  %-10s %s\n", "noise", t->noise);

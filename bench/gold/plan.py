@@ -4,13 +4,14 @@
 Every graded exercise of workbook.json with its check, tolerance, cases and
 timed size, and the launchers built for it; a LAUNCHER is EXERCISE:LABEL:SYMBOL
 (bench/gold/build.sh names them). matmul is also timed at 4096 cubed, where the
-issue's target for it is set.
+issue's target for it is set. An exercise with harness/physical/NAME.cpp is
+compared with cuBLAS SGEMM, the others with a device-to-device copy.
 """
 import json
+import os
 import sys
 
 EXTRA_TIMED = {"matmul": [[4096, 4096, 4096]]}
-PHYSICAL = {"matmul", "matmul_naive"}  # harness/physical/NAME.cpp: cuBLAS SGEMM
 
 
 def shape(dims):
@@ -38,7 +39,7 @@ def main():
         variants = ", ".join('{ "%s", (const void *)&%s }' % (label, symbol) for label, symbol in by_exercise[name])
         body.append('\tplan.push_back(exercise{ "%s", &check__%s, %d, %r, %r, %s, { %s }, { %s }, { %s } });'
                     % (name, name, len(item["dims"]), float(tol.get("rtol", 1e-5)), float(tol.get("atol", 0)),
-                       "true" if name in PHYSICAL else "false",
+                       "true" if os.path.exists("harness/physical/%s.cpp" % name) else "false",
                        ", ".join(shape(c) for c in item["cases"]), ", ".join(shape(t) for t in timed), variants))
     lines.append("")
     lines.append("static std::vector<exercise>")

@@ -1,28 +1,26 @@
 /*
- * sum_reduction, gold: the sum of n floats in one launch, reading at the rate
- * of a copy.
+ * sum_reduction, gold: the sum of n floats, reading at the rate of a copy.
  *
- * - Every thread of a grid that just fills the GPU (8 blocks of 256 per
- *   multiprocessor) sums its share in registers, as the reference does, but
- *   with float4 loads, UNROLL of them issued before the first add.
- * - The block's 256 sums meet without a tree of barriers: each warp adds its
- *   32 with __shfl_down_sync, then the first warp adds the 8 warps' sums.
- * - The blocks' sums meet in the same launch: each block writes its own and
- *   counts itself done (atomicInc, after a __threadfence() so that its sum is
- *   visible first); the block that counts last adds them all, in block order,
- *   and writes *sum whole. atomicInc wraps the count back to 0 for the next launch.
+ * - float4 loads: each thread sums its share of the input in registers, as
+ *   the reference does, but four floats per load instruction, so that four
+ *   times the bytes are in flight.
+ * - A grid that just fills the GPU: 8 blocks of 256 per multiprocessor.
+ * - No tree of barriers: a warp adds its 32 sums with __shfl_down_sync, the
+ *   block's 8 warps meet once in shared memory, and each block adds its sum
+ *   into *sum with one atomicAdd (into *sum set to 0 first), instead of a
+ *   second launch over the blocks' sums.
+ *
+ * What did not help on an H100 (bench/gold-h100.md, the variants tried): 2
+ * to 8 float4 loads issued before the first add, 4 or 16 blocks per
+ * multiprocessor, and one launch without the memset, the last block to
+ * finish adding the blocks' sums. Each was slower, by 0.6% to 1.3%.
  */
 #include "cudalings/sum_reduction.h"
 
 #include <cuda_runtime.h>
 
 #define THREADS 256
-#define BLOCKS_PER_SM 8
-#define MAX_BLOCKS 4096
-#define UNROLL 4
-
-__device__ float block_sums[MAX_BLOCKS];
-__device__ unsigned int blocks_done;
+#define BLOCKS_PER_SM 8 // 8 blocks of 256 fill a multiprocessor's 2,048 threads
 
 __device__ __forceinline__ float warp_sum(float v)
 {
@@ -32,65 +30,31 @@ __device__ __forceinline__ float warp_sum(float v)
     return v;
 }
 
-// The sum of v over the block, in thread 0.
-__device__ __forceinline__ float block_sum(float v)
+__global__ void __launch_bounds__(THREADS)
+sum_reduction_float4(const float *__restrict__ in, float *__restrict__ sum, int n)
 {
     __shared__ float warps[THREADS / 32];
-    v = warp_sum(v);
-    if (threadIdx.x % 32 == 0)
-        warps[threadIdx.x / 32] = v;
-    __syncthreads();
-    v = 0.0f;
-    if (threadIdx.x < 32) {
-        v = threadIdx.x < THREADS / 32 ? warps[threadIdx.x] : 0.0f;
-        v = warp_sum(v);
-    }
-    return v;
-}
-
-__global__ void __launch_bounds__(THREADS)
-sum_reduction_once(const float *__restrict__ in, float *__restrict__ sum, int n)
-{
-    size_t n4 = (size_t)n / 4, step = (size_t)gridDim.x * THREADS;
-    size_t i = (size_t)blockIdx.x * THREADS + threadIdx.x;
+    size_t first = (size_t)blockIdx.x * THREADS + threadIdx.x, step = (size_t)gridDim.x * THREADS;
     const float4 *in4 = (const float4 *)in; // cudaMalloc'd: 16-byte aligned
+    size_t n4 = (size_t)n / 4;
     float v = 0.0f;
-    for (; i + (UNROLL - 1) * step < n4; i += UNROLL * step) {
-        float4 x[UNROLL];
-        #pragma unroll
-        for (int u = 0; u < UNROLL; u++)
-            x[u] = __ldg(&in4[i + u * step]);
-        #pragma unroll
-        for (int u = 0; u < UNROLL; u++)
-            v += (x[u].x + x[u].y) + (x[u].z + x[u].w);
-    }
-    for (; i < n4; i += step) {
+    for (size_t i = first; i < n4; i += step) {
         float4 x = __ldg(&in4[i]);
         v += (x.x + x.y) + (x.z + x.w);
     }
     // the 0 to 3 floats past the last whole float4
-    size_t tail = 4 * n4 + (size_t)blockIdx.x * THREADS + threadIdx.x;
-    if (tail < (size_t)n)
-        v += in[tail];
+    for (size_t i = 4 * n4 + first; i < (size_t)n; i += step)
+        v += in[i];
 
-    v = block_sum(v);
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        block_sums[blockIdx.x] = v;
-        __threadfence();
-        last = atomicInc(&blocks_done, gridDim.x - 1) == gridDim.x - 1;
-    }
+    v = warp_sum(v);
+    if (threadIdx.x % 32 == 0)
+        warps[threadIdx.x / 32] = v;
     __syncthreads();
-    if (!last)
-        return;
-    // the last block: every other block's sum is visible
-    __threadfence();
-    v = 0.0f;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += THREADS)
-        v += ((volatile float *)block_sums)[b];
-    v = block_sum(v);
-    if (threadIdx.x == 0)
-        *sum = v;
+    if (threadIdx.x < 32) {
+        v = warp_sum(threadIdx.x < THREADS / 32 ? warps[threadIdx.x] : 0.0f);
+        if (threadIdx.x == 0)
+            atomicAdd(sum, v);
+    }
 }
 
 void sum_reduction_launch(const float *in, float *sum, int n)
@@ -103,13 +67,11 @@ void sum_reduction_launch(const float *in, float *sum, int n)
         if (sms < 1)
             sms = 1;
     }
-    long long quads = (long long)n / 4;
-    long long blocks = (quads + THREADS - 1) / THREADS;
+    long long blocks = ((long long)n / 4 + THREADS - 1) / THREADS;
     if (blocks > (long long)BLOCKS_PER_SM * sms)
         blocks = (long long)BLOCKS_PER_SM * sms;
-    if (blocks > MAX_BLOCKS)
-        blocks = MAX_BLOCKS;
     if (blocks < 1)
         blocks = 1;
-    sum_reduction_once<<<(unsigned)blocks, THREADS>>>(in, sum, n);
+    cudaMemsetAsync(sum, 0, sizeof(float)); // the blocks add into it
+    sum_reduction_float4<<<(unsigned)blocks, THREADS>>>(in, sum, n);
 }

@@ -113,6 +113,7 @@ pass_text(double median_us, enum tier tier, const char *physical, double physica
 	r.timing.physical = physical;
 	r.timing.physical_us = physical_us;
 	r.timing.limit_pct = 100 * physical_us / median_us;
+	r.timing.gflops = 9067;
 	return text_of(&r);
 }
 
@@ -121,6 +122,7 @@ Test(report, a_pass_says_its_share_of_the_limit_and_its_tier, .timeout = 5)
 	char *text = pass_text(85.3, TIER_PASS, "device-to-device copy", 49.5);
 	cr_assert(strstr(text, "hardware   58% of what this GPU can do: a device-to-device copy of the bytes your "
 			       "kernel must move takes 49.5 µs"), "%s", text);
+	cr_assert(strstr(text, "threshold 98.1 µs\n"), "no empty parentheses after the threshold: %s", text);
 	cr_assert(strstr(text, "tier       pass: the gold solution takes 50.2 µs, yours 1.70× that; within 1.1× is "
 			       "near gold"), "%s", text);
 	free(text);
@@ -133,6 +135,9 @@ Test(report, a_pass_says_its_share_of_the_limit_and_its_tier, .timeout = 5)
 	text = pass_text(1491.4, TIER_PASS, "cuBLAS SGEMM", 330.7);
 	cr_assert(strstr(text, "hardware   22% of what this GPU can do: cuBLAS SGEMM (FP32) computes the same product "
 			       "in 330.7 µs"), "%s", text);
+	/* a matrix product is measured in FLOP/s, not in bytes per second */
+	cr_assert(strstr(text, "9.1 TFLOP/s"), "%s", text);
+	cr_assert_null(strstr(text, "of a device-to-device copy ("), "%s", text);
 	free(text);
 }
 

@@ -1,0 +1,2 @@
+/* transpose_coarse has the same interface and reference as transpose. */
+#include "transpose.cpp"

@@ -5,6 +5,7 @@
 #   tools/deps.sh test    and what the tests use (Criterion, tmux, python3)
 #   tools/deps.sh slurm   a single-node Slurm cluster for tests/instructor/slurm.sh
 #                         (slurmctld, slurmd, sbatch, munge; make test-long)
+#   tools/deps.sh bare    debootstrap, for tests/bare/run.sh (.ci/run)
 # As root it runs apt-get, with sudo where that needs no password; where
 # neither can, it prints the one command to run and exits 3. Used by
 # `make tui`, `make test` and .ci/run.
@@ -48,13 +49,18 @@ probe_slurm() {
 	probe_command sbatch slurm-client
 	probe_command munged munge
 }
-if [ "$want" = slurm ]; then probe_slurm; else probe_build; fi
+case $want in
+slurm) probe_slurm ;;
+bare) probe_command debootstrap debootstrap ;;
+*) probe_build ;;
+esac
 [ -z "$missing" ] && exit 0
 
 # install every package of the set, so a second probe finds nothing missing
 packages=$build_packages
 [ "$want" = test ] && packages="$packages $test_packages"
 [ "$want" = slurm ] && packages=$slurm_packages
+[ "$want" = bare ] && packages=debootstrap
 echo "cudalings: installing what it needs from Debian:$missing" >&2
 if [ "$(id -u)" = 0 ]; then
 	run=""

@@ -19,11 +19,15 @@ slurm_packages="slurmctld slurmd slurm-client munge"
 
 # a header the compiler cannot find, or a command that is not there, names its package
 missing=""
+# say each missing package once, however many of its files are missing
+note_missing() {
+	case " $missing " in *" $1 "*) ;; *) missing="$missing $1" ;; esac
+}
 probe_header() {
-	printf '#include <%s>\n' "$1" | ${CC:-cc} ${CPPFLAGS:-} -E -x c - >/dev/null 2>&1 || missing="$missing $2"
+	printf '#include <%s>\n' "$1" | ${CC:-cc} ${CPPFLAGS:-} -E -x c - >/dev/null 2>&1 || note_missing "$2"
 }
 probe_command() {
-	command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
+	command -v "$1" >/dev/null 2>&1 || note_missing "$2"
 }
 probe_build() {
 	probe_command cc build-essential

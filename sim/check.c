@@ -31,6 +31,10 @@
  *   with an illegal address. The order of the tests follows how often each
  *   kind of address comes: shared memory, the thread's stack, the last
  *   allocation, then the rest.
+ *
+ * Layer 6: calls error.c, now.c, symbols.c, sched.c, memory.c, measure.c (the
+ * request count) and lines.c; sets sched.c's hooks sim_exited_past and
+ * sim_barrier_diverged.
  */
 #include "sim.h"
 
@@ -57,12 +61,18 @@ static struct sim_access *acc;
 static size_t nacc;
 static unsigned long long blocks_done;	/* of this launch's first run */
 static struct sim_alloc *cached;	/* the allocation the last access was in */
+/* each thread's last load or store (after it: a return address), in the block of cudasim_block_epoch */
+static struct { uintptr_t pc; unsigned epoch; } last[SIM_MAX_THREADS];
 
-static void source_line(uintptr_t pc, char *out, size_t n);
+
+static void drop_races(void);
+static bool exited_past(int thread, const char *file, int line);
 
 void
 sim_check_launch_begin(void)
 {
+	sim_exited_past = exited_past;
+	sim_barrier_diverged = drop_races;
 	seen.threads += (unsigned long long)sim_cur.grid.x * sim_cur.grid.y * sim_cur.grid.z *
 			sim_cur.block.x * sim_cur.block.y * sim_cur.block.z;
 	blocks_done = 0;
@@ -106,10 +116,47 @@ sim_check_block_done(void)
 	blocks_done++;
 }
 
-void
-sim_check_drop_races(void)
+/* A barrier divergence ends the launch: the races it made between the threads on either side are that divergence. */
+static void
+drop_races(void)
 {
 	memset(&first[CUDASIM_RACE], 0, sizeof(first[CUDASIM_RACE]));
+}
+
+/*
+ * sched.c asks, of a thread that exited without waiting at the barrier of
+ * file:line while the others wait there: did it use memory at a later line
+ * of that file first? Then it went on past the barrier (one inside an if
+ * that it skipped), where a thread that returned early did not. Lines are
+ * looked up once per instruction and barrier.
+ */
+static bool
+exited_past(int thread, const char *file, int line)
+{
+	static struct { uintptr_t pc; const char *file; int line; bool past; } memo[16];
+	static unsigned next;
+	char where[300], *colon;
+	uintptr_t pc = last[thread].epoch == cudasim_block_epoch ? last[thread].pc : 0;
+	bool past = false;
+
+	if (!pc)
+		return false;
+	for (unsigned i = 0; i < sizeof(memo) / sizeof(*memo); i++)
+		if (memo[i].pc == pc && memo[i].line == line && memo[i].file == file)
+			return memo[i].past;
+	sim_pc_line(pc, where, sizeof(where));
+	if ((colon = strrchr(where, ':'))) {
+		const char *a = strrchr(file, '/'), *b;
+
+		*colon = '\0';
+		b = strrchr(where, '/');
+		past = atoi(colon + 1) > line && (!strcmp(where, file) || !strcmp(a ? a + 1 : file, b ? b + 1 : where));
+	}
+	memo[next % 16].pc = pc;
+	memo[next % 16].file = file;
+	memo[next % 16].line = line;
+	memo[next++ % 16].past = past;
+	return past;
 }
 
 int
@@ -130,7 +177,7 @@ cudasimTakeChecks(struct cudasimChecks *out)
 
 		if (c->excess > *excess) {
 			*excess = c->excess;
-			source_line(c->pc, c->shared ? out->shared_where : out->global_where, sizeof(out->global_where));
+			sim_pc_line(c->pc, c->shared ? out->shared_where : out->global_where, sizeof(out->global_where));
 		}
 	}
 	ncostly = 0;
@@ -154,24 +201,6 @@ checking(void)
 	return enabled && sim_cur.active && sim_cur.run == 0 && !sim_measuring && sim_blk.cur >= 0;
 }
 
-static void
-source_line(uintptr_t pc, char *out, size_t n)
-{
-	void *pcs[1] = { (void *)(pc - 1) };	/* pc is a return address: look up the call */
-	char *paren;
-
-	if (!sim_source_line(pcs, 1, out, n))
-		snprintf(out, n, "an unknown line");
-	else if ((paren = strstr(out, " (in ")))
-		*paren = '\0';	/* "file:line" only: the grader names the kernel */
-}
-
-void
-sim_pc_line(uintptr_t pc, char *out, size_t n)
-{
-	source_line(pc, out, n);
-}
-
 /* Keep the first finding of each kind; count them all. */
 static struct cudasimFinding *
 finding(int kind, const void *addr, unsigned size, bool write, uintptr_t pc)
@@ -186,7 +215,7 @@ finding(int kind, const void *addr, unsigned size, bool write, uintptr_t pc)
 	f->write = write;
 	f->thread = sim_blk.th[sim_blk.cur].idx;
 	f->block = blockIdx;
-	source_line(pc, f->where, sizeof(f->where));
+	sim_pc_line(pc, f->where, sizeof(f->where));
 	return f;
 }
 
@@ -197,7 +226,7 @@ other_access(struct cudasimFinding *f, int thread, bool write, uintptr_t pc)
 		return;
 	f->other_write = write;
 	f->other_thread = sim_blk.th[thread].idx;
-	source_line(pc, f->other_where, sizeof(f->other_where));
+	sim_pc_line(pc, f->other_where, sizeof(f->other_where));
 }
 
 /*
@@ -366,7 +395,7 @@ host_memory(const char *p, size_t size, bool write, uintptr_t pc)
 	char where[300], name[200], var[256] = "";
 	size_t offset;
 
-	source_line(pc, where, sizeof(where));
+	sim_pc_line(pc, where, sizeof(where));
 	if (sim_symbol_name(p, name, sizeof(name), &offset))
 		snprintf(var, sizeof(var), ", in the host variable '%s' (byte %zu)", name, offset);
 	sim_error(cudaErrorIllegalAddress,
@@ -384,10 +413,12 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 	const char *p = addr;
 	struct sim_alloc *a;
 
-	/* in every run, so that the order check's two runs judge a barrier alike (sched.c); not the
+	/* in every run, so that the order check's two runs judge a barrier alike (exited_past); not the
 	   copying of the arguments, which the launch's line does before the kernel's first */
-	if (sim_cur.active && sim_blk.cur >= 0 && !(p >= sim_cur.params && p < sim_cur.params + sim_cur.params_size))
-		sim_blk.th[sim_blk.cur].last_pc = pc;
+	if (sim_cur.active && sim_blk.cur >= 0 && !(p >= sim_cur.params && p < sim_cur.params + sim_cur.params_size)) {
+		last[sim_blk.cur].pc = pc;
+		last[sim_blk.cur].epoch = cudasim_block_epoch;
+	}
 	if (!checking())
 		return;
 	any = true;

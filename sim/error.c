@@ -2,6 +2,8 @@
  * error.c — the CUDA error state: the last error, sticky errors after a
  * fault (every later call fails with it, as on a GPU whose context is
  * corrupted), the names and strings, and the plain-words detail.
+ *
+ * Layer 0 (now.c says what the layers are): calls nothing of the simulator's.
  */
 #include "sim.h"
 

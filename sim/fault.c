@@ -10,6 +10,8 @@
  * the grader builds with -g -fno-omit-frame-pointer, so the frame chain
  * leads from a fault in a library function (memcpy) back to the kernel line
  * (symbols.c turns the addresses into lines).
+ *
+ * Layer 4: calls error.c, now.c, symbols.c, fiber.c, sched.c and memory.c.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,7 +29,6 @@
 
 #define NFRAMES 16
 
-volatile int sim_in_runtime;
 
 struct trace {
 	int sig, code;

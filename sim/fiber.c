@@ -5,6 +5,9 @@
  * that overflows its stack faults (and is reported) instead of writing over
  * another thread's frames. Stacks are pooled: a launch takes them as threads
  * block at barriers and every later block and launch reuses them.
+ *
+ * Layer 1: calls nothing of the simulator's; sched.c, its only user, says when
+ * the pool runs out.
  */
 #include "sim.h"
 
@@ -54,13 +57,8 @@ sim_stack_get(void)
 {
 	struct sim_stack *s = nfree ? free_list[--nfree] : stack_new();
 
-	if (!s) {
-		sim_error(cudaErrorLaunchOutOfResources,
-			  "no memory left for another thread's stack (%s waits at a barrier "
-			  "with %d others)", sim_where(), sim_blk.n - 1);
-		sim_abandon(cudaErrorLaunchOutOfResources);
-	}
-	s->in_use = true;
+	if (s)
+		s->in_use = true;
 	return s;
 }
 

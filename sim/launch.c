@@ -10,14 +10,13 @@
  * by atomics may differ within rounding (float sums in another order), and
  * atomicExch/CAS/Inc/Dec results may differ at all. The first run's result
  * is what the program sees, so every run is deterministic.
+ *
+ * Layer 7, the top: calls every module below it.
  */
 #include "sim.h"
 
 #include <stdint.h>
 
-struct sim_launch sim_cur;
-sigjmp_buf sim_abandon_jmp;
-cudaError_t sim_abandon_err;
 /* in the section of the variables kernel code may read (check.c) */
 int cudasim_tracking __attribute__((section("cudasim_builtins")));
 
@@ -39,13 +38,6 @@ order_check_on(void)
 		order_check = !(e && !strcmp(e, "0"));
 	}
 	return order_check;
-}
-
-void
-sim_abandon(cudaError_t err)
-{
-	sim_abandon_err = err;
-	siglongjmp(sim_abandon_jmp, 2);
 }
 
 /* A host function was entered (the rewriter's call): from kernel code, that is the GPU running host code. */

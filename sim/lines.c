@@ -4,6 +4,8 @@
  * the fewest the same bytes could take), summed per instruction, then per
  * source line when the runner takes them, for the grader's heat map
  * (`cudalings grade --lines`). Costs a look-up in a small table per request.
+ *
+ * Layer 5: calls symbols.c.
  */
 #include "sim.h"
 

@@ -12,6 +12,8 @@
  * accesses of one warp at one instruction, the k-th time each lane got
  * there, make one request. Memory is put back afterwards, so the extra run
  * changes nothing the program sees. x86-64 only (single-stepping).
+ *
+ * Layer 5: calls now.c, sched.c, memory.c and fault.c (the single-step trace).
  */
 #include "sim.h"
 
@@ -332,7 +334,7 @@ static char *copy;	/* the memory before the measured run */
 static void
 finish(void)
 {
-	sim_measuring = false;
+	sim_measuring = sim_shared_protected = false;
 	sim_block_started = NULL;
 	sim_trace_end();
 	unprotect_all();
@@ -367,9 +369,9 @@ sim_measure_launch(void)
 		uint3 first = { 0, 0, 0 };
 
 		sim_block_started = protect_block_memory;
-		sim_measuring = true;
+		sim_measuring = sim_shared_protected = true;
 		sim_block_run(first, true);
-		sim_measuring = false;
+		sim_measuring = sim_shared_protected = false;
 		finish();
 		sim_requests_count(acc, nacc, &last, NULL);
 		if (getenv("CUDASIM_MEASURE"))

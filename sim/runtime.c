@@ -2,6 +2,8 @@
  * runtime.c — the CUDA runtime calls that the harness and the lessons use:
  * memory, copies, streams (which run synchronously), events (the host
  * clock), and a device that looks like an sm_90 GPU.
+ *
+ * Layer 4: calls error.c and memory.c.
  */
 #include "sim.h"
 

@@ -9,6 +9,11 @@
  * (forward: thread 0 first) or the other (reverse); when a sweep finds no
  * thread that can run, every live thread waits, and the scheduler releases
  * the barrier, or reports a divergence or a deadlock.
+ *
+ * Layer 2: owns the block's state (sim_blk), which the layers above read;
+ * calls error.c, now.c and fiber.c, and hears check.c and measure.c only
+ * through the hooks they set (sim_exited_past, sim_barrier_diverged,
+ * sim_block_started, sim_shared_protected).
  */
 #include "sim.h"
 #include "fill.h"
@@ -17,6 +22,9 @@
 
 struct sim_block sim_blk;
 void (*sim_block_started)(void);
+bool (*sim_exited_past)(int thread, const char *file, int line);
+void (*sim_barrier_diverged)(void);
+bool sim_shared_protected;
 /* What kernel code reads of the simulator's, in a section of their own, which check.c lets it read. */
 #define BUILTIN __attribute__((section("cudasim_builtins")))
 BUILTIN uint3 threadIdx, blockIdx;
@@ -90,6 +98,21 @@ fail(void)
 	sched_finish();
 }
 
+/* A stack from fiber.c's pool, or the end of the launch when memory runs out. */
+static struct sim_stack *
+stack_get(void)
+{
+	struct sim_stack *s = sim_stack_get();
+
+	if (!s) {
+		sim_error(cudaErrorLaunchOutOfResources,
+			  "no memory left for another thread's stack (%s waits at a barrier "
+			  "with %d others)", sim_where(), sim_blk.n - 1);
+		sim_abandon(cudaErrorLaunchOutOfResources);
+	}
+	return s;
+}
+
 static void
 run_new(int t)
 {
@@ -127,7 +150,7 @@ block_thread(struct sim_thread *th)
 		void *sp;
 
 		th->stack = sim_blk.sched_stack;
-		sim_blk.sched_stack = sim_stack_get();
+		sim_blk.sched_stack = stack_get();
 		sp = sim_ctx_make(sim_blk.sched_stack, sched_entry);
 		cudasim_ctx_swap(&th->sp, sp);
 	} else {
@@ -139,46 +162,6 @@ static bool
 same_site(const struct sim_thread *a, const struct sim_thread *b)
 {
 	return a->line == b->line && (a->file == b->file || !strcmp(a->file, b->file));
-}
-
-/*
- * Whether a thread that exited without waiting at the barrier of file:line
- * used memory at a later line of that file first: it went on past the
- * barrier (one inside an if that it skipped), where a thread that returned
- * early did not. Lines are looked up once per instruction and barrier.
- */
-static bool
-went_past(const struct sim_thread *th, const char *file, int line)
-{
-	static struct { uintptr_t pc; const char *file; int line; bool past; } memo[16];
-	static unsigned next;
-	char where[600], *in, *colon;
-	void *pcs[1];
-	bool past = false;
-
-	if (!th->last_pc)
-		return false;
-	for (unsigned i = 0; i < sizeof(memo) / sizeof(*memo); i++)
-		if (memo[i].pc == th->last_pc && memo[i].line == line && memo[i].file == file)
-			return memo[i].past;
-	pcs[0] = (void *)(th->last_pc - 1);	/* after the hook's call: look up the call */
-	if (sim_source_line(pcs, 1, where, sizeof(where))) {
-		if ((in = strstr(where, " (in ")))
-			*in = '\0';
-		if ((colon = strrchr(where, ':'))) {
-			const char *a = strrchr(file, '/'), *b;
-
-			*colon = '\0';
-			b = strrchr(where, '/');
-			past = atoi(colon + 1) > line &&
-			       (!strcmp(where, file) || !strcmp(a ? a + 1 : file, b ? b + 1 : where));
-		}
-	}
-	memo[next % 16].pc = th->last_pc;
-	memo[next % 16].file = file;
-	memo[next % 16].line = line;
-	memo[next++ % 16].past = past;
-	return past;
 }
 
 /*
@@ -209,8 +192,9 @@ release_barrier(void)
 			bool again = th->bar_file && th->bar_line == b->th[first].line &&
 				     !strcmp(th->bar_file, b->th[first].file);
 
-			if (again || went_past(th, b->th[first].file, b->th[first].line)) {
-				sim_check_drop_races();	/* the threads on either side of the barrier raced: that is this */
+			if (again || (sim_exited_past && sim_exited_past(t, b->th[first].file, b->th[first].line))) {
+				if (sim_barrier_diverged)
+					sim_barrier_diverged();
 				where_thread(w0, sizeof(w0), first);
 				where_thread(w1, sizeof(w1), t);
 				sim_error(cudaErrorLaunchFailure,
@@ -803,7 +787,7 @@ cudasim_shared_slot(size_t size, unsigned *slot, unsigned *epoch, const char *fi
 	if (!sim_cur.active || sim_blk.cur < 0)
 		return p;	/* host code calling a device function */
 	*epoch = cudasim_block_epoch;
-	if (sim_measuring) {
+	if (sim_shared_protected) {
 		/* the poison is the runtime's write, not the kernel's access */
 		char *lo = (char *)((uintptr_t)p & ~(uintptr_t)4095);
 		size_t len = (size_t)(p + size - lo + 4095) / 4096 * 4096;
@@ -870,7 +854,6 @@ sim_block_run(uint3 bid, bool forward)
 		b->th[t].state = T_NEW;
 		b->th[t].stack = NULL;
 		b->th[t].bar_file = NULL;
-		b->th[t].last_pc = 0;
 		b->th[t].idx.x = (unsigned)(t % bx);
 		b->th[t].idx.y = (unsigned)(t / bx % by);
 		b->th[t].idx.z = (unsigned)(t / (bx * by));
@@ -886,7 +869,7 @@ sim_block_run(uint3 bid, bool forward)
 	if (sim_block_started)
 		sim_block_started();
 
-	b->sched_stack = sim_stack_get();
+	b->sched_stack = stack_get();
 	sp = sim_ctx_make(b->sched_stack, sched_entry);
 	cudasim_ctx_swap(&b->launcher_sp, sp);
 	if (b->failed) {

@@ -27,12 +27,51 @@ void sim_error_reset(void);
 void sim_detail_append(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
 void sim_detail_prefix(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
 
+/* ---------------------------------------------------------------- now.c */
+/* The launch in progress, written by launch.c, read by every module. */
+struct sim_launch {
+	struct cudasim_site *site;
+	dim3 grid, block;
+	size_t smem;
+	cudaStream_t stream;
+	size_t smem_limit;
+	size_t static_smem;
+	bool active;			/* kernel code may be running */
+	bool quiet;			/* printf is discarded (the second order) */
+	int run;			/* 0: order A, 1: order B, 2: diagnosis */
+	const char *params;		/* the launch's copy of the kernel's arguments, which its threads read */
+	size_t params_size;
+};
+extern struct sim_launch sim_cur;
+/* Abandon the launch (fault, limit, timeout): jumps back to cudasim_launch. */
+void sim_abandon(cudaError_t err) __attribute__((noreturn));
+extern sigjmp_buf sim_abandon_jmp;
+extern cudaError_t sim_abandon_err;
+/* The runtime itself is at work (printf.c): a fault there is not the kernel's. */
+extern volatile int sim_in_runtime;
+
+/* ---------------------------------------------------------------- symbols.c */
+/* "file:line (in function)" of the first frame in the program's own source
+ * among pcs (pcs[0] the program counter, the rest return addresses). */
+bool sim_source_line(void *const *pcs, int n, char *out, size_t len);
+/* Whether a loaded object (dl_iterate_phdr's name) is the program: the executable, or the student's object. */
+bool sim_is_program_object(const char *name);
+/* "file:line" of the instruction that called from return address pc; "an unknown line" when unknown. */
+void sim_pc_line(uintptr_t pc, char *out, size_t n);
+/* Where a section of the student's object lies once loaded: 1; 0 when it has none; -1 before it is loaded. */
+int sim_program_section(const char *name, char **lo, size_t *size);
+/* Whether [p, p + size) lies in the program's read-only data (literals, constant tables). */
+bool sim_program_read_only(const void *p, size_t size);
+/* The name of the global variable that holds p, and p's byte offset in it. */
+bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
+
 /* ---------------------------------------------------------------- fiber.c */
 struct sim_stack {
 	char *lo, *hi;			/* usable range; a guard page lies below lo */
 	struct sim_stack *next;
 	bool in_use;
 };
+/* A stack for a thread that blocks, or NULL when memory runs out (the caller says so). */
 struct sim_stack *sim_stack_get(void);
 void sim_stack_put(struct sim_stack *s);
 /* Return every stack to the pool after a launch was abandoned. */
@@ -43,6 +82,75 @@ struct sim_stack *sim_stack_guarding(const void *addr);
 void *sim_ctx_make(struct sim_stack *s, void (*fn)(void));
 void cudasim_ctx_swap(void **save_sp, void *new_sp);
 void cudasim_ctx_jump(void *new_sp) __attribute__((noreturn));
+
+/* ---------------------------------------------------------------- printf.c */
+void sim_printf_flush(void);
+
+/* ---------------------------------------------------------------- sched.c */
+enum sim_thread_state { T_NEW, T_READY, T_BAR, T_WARP, T_DONE };
+
+struct sim_thread {
+	void *sp;			/* saved context while blocked */
+	struct sim_stack *stack;	/* the stack it runs on once it has blocked */
+	uint3 idx;
+	unsigned char state;
+	const char *file;		/* where it waits */
+	int line;
+	const char *bar_file;		/* the last __syncthreads() it waited at, NULL if none */
+	int bar_line;
+	int pred;
+	int warp_arg, warp_width;
+	unsigned long long warp_in, warp_out;
+};
+
+struct sim_warp_group {
+	unsigned mask, arrived;
+	int op;
+	const char *file;
+	int line;
+};
+
+struct sim_block {
+	int n;				/* threads in the block */
+	bool forward;			/* the order of this run */
+	int k;				/* position in the current sweep */
+	bool ran;
+	int ndone, nbar;
+	unsigned gen;			/* barriers the block has passed */
+	unsigned warp_gen[SIM_MAX_THREADS / SIM_WARP]; /* __syncwarp()s (and other warp functions) each warp passed */
+	int cur;			/* the running thread, or -1 */
+	int bar_result, bar_and, bar_or;
+	size_t static_smem;		/* of the __shared__ variables met so far */
+	struct sim_thread th[SIM_MAX_THREADS];
+	struct sim_warp_group wg[SIM_MAX_THREADS / SIM_WARP][SIM_WARP_GROUPS];
+	void *sched_sp;			/* the scheduler, while a thread runs */
+	struct sim_stack *sched_stack;
+	void *launcher_sp;		/* the launch, while the block runs */
+	void (*thunk)(void *);
+	void *closure;
+	bool failed;			/* a divergence or deadlock ended the block */
+};
+extern struct sim_block sim_blk;
+
+/* The bytes of the static __shared__ arena that slots took so far. */
+size_t sim_static_smem_used(void);
+/* The __shared__ variable's slot that starts highest at or below byte `at` of the arena. */
+bool sim_static_slot(size_t at, size_t *start, size_t *size);
+/* Hooks the layers above set, so that this one calls nothing above it: after a block's shared memory
+ * is poisoned, before its threads run (measure.c); whether an exited thread used memory below the
+ * barrier of file:line, having gone on past it (check.c); a barrier found divergent (check.c). */
+extern void (*sim_block_started)(void);
+extern bool (*sim_exited_past)(int thread, const char *file, int line);
+extern void (*sim_barrier_diverged)(void);
+/* Shared memory is protected (measure.c measures a block): the runtime's own writes unprotect first. */
+extern bool sim_shared_protected;
+/* Make the dynamic shared memory past what a launch asked for fault, and undo it. */
+void sim_dyn_smem_fence(size_t bytes);
+void sim_dyn_smem_unfence(void);
+/* Run one block of the current launch in the given order; false on an error. */
+bool sim_block_run(uint3 bid, bool forward);
+/* The thread running now, for reports: "thread (x,y,z) of block (x,y,z)". */
+const char *sim_where(void);
 
 /* ---------------------------------------------------------------- memory.c */
 enum sim_alloc_kind { SIM_DEVICE, SIM_HOST_PINNED };
@@ -110,86 +218,9 @@ bool sim_kernel_heap_holds(const void *p, size_t size);
 /* "block_sums" and the offset in it, for an address among the __device__ variables. */
 bool sim_devvar_name(const void *p, char *out, size_t n, size_t *offset);
 
-/* ---------------------------------------------------------------- sched.c */
-enum sim_thread_state { T_NEW, T_READY, T_BAR, T_WARP, T_DONE };
-
-struct sim_thread {
-	void *sp;			/* saved context while blocked */
-	struct sim_stack *stack;	/* the stack it runs on once it has blocked */
-	uint3 idx;
-	unsigned char state;
-	const char *file;		/* where it waits */
-	int line;
-	const char *bar_file;		/* the last __syncthreads() it waited at, NULL if none */
-	int bar_line;
-	uintptr_t last_pc;		/* after its last load or store of instrumented code (check.c), 0 if none */
-	int pred;
-	int warp_arg, warp_width;
-	unsigned long long warp_in, warp_out;
-};
-
-struct sim_warp_group {
-	unsigned mask, arrived;
-	int op;
-	const char *file;
-	int line;
-};
-
-struct sim_block {
-	int n;				/* threads in the block */
-	bool forward;			/* the order of this run */
-	int k;				/* position in the current sweep */
-	bool ran;
-	int ndone, nbar;
-	unsigned gen;			/* barriers the block has passed */
-	unsigned warp_gen[SIM_MAX_THREADS / SIM_WARP]; /* __syncwarp()s (and other warp functions) each warp passed */
-	int cur;			/* the running thread, or -1 */
-	int bar_result, bar_and, bar_or;
-	size_t static_smem;		/* of the __shared__ variables met so far */
-	struct sim_thread th[SIM_MAX_THREADS];
-	struct sim_warp_group wg[SIM_MAX_THREADS / SIM_WARP][SIM_WARP_GROUPS];
-	void *sched_sp;			/* the scheduler, while a thread runs */
-	struct sim_stack *sched_stack;
-	void *launcher_sp;		/* the launch, while the block runs */
-	void (*thunk)(void *);
-	void *closure;
-	bool failed;			/* a divergence or deadlock ended the block */
-};
-extern struct sim_block sim_blk;
-
-/* The bytes of the static __shared__ arena that slots took so far. */
-size_t sim_static_smem_used(void);
-/* The __shared__ variable's slot that starts highest at or below byte `at` of the arena. */
-bool sim_static_slot(size_t at, size_t *start, size_t *size);
-/* Called after a block's shared memory is poisoned, before its threads run. */
-extern void (*sim_block_started)(void);
-/* Make the dynamic shared memory past what a launch asked for fault, and undo it. */
-void sim_dyn_smem_fence(size_t bytes);
-void sim_dyn_smem_unfence(void);
-/* Run one block of the current launch in the given order; false on an error. */
-bool sim_block_run(uint3 bid, bool forward);
-/* The thread running now, for reports: "thread (x,y,z) of block (x,y,z)". */
-const char *sim_where(void);
-
-/* ---------------------------------------------------------------- launch.c */
-struct sim_launch {
-	struct cudasim_site *site;
-	dim3 grid, block;
-	size_t smem;
-	cudaStream_t stream;
-	size_t smem_limit;
-	size_t static_smem;
-	bool active;			/* kernel code may be running */
-	bool quiet;			/* printf is discarded (the second order) */
-	int run;			/* 0: order A, 1: order B, 2: diagnosis */
-	const char *params;		/* the launch's copy of the kernel's arguments, which its threads read */
-	size_t params_size;
-};
-extern struct sim_launch sim_cur;
-/* Abandon the launch (fault, limit, timeout): jumps back to cudasim_launch. */
-void sim_abandon(cudaError_t err) __attribute__((noreturn));
-extern sigjmp_buf sim_abandon_jmp;
-extern cudaError_t sim_abandon_err;
+/* Device memory open to host code for a launch or a runtime call, and closed again (nested). */
+void sim_device_open(void);
+void sim_device_close(void);
 
 /* ---------------------------------------------------------------- fault.c */
 void sim_fault_init(void);
@@ -197,7 +228,6 @@ void sim_watchdog_arm(void);
 void sim_watchdog_disarm(void);
 /* Describe the fault that ended the launch into the error detail. */
 cudaError_t sim_fault_report(void);
-extern volatile int sim_in_runtime;
 /* Record the threads that write one word of device memory (the last one wins). */
 void sim_watch_begin(void *word);
 void sim_watch_end(void);
@@ -214,23 +244,6 @@ void sim_watchdog_limit(double seconds);
 /* ---------------------------------------------------------------- runtime.c */
 extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set */
 bool sim_stream_valid(cudaStream_t s);
-
-/* ---------------------------------------------------------------- symbols.c */
-/* "file:line (in function)" of the first frame in the program's own source
- * among pcs (pcs[0] the program counter, the rest return addresses). */
-bool sim_source_line(void *const *pcs, int n, char *out, size_t len);
-/* Whether a loaded object (dl_iterate_phdr's name) is the program: the executable, or the student's object. */
-bool sim_is_program_object(const char *name);
-/* Device memory open to host code for a launch or a runtime call, and closed again (nested). */
-void sim_device_open(void);
-void sim_device_close(void);
-
-/* Where a section of the student's object lies once loaded: 1; 0 when it has none; -1 before it is loaded. */
-int sim_program_section(const char *name, char **lo, size_t *size);
-/* Whether [p, p + size) lies in the program's read-only data (literals, constant tables). */
-bool sim_program_read_only(const void *p, size_t size);
-/* The name of the global variable that holds p, and p's byte offset in it. */
-bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
 
 /* ---------------------------------------------------------------- measure.c */
 /* One access of one thread of a block, as measure.c and check.c see it. */
@@ -256,20 +269,13 @@ void sim_measure_launch(void);
 /* The launch was abandoned: if a measurement ran, undo it. */
 void sim_measure_abandon(void);
 
-/* ---------------------------------------------------------------- check.c */
-/* A launch begins (run 0) and ends; a block of its first run has finished. */
-void sim_check_launch_begin(void);
-void sim_check_block_done(void);
-/* A barrier divergence ends the launch: the races it made between the threads on either side are that divergence. */
-void sim_check_drop_races(void);
-/* The source line of an instrumented access at pc: "file:line", or "an unknown line". */
-void sim_pc_line(uintptr_t pc, char *out, size_t n);
-
 /* ---------------------------------------------------------------- lines.c */
 /* A request counted by check.c: its first access, its sectors or wavefronts, and the fewest it could take. */
 void sim_lines_request(const struct sim_access *first, unsigned units, unsigned ideal);
 
-/* ---------------------------------------------------------------- printf.c */
-void sim_printf_flush(void);
+/* ---------------------------------------------------------------- check.c */
+/* A launch begins (run 0) and ends; a block of its first run has finished. */
+void sim_check_launch_begin(void);
+void sim_check_block_done(void);
 
 #endif

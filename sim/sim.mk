@@ -1,7 +1,7 @@
 # sim/sim.mk — the CPU simulator: cudasim-rewrite, libcudasim.a, its tests
 # and its benchmark. Included by the top-level Makefile.
 
-SIM_SRCS := sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c \
+SIM_SRCS := sim/now.c sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c \
 	    sim/fault.c sim/printf.c sim/runtime.c sim/symbols.c \
 	    sim/measure.c sim/check.c sim/lines.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o

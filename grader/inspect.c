@@ -156,6 +156,7 @@ static const struct rule grader_symbols[] = {
 	{ "cudasimTakeChecks", "it controls the CPU simulator" },
 	{ "cudasimCheck", "it controls the CPU simulator" },
 	{ "cudasimTakeLines", "it controls the CPU simulator" },
+	{ "cudasimTakeLines", "it controls the CPU simulator" },
 	{ "cudasimLastErrorDetail", "it controls the CPU simulator" },
 	{ "cudasimConfigure*", "it controls the CPU simulator" },
 	{ "cudasimProgramObject", "it controls the CPU simulator" },

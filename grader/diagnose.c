@@ -211,8 +211,16 @@ diagnose_error(struct grade_result *r, const char *text, size_t length)
 		const char *message;
 	} known[] = {
 		{ "barrier divergence", "barrier_divergence",
-		  "threads of one block wait at different __syncthreads(), or some have returned while others wait: "
-		  "every thread of a block must reach every barrier (is one inside an if, or after a return?)" },
+		  "threads of one block wait at different __syncthreads(), or some went on past the one the others "
+		  "wait at: every thread of a block that has not returned must reach every barrier (is one inside an "
+		  "if, or a loop, that not every thread takes?)" },
+		{ "host memory at", "host_memory",
+		  "a kernel reached host memory (a malloc'd block, a host variable, a host function): on a GPU that is "
+		  "an illegal address; a kernel may use only memory from cudaMalloc, __device__ and __constant__ "
+		  "variables, shared memory and its own local variables" },
+		{ "called the host function", "host_memory",
+		  "a kernel called a host function through a pointer: on a GPU that is an illegal address; a kernel "
+		  "may call only __device__ functions" },
 		{ "warp divergence", "warp_divergence",
 		  "the lanes named in a warp function's mask did not all call it: a warp function inside an if, or "
 		  "after a return?" },

@@ -79,9 +79,9 @@ static const char *const tolerance_keys[] = { "rtol", "atol", NULL };
 static const char *const hint_keys[] = { "when", "text", NULL };
 /* what a hint may answer: a stage, or a diagnosis the grader makes */
 static const char *const hint_whens[] = { "fail", "compile", "run", "correctness", "performance", "out_of_bounds",
-					  "race", "uninitialized", "barrier_divergence", "untransposed_tile",
-					  "uncoalesced", "bank_conflicts", "global_reads", "refused", "timing", "slow",
-					  "nvcc", NULL };
+					  "race", "uninitialized", "barrier_divergence", "warp_divergence",
+					  "untransposed_tile", "uncoalesced", "bank_conflicts", "global_reads", "refused",
+					  "timing", "slow", "nvcc", "host_memory", NULL };
 #define MANIFEST_VERSION 1
 
 static const char *

@@ -1,7 +1,8 @@
 /*
  * batch_state: what one batch process keeps while it grades, shared by the
- * batch itself (batch.c: the students, their rows, the modes) and its lanes
- * (batch_lanes.c: the gradings running side by side).
+ * batch itself (batch.c: the students, their rows, the modes), its lanes
+ * (batch_lanes.c: the gradings running side by side) and what it says
+ * (batch_report.c: rows recorded, lines, the progress bar).
  */
 #ifndef CUDALINGS_BATCH_STATE_H
 #define CUDALINGS_BATCH_STATE_H
@@ -46,6 +47,10 @@ struct batch {
 	int stages[7];
 };
 
+/* A row read or written: the student's gradebook line, whether it is final, its attempts. */
+void batch_remember_row(struct batch *b, struct submission *s, const struct cJSON *row);
+/* OUT/gradebook.csv from the lines of every student with a row; 0, or 3. */
+int batch_save_gradebook(const struct batch *b);
 /* Record a student's row (final or not) and say so; 0, or 3 when it cannot be written. Takes no ownership. */
 int batch_record(struct batch *b, int index, struct cJSON *grade, bool final, double seconds);
 /* The progress bar, on a terminal. */

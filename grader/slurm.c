@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "batch_lock.h"
 #include "batch_rows.h"
 #include "memlimit.h"
 #include "lib/run.h"
@@ -102,8 +101,9 @@ write_students(const char *path, char *const *students, int n)
 }
 
 int
-slurm_submit(const struct slurm_submission *s, struct out_lock *lock)
+slurm_submit(const struct slurm_submission *s, struct slurm_jobs *jobs)
 {
+	memset(jobs, 0, sizeof(*jobs));
 	int tasks = s->tasks ? s->tasks : s->nstudents < SLURM_DEFAULT_TASKS ? s->nstudents : SLURM_DEFAULT_TASKS;
 	if (tasks > s->nstudents)
 		tasks = s->nstudents;
@@ -155,19 +155,12 @@ slurm_submit(const struct slurm_submission *s, struct out_lock *lock)
 		scancel(job);
 		goto out;
 	}
-	if (out_lock_hand_to_jobs(lock, job, merge_job, tasks)) {
-		char *both = xasprintf("%s,%s", job, merge_job);
-		scancel(both);
-		free(both);
-		goto out;
-	}
+	jobs->job = job;
+	jobs->merge_job = merge_job;
+	jobs->folder = folder;
+	jobs->tasks = tasks;
+	job = merge_job = folder = NULL;
 	status = 0;
-	printf("submitted Slurm job %s: %d task%s grade %d submission%s on the %s backend%s%s;\n"
-	       "job %s merges their rows into %s/gradebook.csv once every task has ended\n"
-	       "follow them: squeue -j %s,%s; their logs: %s/\n",
-	       job, tasks, tasks == 1 ? "" : "s", s->nstudents, s->nstudents == 1 ? "" : "s",
-	       backend_name(s->backend), s->partition ? " in partition " : "", s->partition ? s->partition : "",
-	       merge_job, s->out, job, merge_job, folder);
 out:
 	free(folder);
 	free(list);
@@ -190,6 +183,34 @@ out:
 	free(job);
 	free(merge_job);
 	return status;
+}
+
+void
+slurm_say_submitted(const struct slurm_submission *s, const struct slurm_jobs *jobs)
+{
+	printf("submitted Slurm job %s: %d task%s grade %d submission%s on the %s backend%s%s;\n"
+	       "job %s merges their rows into %s/gradebook.csv once every task has ended\n"
+	       "follow them: squeue -j %s,%s; their logs: %s/\n",
+	       jobs->job, jobs->tasks, jobs->tasks == 1 ? "" : "s", s->nstudents, s->nstudents == 1 ? "" : "s",
+	       backend_name(s->backend), s->partition ? " in partition " : "", s->partition ? s->partition : "",
+	       jobs->merge_job, s->out, jobs->job, jobs->merge_job, jobs->folder);
+}
+
+void
+slurm_cancel(struct slurm_jobs *jobs)
+{
+	char *both = xasprintf("%s,%s", jobs->job, jobs->merge_job);
+	scancel(both);
+	free(both);
+}
+
+void
+slurm_jobs_release(struct slurm_jobs *jobs)
+{
+	free(jobs->job);
+	free(jobs->merge_job);
+	free(jobs->folder);
+	memset(jobs, 0, sizeof(*jobs));
 }
 
 char *

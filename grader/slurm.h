@@ -15,8 +15,6 @@
 #include "build.h"
 #include "lib/buf.h"
 
-struct out_lock;
-
 struct slurm_submission {
 	const char *self;        /* this cudalings, by an absolute path the nodes share */
 	const char *exercise, *dir, *out, *partition;
@@ -31,11 +29,22 @@ struct slurm_submission {
 #define SLURM_DEFAULT_TASKS 16
 #define SLURM_MAX_TASKS 1000
 
+/* What was submitted: the array, its merge job, and the folder of their scripts and logs. */
+struct slurm_jobs {
+	char *job, *merge_job, *folder;
+	int tasks;
+};
+
 /*
- * Submit the array and its merge, then hand the out folder's lock to the
- * jobs. Returns 0, or 3 when sbatch refused (nothing stays submitted).
+ * Submit the array and its merge job. Returns 0 with *jobs filled (yours
+ * to release), or 3 when sbatch refused (said; nothing stays submitted).
  */
-int slurm_submit(const struct slurm_submission *s, struct out_lock *lock);
+int slurm_submit(const struct slurm_submission *s, struct slurm_jobs *jobs);
+/* What was submitted and how to follow it, on stdout. */
+void slurm_say_submitted(const struct slurm_submission *s, const struct slurm_jobs *jobs);
+/* scancel both jobs (the out folder could not be handed to them). */
+void slurm_cancel(struct slurm_jobs *jobs);
+void slurm_jobs_release(struct slurm_jobs *jobs);
 
 /*
  * The students of this task of the array in `folder` (OUT/.slurm/STAMP):

@@ -1,0 +1,101 @@
+/*
+ * batch_report: a student's row recorded and said: the row's file, its
+ * gradebook line (the whole gradebook again when this process keeps it), a
+ * line per student and, on a terminal, the progress bar.
+ */
+#include "batch_state.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch_rows.h"
+#include "lib/util.h"
+
+#define BAR_WIDTH 30
+
+void
+batch_remember_row(struct batch *b, struct submission *s, const cJSON *row)
+{
+	free(s->csv);
+	s->csv = batch_csv_row(b->e, s->student, row);
+	s->final = row_final(row);
+	s->attempts = row_attempts(row);
+}
+
+int
+batch_save_gradebook(const struct batch *b)
+{
+	char **lines = xcalloc((size_t)b->count + 1, sizeof(*lines));
+	for (int i = 0; i < b->count; i++)
+		lines[i] = b->subs[i].csv;
+	int status = gradebook_save(b->o->out, lines, b->count);
+	free(lines);
+	return status;
+}
+
+static int
+stage_slot(const char *verdict, const char *stage)
+{
+	static const char *const names[] = { "compile", "run", "correctness", "performance", "submission" };
+	if (!strcmp(verdict, "pass"))
+		return 0;
+	for (int i = 0; i < 5; i++)
+		if (stage && !strcmp(stage, names[i]))
+			return i + 1;
+	return 6;
+}
+
+int
+batch_running(const struct batch *b)
+{
+	int n = 0;
+	for (int i = 0; i < b->nlanes; i++)
+		n += b->lanes[i].busy;
+	return n;
+}
+
+void
+batch_draw_bar(const struct batch *b)
+{
+	if (!b->tty)
+		return;
+	int done = b->graded + b->resumed, filled = b->count ? BAR_WIDTH * done / b->count : 0;
+	fprintf(stdout, "\r\033[K[");
+	for (int i = 0; i < BAR_WIDTH; i++)
+		fputs(i < filled ? "#" : ".", stdout);
+	int elapsed = (int)(now_seconds() - b->started);
+	fprintf(stdout, "] %d/%d  %d grading  %d:%02d", done, b->count, batch_running(b), elapsed / 60, elapsed % 60);
+	fflush(stdout);
+}
+
+/* Record a row, and say so: one line per student; on a terminal above the bar, drawn again. */
+int
+batch_record(struct batch *b, int index, cJSON *grade, bool final, double seconds)
+{
+	struct submission *s = &b->subs[index];
+	struct row_stamp stamp = { .final = final, .seconds = seconds, .attempts = s->attempts + 1, .by = b->by };
+	if (row_write(b->o->out, b->e, s->student, grade, &stamp))
+		return 3;
+	batch_remember_row(b, s, grade);
+	b->graded++;
+	if (b->gradebook && batch_save_gradebook(b))
+		return 3;
+	const char *verdict = row_text(grade, "verdict", "fail"), *stage = row_text(grade, "stage", NULL);
+	b->stages[stage_slot(verdict, stage)]++;
+	if (b->tty)
+		fputs("\r\033[K", stdout);
+	char *message = xstrdup(row_text(grade, "message", ""));
+	message[strcspn(message, "\n")] = 0;
+	if (strlen(message) > 100)
+		strcpy(message + 97, "...");
+	char *outcome = strcmp(verdict, "pass") ? xasprintf("fail at %s", stage ? stage : "an error") : xstrdup("pass");
+	printf("[%d/%d] %-20s %-22s %3.0f s  %s%s\n", b->graded + b->resumed, b->count, s->student, outcome,
+	       seconds < 0 ? 0 : seconds, message, final ? "" : " (not final: the next run grades it again)");
+	free(outcome);
+	free(message);
+	batch_draw_bar(b);
+	fflush(stdout);
+	return 0;
+}

@@ -14,7 +14,18 @@
 char *workbook_find_root(void);
 /* The same, found once; exits 2 (usage) saying why when there is none. The caller must not free it. */
 const char *workbook_root(void);
-/* root/rel; you own it. */
+/* root/rel (rel itself when it is absolute); you own it. */
 char *root_path(const char *rel);
+/*
+ * The workbook.json in use, absolute: CUDALINGS_WORKBOOK names one anywhere
+ * (a course folder of its own, graded by this checkout's machinery: the root
+ * is then the folder with harness/runner.cu), else the root's. Its items'
+ * files (solutions/, exercises/, slides/, harness/checks/, tests/wrong/,
+ * demos/) are found in workbook_dir(): "" for the root's own, "tests/typed/"
+ * inside the root, an absolute "/x/y/" outside it. The caller must not free
+ * either.
+ */
+const char *workbook_file(void);
+const char *workbook_dir(void);
 
 #endif

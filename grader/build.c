@@ -266,7 +266,7 @@ build_judge(const struct exercise *e, const char *judge, struct buf *log)
 		args_add(&link, object);
 		free(object);
 	}
-	char *check = xasprintf("harness/checks/%s.cpp", e->check);
+	char *check = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check);
 	char *object = xasprintf("build/judge/%s.check.o", e->name);
 	if (!status)
 		status = compile_host(true, check, object, "-DCUDALINGS_JUDGE", log);
@@ -338,7 +338,7 @@ build_instructor_solution(const struct exercise *e, enum backend b, const char *
 static char *
 gold_source(const struct exercise *e, enum backend b)
 {
-	char *source = xasprintf("solutions/gold/%s.cu", e->name);
+	char *source = xasprintf("%ssolutions/gold/%s.cu", e->dir, e->name);
 	char *shipped = xasprintf("shipped/%s/gold/%s.o", backend_name(b), e->name);
 	char *paths[] = { root_path(source), root_path(shipped) };
 	bool have = file_exists(paths[0]) || file_exists(paths[1]);
@@ -356,7 +356,7 @@ gold_source(const struct exercise *e, enum backend b)
 static char *
 physical_source(const struct exercise *e)
 {
-	char *source = xasprintf("harness/physical/%s.cpp", e->name);
+	char *source = xasprintf("%sharness/physical/%s.cpp", e->dir, e->name);
 	char *abs = root_path(source);
 	bool have = file_exists(abs);
 	free(abs);
@@ -417,7 +417,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 		args_add(&objects, object);
 		free(object);
 	}
-	char *check = xasprintf("harness/checks/%s.cpp", e->check);
+	char *check = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check);
 	object = xasprintf("build/host/checks/%s.o", e->name);
 	if (!status && !file_exists(check)) {
 		buf_addf(log, "the exercise has no check: '%s' is missing\n", check);
@@ -540,4 +540,10 @@ build_compile_only(const struct exercise *e, const char *source, struct buf *log
 	int status = compile_cu(BACKEND_GPU, source, object, false, log);
 	free(object);
 	return status;
+}
+
+int
+build_compile_runner_only(struct buf *log)
+{
+	return compile_cu(BACKEND_GPU, "harness/runner.cu", "build/compile-only/harness/runner.o", true, log);
 }

@@ -87,7 +87,7 @@ check_grade(const struct exercise *e, const char *file, enum backend b, const ch
 static int
 check_wrong_files(const struct exercise *e, enum backend b, int *failures)
 {
-	char *rel_dir = xasprintf("tests/wrong/%s", e->name), *dir = root_path(rel_dir);
+	char *rel_dir = xasprintf("%stests/wrong/%s", e->dir, e->name), *dir = root_path(rel_dir);
 	DIR *d = opendir(dir);
 	char *names[128];
 	int count = 0, status = 0;
@@ -237,7 +237,7 @@ check_exercise(const struct exercise *e, enum backend b, bool compile_only, int 
 		return 0;
 	}
 	/* the gold solution, where there is one, is a submission like any other: it must pass */
-	char *gold = xasprintf("solutions/gold/%s.cu", e->name), *gold_abs = root_path(gold);
+	char *gold = xasprintf("%ssolutions/gold/%s.cu", e->dir, e->name), *gold_abs = root_path(gold);
 	bool has_gold = file_exists(gold_abs);
 	free(gold_abs);
 	int status = 0;
@@ -277,6 +277,17 @@ cmd_check(const struct parsed_args *a)
 	if (!compile_only && b == BACKEND_SIM && !build_sim_ready())
 		return error("no GPU here and the CPU simulator is not built: run 'make sim'"), EXIT_ENVIRONMENT;
 	int failures = 0;
+	if (compile_only) {
+		/* the runner's own kernels (fresh inputs, the check of every timed round) are GPU code too */
+		struct buf log = { 0 };
+		bool ok = build_compile_runner_only(&log) == 0;
+		printf("harness\n  %-4s harness/runner.cu compiles with nvcc -arch=%s\n", ok ? "ok" : "BAD", build_arch());
+		if (!ok) {
+			printf("%s", log.data ? log.data : "");
+			failures++;
+		}
+		buf_free(&log);
+	}
 	for (int i = 0; i < m->count; i++) {
 		const struct exercise *e = &m->items[i];
 		if (!check_selected(e, names, nnames))

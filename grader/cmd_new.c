@@ -5,6 +5,7 @@
 #include "command.h"
 #include "common/exit.h"
 #include "lib/util.h"
+#include "common/root.h"
 #include "scaffold.h"
 
 static const struct option_spec options[] = {
@@ -30,9 +31,9 @@ cmd_new(const struct parsed_args *a)
 		printf("  %.*s\n", (int)(end - line), line);
 		line = *end ? end + 1 : end;
 	}
-	printf("next: write the check's reference (harness/checks/%s.cpp) and the solution "
-	       "(solutions/%s.cu),\n      then 'cudalings reset %s' for a fresh starter and "
-	       "'cudalings check %s' until it is consistent\n", name, name, name, name);
+	printf("next: write the check's reference (%sharness/checks/%s.cpp) and the solution "
+	       "(%ssolutions/%s.cu),\n      then 'cudalings reset %s' for a fresh starter and "
+	       "'cudalings check %s' until it is consistent\n", workbook_dir(), name, workbook_dir(), name, name, name);
 	buf_free(&written);
 	return EXIT_PASS;
 }

@@ -135,7 +135,7 @@ compare_names(const void *a, const void *b)
 int
 demo_variants(const struct exercise *e, char ***out)
 {
-	char *rel_dir = xasprintf("demos/%s", e->name), *dir = root_path(rel_dir);
+	char *rel_dir = xasprintf("%sdemos/%s", e->dir, e->name), *dir = root_path(rel_dir);
 	DIR *d = opendir(dir);
 	int count = 0, cap = 8;
 	char **names = xmalloc(sizeof(char *) * (size_t)cap);

@@ -3,74 +3,95 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dtype.h"
 #include "lib/util.h"
 #include "sim/fill.h"
 
-static uint32_t
-bits_of(float v)
+/* The simulator's fill of shared memory as an element of type t reads it (0: the type cannot tell it). */
+static uint64_t
+shared_fill(uint32_t t)
 {
-	uint32_t bits;
-	memcpy(&bits, &v, sizeof(bits));
-	return bits;
+	uint64_t word = CUDASIM_SHARED_FILL_BITS;
+	switch (t) {
+	case DTYPE_FLOAT64:
+		return word << 32 | word;
+	case DTYPE_UINT8:
+		return 0;
+	default:
+		return word;
+	}
 }
 
-bool
-compare_is_poison(float v)
+static uint64_t
+sign_bit(uint32_t t)
 {
-	return bits_of(v) == PROTO_POISON_BITS;
+	return t == DTYPE_FLOAT64 ? 1ull << 63 : t == DTYPE_FLOAT32 ? 1ull << 31 : 0;
 }
 
-/* The simulator's fill of shared memory, or arithmetic on it (which may flip the sign, not the payload). */
-static bool
-from_unstored_shared(float v)
+static uint64_t
+value_mask(uint32_t t)
 {
-	return (bits_of(v) & 0x7fffffffu) == CUDASIM_SHARED_FILL_BITS;
+	return t == DTYPE_FLOAT64 ? ~0ull : t == DTYPE_UINT8 ? 0xffull : 0xffffffffull;
 }
 
-/* NaN after the first launch (the poison, or arithmetic on it) but a number after a launch over the second
- * poison: the element was updated from what it found, never set. */
-static bool
-updated_unset(float first, const float *second, size_t i)
+/*
+ * How element i came to be wrong, from its bits after the first launch (over
+ * the poison) and, when the runner launched again over the second poison,
+ * after that one. A float keeps its NaN through arithmetic; an integer
+ * updated from a poison lies the same distance from each.
+ */
+static void
+classify(uint32_t t, const void *actual, const void *second, size_t i, struct mismatch *m)
 {
-	return isnan(first) && second && !isnan(second[i]) && bits_of(second[i]) != PROTO_SECOND_POISON_BITS;
-}
-
-/* The poison left alone: the first launch's bits, or the second poison untouched by the second launch. */
-static bool
-never_written(float first, const float *second, size_t i)
-{
-	return compare_is_poison(first) || (isnan(first) && second && bits_of(second[i]) == PROTO_SECOND_POISON_BITS);
+	uint64_t bits = dtype_bits(actual, t, i), mask = value_mask(t);
+	uint64_t p1 = dtype_repeated(t, dtype_poison_byte(t)), p2 = dtype_repeated(t, DTYPE_SECOND_POISON_BYTE);
+	uint64_t bits2 = second ? dtype_bits(second, t, i) : 0;
+	uint64_t fill = shared_fill(t);
+	m->unstored_shared = fill && (bits & ~sign_bit(t)) == fill;
+	if (m->unstored_shared)
+		return;
+	if (dtype_is_float(t)) {
+		bool nan = isnan(dtype_load(actual, t, i));
+		m->updated_unset = nan && second && !isnan(dtype_load(second, t, i)) && bits2 != p2;
+		m->never_written = !m->updated_unset && (bits == p1 || (nan && second && bits2 == p2));
+	} else {
+		uint64_t delta = (bits - p1) & mask;
+		m->updated_unset = second && delta && delta == ((bits2 - p2) & mask);
+		m->never_written = bits == p1 && (!second || bits2 == p2);
+	}
 }
 
 void
-compare_output(const float *actual, const float *second, const struct proto_expect *expected, size_t n,
-	       size_t cols, struct comparison *r)
+compare_output(const void *actual, const void *second, uint32_t dtype, const struct proto_expect *expected,
+	       size_t n, size_t cols, struct comparison *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->dtype = dtype < DTYPE_COUNT ? dtype : DTYPE_FLOAT32;
 	r->total = n;
 	r->row_min = r->col_min = SIZE_MAX;
+	bool exact = !dtype_is_float(r->dtype);
 	for (size_t i = 0; i < n; i++) {
-		float a = actual[i];
+		double a = dtype_load(actual, r->dtype, i);
 		double e = expected[i].value;
-		bool ok = isfinite(a) && fabs((double)a - e) <= expected[i].bound;
+		bool ok = exact ? a == e : isfinite(a) && fabs(a - e) <= expected[i].bound;
 		if (ok)
 			continue;
 		r->wrong++;
-		bool shared = from_unstored_shared(a);
-		bool unset = !shared && updated_unset(a, second, i);
-		bool untouched = !shared && !unset && never_written(a, second, i);
-		if (shared)
+		struct mismatch m = { .index = i, .expected = e, .actual = a };
+		classify(r->dtype, actual, second, i, &m);
+		if (m.unstored_shared)
 			r->unstored_shared++;
-		else if (unset)
+		else if (m.updated_unset)
 			r->updated_unset++;
-		else if (untouched)
+		else if (m.never_written)
 			r->unwritten++;
 		else if (!isfinite(a))
 			r->not_finite++;
 		if (r->shown < COMPARE_SHOWN)
-			r->first[r->shown++] = (struct mismatch){ i, e, a, unset, untouched, shared };
+			r->first[r->shown++] = m;
 		size_t row = cols ? i / cols : 0, col = cols ? i % cols : i;
 		if (row < r->row_min)
 			r->row_min = row;
@@ -105,20 +126,41 @@ describe_element(struct buf *b, const char *name, size_t rows, size_t cols, size
 		buf_addf(b, "%s[%zu]", name, index);
 }
 
+/* A value as its type prints: a float32 to 9 digits; a float64 in the fewest digits that read back as
+ * it (1.00000001, not 1.0000000099999999); an integer whole. */
 static void
-describe_value(struct buf *b, const struct mismatch *m)
+add_number(struct buf *b, uint32_t dtype, double v)
 {
-	float v = m->actual;
-	if (m->unstored_shared)
-		buf_addstr(b, "is NaN from shared memory nobody stored to");
-	else if (m->updated_unset)
-		buf_addstr(b, "is NaN: it was updated (+=, an atomic) from the harness's poison, never set first");
-	else if (m->never_written)
+	char text[40];
+	if (isnan(v)) {
+		buf_addstr(b, "NaN");
+		return;
+	}
+	for (int digits = dtype == DTYPE_FLOAT32 ? 9 : 15; digits <= 17; digits++) {
+		snprintf(text, sizeof(text), "%.*g", digits, v);
+		if (dtype == DTYPE_FLOAT32 || strtod(text, NULL) == v)
+			break;
+	}
+	buf_addstr(b, text);
+}
+
+static void
+describe_value(struct buf *b, uint32_t dtype, const struct mismatch *m)
+{
+	bool is_float = dtype_is_float(dtype);
+	if (m->never_written) {
 		buf_addstr(b, "was never written");
-	else if (isnan(v))
-		buf_addstr(b, "is NaN");
-	else
-		buf_addf(b, "is %.9g", (double)v);
+		return;
+	}
+	buf_addstr(b, "is ");
+	add_number(b, dtype, m->actual);
+	if (m->unstored_shared)
+		buf_addstr(b, is_float ? " from shared memory nobody stored to"
+				       : ", the simulator's fill of shared memory nobody stored to");
+	else if (m->updated_unset)
+		buf_addstr(b, is_float ? ": it was updated (+=, an atomic) from the harness's poison, never set first"
+				       : ": it was updated (+=, an atomic) from the harness's poison (every element "
+					 "starts as it), never set first");
 }
 
 static void
@@ -139,8 +181,9 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 		buf_addstr(&b, i ? "; " : "");
 		describe_element(&b, name, rows, cols, m->index);
 		buf_addstr(&b, " ");
-		describe_value(&b, m);
-		buf_addf(&b, ", expected %.9g", m->expected);
+		describe_value(&b, r->dtype, m);
+		buf_addstr(&b, ", expected ");
+		add_number(&b, r->dtype, m->expected);
 	}
 	char wrong[32], total[32];
 	format_count(r->wrong, wrong, sizeof(wrong));

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "protocol.h"
 
 #define COMPARE_SHOWN 3
@@ -14,13 +15,14 @@
 struct mismatch {
 	size_t index;
 	double expected;
-	float actual;
+	double actual;  /* as its type reads it: exact for every type */
 	bool updated_unset;
 	bool never_written;
 	bool unstored_shared;
 };
 
 struct comparison {
+	uint32_t dtype;     /* harness/dtype.h: how the elements were compared (integers exactly) */
 	size_t total, wrong;
 	size_t unwritten;   /* still the poison pattern: no thread wrote them */
 	size_t updated_unset; /* the poison in one launch, changed in a launch over another: read before set */
@@ -31,17 +33,15 @@ struct comparison {
 	size_t row_min, row_max, col_min, col_max; /* where the wrong ones are */
 };
 
-/* The bit pattern the harness fills outputs with before every launch. */
-bool compare_is_poison(float v);
-
 /*
- * Compare n elements laid out as rows of `cols`. `second`, when not NULL, is
- * a second launch's output over PROTO_SECOND_POISON_BITS: an element that
- * held the poison in the first but not that in the second was updated from
- * what it found, not left alone.
+ * Compare n elements of type `dtype` (harness/dtype.h), laid out as rows of
+ * `cols`: a float within its bound and finite, an integer exactly. `second`,
+ * when not NULL, is a second launch's output over the second poison: an
+ * element that held the poison in the first but not that in the second was
+ * updated from what it found, not left alone.
  */
-void compare_output(const float *actual, const float *second, const struct proto_expect *expected, size_t n,
-		    size_t cols, struct comparison *r);
+void compare_output(const void *actual, const void *second, uint32_t dtype, const struct proto_expect *expected,
+		    size_t n, size_t cols, struct comparison *r);
 
 /*
  * One paragraph for the student: "sums[17] is 3.5, expected 4.25 (12 of 1,000

@@ -60,7 +60,7 @@ buffer_of(uint64_t addr, const struct case_arrays *cases, int ncases, int64_t *o
 		for (int k = 0; cases[c].info && cases[c].addrs && k < cases[c].info->nbuffers && k < PROTO_MAX_BUFFERS;
 		     k++) {
 			const struct proto_buffer *b = &cases[c].info->buffers[k];
-			uint64_t base = cases[c].addrs[k], bytes = b->rows * b->cols * sizeof(float);
+			uint64_t base = cases[c].addrs[k], bytes = b->rows * b->cols * dtype_size(b->dtype);
 			uint64_t distance = addr < base ? base - addr : addr >= base + bytes ? addr - (base + bytes) + 1 : 0;
 			if (base && distance < best_distance) {
 				best_distance = distance;
@@ -89,8 +89,8 @@ out_of_bounds_text(const struct proto_finding *f, const char *who, const struct 
 	const struct proto_buffer *b = buffer_of(f->addr, cases, ncases, &offset);
 	if (!b)
 		return xasprintf("%s %s %u bytes at 0x%" PRIx64 ", outside every array", who, verb, f->size, f->addr);
-	long long n = (long long)(b->rows * b->cols);
-	long long index = offset >= 0 ? offset / 4 : -((-offset + 3) / 4);
+	long long n = (long long)(b->rows * b->cols), size = (long long)dtype_size(b->dtype);
+	long long index = offset >= 0 ? offset / size : -((-offset + size - 1) / size);
 	char where[96];
 	if (index == n)
 		snprintf(where, sizeof(where), "one past the end");
@@ -167,16 +167,16 @@ diagnose_finding(struct grade_result *r, const struct proto_finding *f, const st
 	return message;
 }
 
-/* Whether a is b within float rounding of a copy. */
+/* Whether a is b within float rounding of a copy (an integer's copy is exact, and so within it). */
 static bool
-same_value(float a, double b)
+same_value(double a, double b)
 {
-	return fabs((double)a - b) <= 1e-6 * fabs(b) + 1e-30;
+	return fabs(a - b) <= 1e-6 * fabs(b) + 1e-30;
 }
 
 bool
-diagnose_layout(struct grade_result *r, const char *name, const float *actual, const struct proto_expect *expected,
-		size_t rows, size_t cols)
+diagnose_layout(struct grade_result *r, const char *name, const void *actual, uint32_t dtype,
+		const struct proto_expect *expected, size_t rows, size_t cols)
 {
 	static const size_t tiles[] = { 32, 16 };
 	for (size_t t = 0; t < sizeof(tiles) / sizeof(*tiles); t++) {
@@ -185,11 +185,12 @@ diagnose_layout(struct grade_result *r, const char *name, const float *actual, c
 		for (size_t i = 0; i < rows / tile * tile; i++)
 			for (size_t j = 0; j < cols / tile * tile; j++) {
 				size_t at = i * cols + j;
-				if (same_value(actual[at], expected[at].value))
+				double a = dtype_load(actual, dtype, at);
+				if (same_value(a, expected[at].value))
 					continue;
 				wrong++;
 				size_t ti = i / tile * tile + j % tile, tj = j / tile * tile + i % tile;
-				moved += same_value(actual[at], expected[ti * cols + tj].value);
+				moved += same_value(a, expected[ti * cols + tj].value);
 			}
 		if (wrong >= tile && moved * 10 >= wrong * 9) {
 			diagnose_add(r, "untransposed_tile",

@@ -37,7 +37,8 @@ char *diagnose_finding(struct grade_result *r, const struct proto_finding *f, co
  * square tile of it transposed (a tile written back as it was read). Adds
  * the diagnostic and returns true when so.
  */
-bool diagnose_layout(struct grade_result *r, const char *name, const float *actual, const struct proto_expect *expected,
+bool diagnose_layout(struct grade_result *r, const char *name, const void *actual, uint32_t dtype,
+		     const struct proto_expect *expected,
 		     size_t rows, size_t cols);
 /* A runner's error text in the lessons' terms: barrier divergence, a deadlock at a warp function. */
 void diagnose_error(struct grade_result *r, const char *text, size_t length);

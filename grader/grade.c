@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -253,7 +254,17 @@ stage_compile(struct grade_state *g)
 	char rtol[32], atol[32];
 	snprintf(rtol, sizeof(rtol), "%.17g", g->e->rtol);
 	snprintf(atol, sizeof(atol), "%.17g", g->e->atol);
-	char *options[] = { g->b.judge, "--seed", g->seed_text, "--rtol", rtol, "--atol", atol, NULL };
+	/* a tolerance workbook.json does not give is each float type's own default, the judge's to apply */
+	char *options[8] = { g->b.judge, "--seed", g->seed_text, NULL };
+	int n = 3;
+	if (!isnan(g->e->rtol)) {
+		options[n++] = "--rtol";
+		options[n++] = rtol;
+	}
+	if (!isnan(g->e->atol)) {
+		options[n++] = "--atol";
+		options[n++] = atol;
+	}
 	char **judge_argv = tools_argv(g->e, options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
 					 g->has_measured ? g->measured_dims : NULL);
 	struct child judge = { .label = "judge", .on_channel = judge_channel, .ctx = &g->s };
@@ -315,7 +326,10 @@ stage_compile(struct grade_state *g)
 			build_compiled(&g->b);
 		child_release(&compile);
 	}
-	if (result == STEP_OK && !judge_ok)
+	if (result == STEP_OK && g->s.check_error)
+		result = environment_error(g, xasprintf("%s; this is a fault in the exercise, not in your code",
+							g->s.check_error));
+	else if (result == STEP_OK && !judge_ok)
 		result = environment_error(g, xasprintf("the judge of '%s' %s; this is a fault in the exercise's "
 							"check, not in your code:\n%s", g->e->name, judge_status,
 							judge_output));

@@ -162,6 +162,7 @@ static const struct rule grader_symbols[] = {
 	{ "cudasimProgramObject", "it controls the CPU simulator" },
 	{ "cudasimGuardDeviceMemory", "it controls the CPU simulator" },
 	{ "cudasimGuardedDeviceAddress", "it controls the CPU simulator" },
+	{ "cudasimDescribeAllocation", "it controls the CPU simulator" },
 	{ "cudasimMeasure", "it controls the CPU simulator" },
 	{ "cudasimLastLaunchStats", "it controls the CPU simulator" },
 	{ "cudasim_ctx_*", "it belongs to the CPU simulator" },

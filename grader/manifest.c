@@ -2,6 +2,7 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,68 @@ launcher_identifier(const char *signature)
 	memcpy(name, start, (size_t)(end - start));
 	name[end - start] = 0;
 	return name;
+}
+
+/* The buffer type a pointer parameter's element type names ("const unsigned int" → uint32), or -1. */
+static int
+param_dtype(const char *type, bool *is_const)
+{
+	static const struct { const char *words; uint32_t dtype; } known[] = {
+		{ "float", DTYPE_FLOAT32 },       { "double", DTYPE_FLOAT64 },       { "int", DTYPE_INT32 },
+		{ "signed", DTYPE_INT32 },        { "signed int", DTYPE_INT32 },     { "int32_t", DTYPE_INT32 },
+		{ "unsigned", DTYPE_UINT32 },     { "unsigned int", DTYPE_UINT32 },  { "uint32_t", DTYPE_UINT32 },
+		{ "unsigned char", DTYPE_UINT8 }, { "uint8_t", DTYPE_UINT8 },
+	};
+	struct buf words = { 0 };
+	*is_const = false;
+	char *copy = xstrdup(type);
+	for (char *w = strtok(copy, " \t\n"); w; w = strtok(NULL, " \t\n")) {
+		if (!strcmp(w, "const"))
+			*is_const = true;
+		else if (strcmp(w, "volatile") && strcmp(w, "__restrict__") && strcmp(w, "__restrict") &&
+			 strcmp(w, "restrict"))
+			buf_addf(&words, "%s%s", words.len ? " " : "", w);
+	}
+	int dtype = -1;
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known) && words.data; i++)
+		if (!strcmp(words.data, known[i].words))
+			dtype = (int)known[i].dtype;
+	buf_free(&words);
+	free(copy);
+	return dtype;
+}
+
+/* The launcher's pointer parameters, each a buffer of one of the types the harness knows. */
+static int
+parse_params(const char *signature, struct exercise *e)
+{
+	const char *open = strchr(signature, '('), *close = strrchr(signature, ')');
+	if (!open || !close || close < open)
+		return error("workbook.json: %s: \"launcher\" has no parameter list: %s", e->name, signature);
+	char *list = xasprintf("%.*s", (int)(close - open - 1), open + 1);
+	int status = 0;
+	for (char *save = NULL, *p = strtok_r(list, ",", &save); p && !status; p = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*p))
+			p++;
+		char *star = strchr(p, '*');
+		if (!star)
+			continue; /* a size, passed by value */
+		char *type = xasprintf("%.*s", (int)(star - p), p);
+		bool is_const;
+		int dtype = strchr(star + 1, '*') ? -1 : param_dtype(type, &is_const);
+		if (dtype < 0)
+			status = error("workbook.json: %s: the launcher's parameter '%s' is not a buffer the harness "
+				       "knows: a pointer to float, double, int, unsigned int or unsigned char (or "
+				       "int32_t, uint32_t, uint8_t)", e->name, p);
+		else if (e->nparams == PROTO_MAX_BUFFERS)
+			status = error("workbook.json: %s: the launcher takes more than %d buffers", e->name,
+				       PROTO_MAX_BUFFERS);
+		else
+			e->params[e->nparams++] = (struct buffer_param){ xstrdup(p), (uint32_t)dtype, is_const };
+		free(type);
+	}
+	free(list);
+	return status;
 }
 
 static bool
@@ -193,13 +256,16 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	const char *title = string_field(o, "title");
 	e->title = xstrdup(title ? title : name);
 	const char *lesson = string_field(o, "lesson");
-	e->lesson = lesson ? xstrdup(lesson) : xasprintf("slides/%s.md", name);
+	/* every file of an item is in the folder of its workbook.json */
+	const char *dir = workbook_dir();
+	e->dir = xstrdup(dir);
+	e->lesson = lesson ? xasprintf("%s%s", dir, lesson) : xasprintf("%sslides/%s.md", dir, name);
 	if (e->kind == ITEM_LESSON)
 		return 0;
 
 	/* a demo has nothing for the student to write: only its variants to run */
-	e->file = e->kind == ITEM_EXERCISE ? xasprintf("exercises/%s.cu", name) : NULL;
-	e->solution = xasprintf("solutions/%s.cu", name);
+	e->file = e->kind == ITEM_EXERCISE ? xasprintf("%sexercises/%s.cu", dir, name) : NULL;
+	e->solution = xasprintf("%ssolutions/%s.cu", dir, name);
 	const char *launcher = string_field(o, "launcher");
 	if (!launcher || !(e->launcher_name = launcher_identifier(launcher)))
 		return error("workbook.json: %s: \"launcher\" must be a C signature like "
@@ -207,6 +273,8 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	e->launcher = xstrdup(launcher);
 	const char *check = string_field(o, "check");
 	e->check = xstrdup(check ? check : name);
+	if (parse_params(launcher, e))
+		return -1;
 
 	const cJSON *dims = cJSON_GetObjectItemCaseSensitive(o, "dims");
 	e->ndims = cJSON_GetArraySize(dims);
@@ -239,8 +307,10 @@ parse_exercise(const cJSON *o, struct exercise *e)
 		return error("workbook.json: %s: \"timing_ways\" is for a demo whose first case is its \"timed\" size "
 			     "(the first launch is one of the ways)", name);
 	const cJSON *tol = cJSON_GetObjectItemCaseSensitive(o, "tolerance");
-	e->rtol = number_field(tol, "rtol", 1e-5);
-	e->atol = number_field(tol, "atol", 0);
+	e->rtol = number_field(tol, "rtol", NAN);
+	e->atol = number_field(tol, "atol", NAN);
+	if (e->rtol < 0 || e->atol < 0)
+		return error("workbook.json: %s: \"tolerance\" is never negative", name);
 	e->threshold_ratio = number_field(o, "threshold_ratio", 1.25);
 	if (e->threshold_ratio < 1)
 		return error("workbook.json: %s: \"threshold_ratio\" below 1 would fail the reference itself", name);
@@ -306,7 +376,7 @@ check_shared(const struct manifest *m, const struct exercise *e)
 int
 manifest_load(struct manifest *m)
 {
-	char *path = root_path("workbook.json");
+	char *path = xstrdup(workbook_file());
 	size_t length;
 	char *text = read_file(path, &length);
 	memset(m, 0, sizeof(*m));

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "protocol.h"
 
 #define MANIFEST_MAX_CASES 24
@@ -24,6 +25,13 @@ struct budget {
 	double limit;
 };
 
+/* A pointer parameter of the launcher: one buffer of the check, in order. */
+struct buffer_param {
+	char *text;  /* "const unsigned char *pixels", as the signature spells it */
+	uint32_t dtype; /* enum dtype (harness/dtype.h) of what it points to */
+	bool is_const;
+};
+
 struct gpu_threshold {
 	char *device; /* as cudaGetDeviceProperties names it */
 	double us;
@@ -37,15 +45,18 @@ struct exercise {
 	char *file;          /* exercises/NAME.cu, NULL for a lesson */
 	char *solution;      /* solutions/NAME.cu */
 	char *check;         /* harness/checks/CHECK.cpp: the item's own name, or an earlier item's with its launcher */
+	char *dir;           /* the folder those are in, relative to the root: "" but for a course of its own */
 	char *launcher;      /* the full C signature */
 	char *launcher_name; /* the identifier in it */
+	struct buffer_param params[PROTO_MAX_BUFFERS]; /* its pointer parameters: the check's buffers, in order */
+	int nparams;
 	char *dim_names[PROTO_MAX_DIMS];
 	int ndims;
 	int ncases;
 	int cases[MANIFEST_MAX_CASES][PROTO_MAX_DIMS];
 	bool has_timed;
 	int timed[PROTO_MAX_DIMS];
-	double rtol, atol;
+	double rtol, atol;   /* NAN where workbook.json gives none: each float type's default (harness/dtype.h) */
 	double threshold_ratio;
 	struct gpu_threshold *absolute;
 	int nabsolute;
@@ -64,7 +75,7 @@ struct manifest {
 	int count;
 };
 
-/* Load root/workbook.json; on a mistake print where and return -1. */
+/* Load the workbook.json in use (util.h's workbook_file); on a mistake print where and return -1. */
 int manifest_load(struct manifest *m);
 struct exercise *manifest_find(struct manifest *m, const char *name);
 /* The closest name, for "did you mean", or NULL when none is close. */

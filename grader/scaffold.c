@@ -232,12 +232,13 @@ static const char check_template[] =
 	"\n"
 	"/* In double precision; .bound is the magnitude float32 rounding error grows with. */\n"
 	"static void\n"
-	"reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)\n"
+	"reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)\n"
 	"{\n"
+	"\tconst float *x = (const float *)in[0]; /* each input as its type lays it out */\n"
 	"\tsize_t n = c->dims[0];\n"
 	"\t#pragma omp parallel for\n"
 	"\tfor (size_t i = 0; i < n; i++) {\n"
-	"\t\tdouble v = 2.0 * in[0][i];\n"
+	"\t\tdouble v = 2.0 * x[i];\n"
 	"\t\tout[1][i].value = v;\n"
 	"\t\tout[1][i].bound = fabs(v);\n"
 	"\t}\n"
@@ -364,7 +365,7 @@ remove_written(struct buf *written)
 static cJSON *
 load_workbook(cJSON **items)
 {
-	char *path = root_path("workbook.json");
+	char *path = xstrdup(workbook_file());
 	size_t length;
 	char *text = read_file(path, &length);
 	cJSON *root = text ? cJSON_ParseWithLength(text, length) : NULL;
@@ -406,9 +407,11 @@ scaffold_new(const char *name, const char *after, struct buf *written)
 	if (!root)
 		return -1;
 	int status = 0, at = -1;
+	/* beside the workbook.json in use: the root's, or a course folder's of its own */
+	const char *dir = workbook_dir();
 	char *files[4] = {
-		xasprintf("solutions/%s.cu", name), xasprintf("harness/checks/%s.cpp", name),
-		xasprintf("slides/%s.md", name), xasprintf("exercises/%s.cu", name),
+		xasprintf("%ssolutions/%s.cu", dir, name), xasprintf("%sharness/checks/%s.cpp", dir, name),
+		xasprintf("%sslides/%s.md", dir, name), xasprintf("%sexercises/%s.cu", dir, name),
 	};
 	if (item_index(items, name) >= 0)
 		status = (error("workbook.json already has '%s'; choose another name", name), -2);
@@ -442,11 +445,11 @@ scaffold_new(const char *name, const char *after, struct buf *written)
 			cJSON_InsertItemInArray(items, at + 1, entry);
 		else
 			cJSON_AddItemToArray(items, entry);
-		char *text = scaffold_print_workbook(root), *path = root_path("workbook.json");
+		char *text = scaffold_print_workbook(root), *path = xstrdup(workbook_file());
 		if (write_file_atomic(path, text, strlen(text)))
 			status = error("cannot write '%s': %s", path, strerror(errno));
 		else
-			buf_addstr(written, "workbook.json\n");
+			buf_addf(written, "%sworkbook.json\n", dir);
 		free(path);
 		free(text);
 	}

@@ -45,6 +45,7 @@ session_release(struct session *s)
 	free(s->refused);
 	free(s->tool_message);
 	free(s->rounds_differ);
+	free(s->check_error);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -110,7 +111,7 @@ payload_limit(const struct session *s, const struct proto_header *h, enum sessio
 		const struct case_state *x = h->case_index < (uint32_t)s->ncases ? &s->cases[h->case_index] : NULL;
 		if (judge || !x || h->aux >= PROTO_MAX_BUFFERS || !x->values[h->aux])
 			return 0;
-		return x->count[h->aux] * sizeof(float);
+		return x->count[h->aux] * dtype_size(x->info.buffers[h->aux].dtype);
 	}
 	case MSG_HELLO:
 		return sizeof(struct proto_device);
@@ -187,6 +188,31 @@ session_feed(struct session *s, enum session_source from, const char *data, size
 
 /* --------------------------------------------------------------- the judge */
 
+/*
+ * The check's buffers against the launcher's signature in workbook.json, in order and by type: a check
+ * that says uint8 where the launcher takes `const int *` would read every element wrong. NULL when
+ * they agree, else the sentence (you own it).
+ */
+static char *
+buffers_disagree(const struct exercise *e, const struct proto_case_info *info)
+{
+	if (!e || !e->nparams)
+		return NULL;
+	if (info->nbuffers != e->nparams)
+		return xasprintf("the check of '%s' declares %d buffer%s, but its launcher takes %d pointer%s: %s",
+				 e->name, info->nbuffers, info->nbuffers == 1 ? "" : "s", e->nparams,
+				 e->nparams == 1 ? "" : "s", e->launcher);
+	for (int k = 0; k < info->nbuffers; k++) {
+		const struct proto_buffer *b = &info->buffers[k];
+		if (b->dtype != e->params[k].dtype)
+			return xasprintf("the check of '%s' declares buffer %d '%s' as %s, but the launcher's "
+					 "parameter '%s' is %s: change the check's check_buffer_typed or the signature "
+					 "in workbook.json", e->name, k + 1, b->name, dtype_name(b->dtype),
+					 e->params[k].text, dtype_name(e->params[k].dtype));
+	}
+	return NULL;
+}
+
 static void
 judge_message(struct session *s, const struct proto_header *h, const char *payload)
 {
@@ -200,8 +226,19 @@ judge_message(struct session *s, const struct proto_header *h, const char *paylo
 			x->info.nbuffers = 0;
 		for (int k = 0; k < x->info.nbuffers; k++) {
 			x->info.buffers[k].name[sizeof(x->info.buffers[k].name) - 1] = 0;
+			if (x->info.buffers[k].dtype >= DTYPE_COUNT) {
+				/* no size to read its elements by: nothing of it is compared */
+				x->info.buffers[k].dtype = DTYPE_FLOAT32;
+				x->info.buffers[k].is_output = 0;
+				s->in[FROM_JUDGE].broken = true;
+			}
 			if (x->info.buffers[k].is_output)
 				x->count[k] = x->info.buffers[k].rows * x->info.buffers[k].cols;
+		}
+		char *disagree = s->check_error ? NULL : buffers_disagree(s->e, &x->info);
+		if (disagree) {
+			s->check_error = disagree;
+			s->in[FROM_JUDGE].broken = true;
 		}
 	} else if (h->type == MSG_EXPECTED && h->aux < PROTO_MAX_BUFFERS && x->have_info &&
 		   h->length == x->count[h->aux] * sizeof(struct proto_expect)) {
@@ -247,16 +284,16 @@ any_case_failed(const struct session *s)
 }
 
 static void
-check_output(struct session *s, int index, int k, const float *actual)
+check_output(struct session *s, int index, int k, const void *actual)
 {
 	struct case_state *x = &s->cases[index];
 	const struct proto_buffer *spec = &x->info.buffers[k];
 	struct comparison cmp;
 	x->outputs_seen[k] = true;
-	compare_output(actual, x->second[k], x->values[k], x->count[k], spec->cols, &cmp);
+	compare_output(actual, x->second[k], spec->dtype, x->values[k], x->count[k], spec->cols, &cmp);
 	s->r->cases[index].mismatches += cmp.wrong;
 	if (cmp.wrong && spec->rows > 1 && !diagnose_has(s->r, "untransposed_tile"))
-		diagnose_layout(s->r, spec->name, actual, x->values[k], spec->rows, spec->cols);
+		diagnose_layout(s->r, spec->name, actual, spec->dtype, x->values[k], spec->rows, spec->cols);
 	if (cmp.wrong)
 		session_fail_case(s, index, compare_describe(&cmp, spec->name, spec->rows, spec->cols));
 }
@@ -315,16 +352,22 @@ round_differs(struct session *s, const char *payload)
 	bool timed = s->timed >= 0;
 	int index = timed ? s->timed + 1 : s->current;
 	const struct case_state *x = &s->cases[timed ? s->timed : s->current];
-	const char *name = d.buffer < (uint32_t)x->info.nbuffers ? x->info.buffers[d.buffer].name : "the output";
+	bool known = d.buffer < (uint32_t)x->info.nbuffers;
+	const char *name = known ? x->info.buffers[d.buffer].name : "the output";
 	char round[64];
 	if (timed)
 		snprintf(round, sizeof(round), "in timed round %u", d.round + 1);
 	else
 		snprintf(round, sizeof(round), "when the case ran again");
-	char *message = xasprintf("%s, on inputs it had not seen before, %s[%llu] was %g where the "
-				  "reference solution computed %g (%llu elements differ): the kernel must compute "
+	/* a float32 to 9 digits; a float64 or an integer (exact in a double) to 17 */
+	const char *format = !known || x->info.buffers[d.buffer].dtype == DTYPE_FLOAT32 ? "%.9g" : "%.17g";
+	char student[40], reference[40];
+	snprintf(student, sizeof(student), format, d.student);
+	snprintf(reference, sizeof(reference), format, d.reference);
+	char *message = xasprintf("%s, on inputs it had not seen before, %s[%llu] was %s where the "
+				  "reference solution computed %s (%llu elements differ): the kernel must compute "
 				  "every launch's output from that launch's inputs",
-				  round, name, (unsigned long long)d.first, (double)d.student, (double)d.reference,
+				  round, name, (unsigned long long)d.first, student, reference,
 				  (unsigned long long)d.count);
 	if (!timed) {
 		/* a kernel wrong from the start is wrong here too: said only of one that passed every case */
@@ -412,7 +455,7 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 	case MSG_OUTPUT:
 		/* the timed case's judged round arrives while the runner is in the timed case */
 		if (index == s->current || (s->current == s->timed && s->timed >= 0 && index == s->timed + 1))
-			check_output(s, index, (int)h->aux, (const float *)payload);
+			check_output(s, index, (int)h->aux, payload);
 		break;
 	case MSG_REPOISONED:
 		if (index == s->current && h->aux < PROTO_MAX_BUFFERS) {

@@ -21,7 +21,7 @@ struct case_state {
 	struct proto_expect *values[PROTO_MAX_BUFFERS];
 	size_t count[PROTO_MAX_BUFFERS];
 	bool outputs_seen[PROTO_MAX_BUFFERS];
-	float *second[PROTO_MAX_BUFFERS];       /* a second launch's output over another poison, or NULL */
+	void *second[PROTO_MAX_BUFFERS];        /* a second launch's output over another poison, or NULL */
 	uint64_t addrs[PROTO_MAX_BUFFERS];      /* where the runner put the case's arrays */
 	struct proto_finding uninitialized;    /* said only if the case fails */
 	bool have_uninitialized;
@@ -64,6 +64,7 @@ struct session {
 	int rounds_case;       /* and which case that was */
 	enum stage tool_stage; /* a failure compute-sanitizer found (STAGE_NONE: none), and its message */
 	char *tool_message;
+	char *check_error;     /* the judge described buffers the launcher's signature does not take */
 	bool progress;         /* JSON lines on stderr as cases end */
 };
 

@@ -1,6 +1,7 @@
 #include "cases.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 	cfg->timed = -1;
 	cfg->threshold_ratio = 1.25;
 	cfg->check_round = 0;
+	cfg->rtol = cfg->atol = NAN;
 	for (int i = 0; i < CASES_MAX; i++)
 		cfg->stream[i] = (uint32_t)i;
 	for (int i = 1; i < argc; i++) {
@@ -116,12 +118,13 @@ cases_describe(const struct run_config *cfg, int index, struct check_case *c)
 }
 
 void
-cases_fill(const struct run_config *cfg, int index, int buffer, float *dst, size_t n)
+cases_fill(const struct run_config *cfg, int index, int buffer, const struct buffer_spec *spec, void *dst)
 {
 	uint64_t stream = rng_stream(cfg->seed, cfg->stream[index], (uint32_t)buffer);
+	size_t n = check_elements(spec), size = dtype_size(spec->type);
 	#pragma omp parallel for schedule(static)
 	for (size_t i = 0; i < n; i++)
-		dst[i] = rng_float(stream, i);
+		rng_draw(spec->type, spec->lo, spec->hi, stream, i, (char *)dst + i * size);
 }
 
 static int

@@ -27,7 +27,7 @@ struct run_config {
 	int check_round;         /* the timed round whose outputs are judged as case timed + 1 */
 	double threshold_ratio;  /* runner: re-measure when this close to it */
 	double threshold_us;     /* runner: absolute threshold, 0 if none */
-	double rtol, atol;       /* judge: the exercise's tolerance */
+	double rtol, atol;       /* judge: the exercise's tolerance for float outputs; NAN: the type's default */
 	const char *student;     /* runner: the submission's shared object */
 	bool under_tool;         /* runner: under compute-sanitizer or Nsight Compute */
 	bool timing_ways;        /* runner, GPU: time the kernel the right and the wrong ways (the "Measure it"
@@ -43,8 +43,8 @@ int cases_parse(int argc, char **argv, struct run_config *cfg);
 /* Declare the buffers of case `index` through the check. */
 void cases_describe(const struct run_config *cfg, int index, struct check_case *c);
 
-/* Fill input buffer `buffer` of case `index` from the seed. */
-void cases_fill(const struct run_config *cfg, int index, int buffer, float *dst, size_t n);
+/* Fill input buffer `buffer` of case `index` (declared as *spec) from the seed. */
+void cases_fill(const struct run_config *cfg, int index, int buffer, const struct buffer_spec *spec, void *dst);
 
 /*
  * The inputs of timed round `round`: every round draws fresh ones, so no

@@ -3,6 +3,7 @@
  * it draws the same inputs as the runner and sends the CPU reference of every
  * output, with the error each element may carry, to the grader.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@ static int
 judge_case(const struct run_config *cfg, int index)
 {
 	struct check_case c;
-	float *inputs[PROTO_MAX_BUFFERS] = { 0 };
+	void *inputs[PROTO_MAX_BUFFERS] = { 0 };
 	struct proto_expect *expected[PROTO_MAX_BUFFERS] = { 0 };
 	int status = 0;
 
@@ -21,9 +22,9 @@ judge_case(const struct run_config *cfg, int index)
 	for (int k = 0; k < c.nbuffers && !status; k++) {
 		size_t n = check_elements(&c.spec[k]);
 		if (c.spec[k].role == BUFFER_IN) {
-			inputs[k] = malloc(n * sizeof(float) + 1);
+			inputs[k] = malloc(check_bytes(&c.spec[k]) + 1);
 			if (inputs[k])
-				cases_fill(cfg, index, k, inputs[k], n);
+				cases_fill(cfg, index, k, &c.spec[k], inputs[k]);
 		} else {
 			expected[k] = calloc(n + 1, sizeof(struct proto_expect));
 		}
@@ -40,19 +41,24 @@ judge_case(const struct run_config *cfg, int index)
 	for (int k = 0; k < c.nbuffers; k++) {
 		snprintf(info.buffers[k].name, sizeof(info.buffers[k].name), "%s", c.spec[k].name);
 		info.buffers[k].is_output = c.spec[k].role == BUFFER_OUT;
+		info.buffers[k].dtype = (uint32_t)c.spec[k].type;
 		info.buffers[k].rows = c.spec[k].rows;
 		info.buffers[k].cols = c.spec[k].cols;
 	}
 	if (!status && proto_send(cfg->channel_fd, MSG_CASE_INFO, (uint32_t)index, 0, &info, sizeof(info)))
 		status = -1;
 	if (!status)
-		check_definition.reference(&c, (const float *const *)inputs, expected);
+		check_definition.reference(&c, (const void *const *)inputs, expected);
 	for (int k = 0; k < c.nbuffers && !status; k++) {
 		if (!expected[k])
 			continue;
 		size_t n = check_elements(&c.spec[k]);
+		enum dtype t = c.spec[k].type;
+		/* the allowed error of each element; an integer is compared exactly */
+		double rtol = isnan(cfg->rtol) ? dtype_default_rtol(t) : cfg->rtol;
+		double atol = isnan(cfg->atol) ? 0 : cfg->atol;
 		for (size_t i = 0; i < n; i++)
-			expected[k][i].bound = cfg->rtol * expected[k][i].bound + cfg->atol;
+			expected[k][i].bound = dtype_is_float(t) ? rtol * expected[k][i].bound + atol : 0;
 		if (proto_send(cfg->channel_fd, MSG_EXPECTED, (uint32_t)index, (uint32_t)k,
 			       expected[k], n * sizeof(struct proto_expect)))
 			status = -1;

@@ -9,6 +9,7 @@
 #define CUDALINGS_PROTOCOL_H
 
 #include <stdint.h>
+#include "dtype.h"
 
 #define PROTO_MAGIC 0x43554c47u /* "CULG" */
 #define PROTO_MAX_DIMS 4
@@ -18,7 +19,7 @@
 enum proto_type {
 	MSG_HELLO = 1,     /* runner: struct proto_device */
 	MSG_CASE_BEGIN,    /* runner: case index */
-	MSG_OUTPUT,        /* runner: case, aux = buffer index, payload = raw elements */
+	MSG_OUTPUT,        /* runner: case, aux = buffer index, payload = raw elements of the buffer's dtype */
 	MSG_INPUT_CHANGED, /* runner: case, aux = buffer index, payload = first changed index (u64) */
 	MSG_ERROR,         /* runner: case, aux = enum proto_stage, payload = text */
 	MSG_TIMING,        /* runner: struct proto_timing */
@@ -31,18 +32,12 @@ enum proto_type {
 	MSG_COUNTS,        /* runner (simulator): case, payload = struct proto_counts */
 	MSG_ROUND_DIFFERS, /* runner: the timed case, aux = buffer index, payload = struct proto_round_differs */
 	MSG_REFUSED,       /* runner: the submission made a system call it may not; payload = the call's name */
-	MSG_REPOISONED,    /* runner: case, aux = buffer: the output of a second launch over PROTO_SECOND_POISON */
+	MSG_REPOISONED,    /* runner: case, aux = buffer: the output of a second launch over the second poison */
 	MSG_LINES,         /* runner (simulator): case, payload = struct proto_line[], at most PROTO_MAX_LINES */
 	MSG_WAYS,          /* runner: the timed case, payload = struct proto_way[], at most PROTO_MAX_WAYS */
 };
 
-/* The harness fills outputs with 0xff bytes (a NaN) before a launch. Where
- * some stay so, it launches again over 0x01 bytes (a tiny normal float): an
- * element still holding that was never written; one that changed was
- * updated from the value it found (an atomicAdd into an output nobody set). */
-#define PROTO_POISON_BITS 0xffffffffu
-#define PROTO_SECOND_POISON_BYTE 0x01
-#define PROTO_SECOND_POISON_BITS 0x01010101u
+/* The poisons outputs are filled with before a launch are harness/dtype.h's. */
 
 enum proto_stage {
 	PROTO_STAGE_RUN = 1,
@@ -71,7 +66,7 @@ struct proto_device {
 };
 
 /* One element of a reference output: the value in double precision and the
- * largest error a correct float32 kernel may make on it. */
+ * largest error a correct kernel may make on it (0 for an integer: exact). */
 struct proto_expect {
 	double value;
 	double bound;
@@ -80,7 +75,7 @@ struct proto_expect {
 struct proto_buffer {
 	char name[32];
 	int32_t is_output;
-	int32_t reserved;
+	uint32_t dtype; /* enum dtype: how its elements are laid out and compared */
 	uint64_t rows, cols;
 };
 
@@ -142,7 +137,7 @@ struct proto_round_differs {
 	uint32_t round, buffer;
 	uint64_t first;          /* the first element that differs */
 	uint64_t count;          /* how many differ */
-	float student, reference;
+	double student, reference; /* the first one's values (exact for every dtype) */
 };
 
 struct proto_timing {

@@ -243,7 +243,7 @@ send_device(void)
 /* The device and host sides of one case. */
 struct case_buffers {
 	struct check_case c;
-	float *host[PROTO_MAX_BUFFERS];
+	unsigned char *host[PROTO_MAX_BUFFERS]; /* raw elements of each buffer's type */
 	void *dev[PROTO_MAX_BUFFERS];
 	size_t bytes[PROTO_MAX_BUFFERS];
 };
@@ -254,15 +254,15 @@ setup_case(int index, struct case_buffers *b)
 	memset(b, 0, sizeof(*b));
 	cases_describe(&cfg, index, &b->c);
 	for (int k = 0; k < b->c.nbuffers; k++) {
-		b->bytes[k] = check_elements(&b->c.spec[k]) * sizeof(float);
-		b->host[k] = (float *)malloc(b->bytes[k] ? b->bytes[k] : 1);
+		b->bytes[k] = check_bytes(&b->c.spec[k]);
+		b->host[k] = (unsigned char *)malloc(b->bytes[k] ? b->bytes[k] : 1);
 		if (!b->host[k]) {
 			proto_sendf(channel, MSG_ERROR, (uint32_t)index, PROTO_STAGE_RUN,
 				    "the harness could not allocate %zu bytes of host memory", b->bytes[k]);
 			return -1;
 		}
 		if (b->c.spec[k].role == BUFFER_IN)
-			cases_fill(&cfg, index, k, b->host[k], check_elements(&b->c.spec[k]));
+			cases_fill(&cfg, index, k, &b->c.spec[k], b->host[k]);
 		if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&b->dev[k], b->bytes[k])))
 			return -1;
 		if (b->c.spec[k].role == BUFFER_IN &&
@@ -272,8 +272,13 @@ setup_case(int index, struct case_buffers *b)
 	}
 	/* so that an address a check or a sanitizer reports can be named after its buffer */
 	uint64_t addrs[PROTO_MAX_BUFFERS] = { 0 };
-	for (int k = 0; k < b->c.nbuffers; k++)
+	for (int k = 0; k < b->c.nbuffers; k++) {
 		addrs[k] = (uint64_t)(uintptr_t)b->dev[k];
+#ifdef __CUDASIM__
+		/* and so that the simulator's own messages count its elements, not floats */
+		cudasimDescribeAllocation(b->dev[k], (unsigned)dtype_size(b->c.spec[k].type), dtype_name(b->c.spec[k].type));
+#endif
+	}
 	proto_send(channel, MSG_BUFFERS, (uint32_t)index, 0, addrs, sizeof(addrs));
 	return 0;
 }
@@ -288,13 +293,13 @@ free_case(struct case_buffers *b)
 	}
 }
 
-/* Poison the outputs so that an element no thread writes reads as NaN. */
+/* Poison the outputs so that an element no thread writes holds its type's poison (a float's is NaN). */
 static cudaError_t
 poison_outputs(struct case_buffers *b, void *const *dev)
 {
 	for (int k = 0; k < b->c.nbuffers; k++)
 		if (b->c.spec[k].role == BUFFER_OUT) {
-			cudaError_t e = cudaMemsetAsync(dev[k], 0xff, b->bytes[k]);
+			cudaError_t e = cudaMemsetAsync(dev[k], dtype_poison_byte(b->c.spec[k].type), b->bytes[k]);
 			if (e != cudaSuccess)
 				return e;
 		}
@@ -325,13 +330,23 @@ launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *
 	return 0;
 }
 
-/* A NaN in an output: the poison left alone, or updated (a GPU's arithmetic on it gives another NaN). */
+/*
+ * Whether an output may hold its poison, left alone or updated: a NaN in a
+ * float output (a GPU's arithmetic on the poison gives another NaN). Any
+ * value of an integer output may be one, so those always get the second
+ * launch: the grader alone knows which elements are wrong.
+ */
 static bool
-holds_nan(const float *v, size_t n)
+may_hold_poison(const struct buffer_spec *spec, const unsigned char *v)
 {
-	for (size_t i = 0; i < n; i++)
-		if (v[i] != v[i])
+	if (!dtype_is_float(spec->type))
+		return true;
+	size_t n = check_elements(spec);
+	for (size_t i = 0; i < n; i++) {
+		double x = dtype_load(v, spec->type, i);
+		if (x != x)
 			return true;
+	}
 	return false;
 }
 
@@ -345,7 +360,7 @@ static void
 send_second_poison(int index, struct case_buffers *b, void *const *dev)
 {
 	for (int k = 0; k < b->c.nbuffers; k++)
-		if (b->c.spec[k].role == BUFFER_OUT && cudaMemsetAsync(dev[k], PROTO_SECOND_POISON_BYTE, b->bytes[k]))
+		if (b->c.spec[k].role == BUFFER_OUT && cudaMemsetAsync(dev[k], DTYPE_SECOND_POISON_BYTE, b->bytes[k]))
 			return;
 	check_definition.launch(student_launcher, &b->c, dev);
 	cudaError_t e = cudaDeviceSynchronize();
@@ -361,7 +376,7 @@ send_second_poison(int index, struct case_buffers *b, void *const *dev)
 	for (int k = 0; k < b->c.nbuffers; k++) {
 		if (b->c.spec[k].role != BUFFER_OUT)
 			continue;
-		std::vector<float> second(check_elements(&b->c.spec[k]));
+		std::vector<unsigned char> second(b->bytes[k] ? b->bytes[k] : 1);
 		if (cudaMemcpy(second.data(), dev[k], b->bytes[k], cudaMemcpyDeviceToHost) == cudaSuccess)
 			proto_send(channel, MSG_REPOISONED, (uint32_t)index, (uint32_t)k, second.data(), b->bytes[k]);
 	}
@@ -377,7 +392,7 @@ send_outputs(int index, struct case_buffers *b, void *const *dev)
 		if (harness_call(index, "copying the outputs back",
 				 cudaMemcpy(b->host[k], dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
 			return -1;
-		poisoned |= holds_nan(b->host[k], check_elements(&b->c.spec[k]));
+		poisoned |= may_hold_poison(&b->c.spec[k], b->host[k]);
 	}
 	/* before the outputs: the grader reads the second launch's when it compares the first's */
 	if (poisoned)
@@ -396,15 +411,15 @@ verify_inputs(int index, struct case_buffers *b)
 	for (int k = 0; k < b->c.nbuffers; k++) {
 		if (b->c.spec[k].role != BUFFER_IN)
 			continue;
-		size_t n = check_elements(&b->c.spec[k]);
-		std::vector<float> now(n);
+		size_t n = check_elements(&b->c.spec[k]), size = dtype_size(b->c.spec[k].type);
+		std::vector<unsigned char> now(b->bytes[k] ? b->bytes[k] : 1);
 		if (harness_call(index, "copying the inputs back",
 				 cudaMemcpy(now.data(), b->dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
 			return;
 		if (memcmp(now.data(), b->host[k], b->bytes[k]) == 0)
 			continue;
 		uint64_t first = 0;
-		while (first < n && memcmp(&now[first], &b->host[k][first], sizeof(float)) == 0)
+		while (first < n && memcmp(&now[first * size], &b->host[k][first * size], size) == 0)
 			first++;
 		proto_send(channel, MSG_INPUT_CHANGED, (uint32_t)index, (uint32_t)k, &first, sizeof(first));
 	}
@@ -513,12 +528,13 @@ blocks_for(size_t n, unsigned most)
 	return blocks < 1 ? 1 : blocks > most ? most : (unsigned)blocks;
 }
 
-/* Element i of an input, as cases_fill draws it on the host. */
+/* An input, as cases_fill draws it on the host. */
 __global__ void
-draw_inputs(float *dst, size_t n, uint64_t stream)
+draw_inputs(void *dst, size_t n, uint64_t stream, uint32_t type, double lo, double hi)
 {
+	size_t size = dtype_size(type);
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-		dst[i] = rng_float(stream, i);
+		rng_draw(type, lo, hi, stream, i, (char *)dst + i * size);
 }
 
 /* How far the student's outputs of a round are from the reference solution's on the same inputs. */
@@ -529,26 +545,28 @@ struct round_check {
 };
 
 __global__ void
-sum_magnitude(const float *ref, size_t n, struct round_check *c)
+sum_magnitude(const void *ref, uint32_t type, size_t n, struct round_check *c)
 {
 	double sum = 0;
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-		sum += fabs((double)ref[i]);
+		sum += fabs(dtype_load(ref, type, i));
 	atomicAdd(&c->magnitude, sum);
 }
 
 /*
- * Loose on purpose: a legitimate kernel that sums in another order differs
- * from the reference by far less than 1% of the outputs' mean magnitude;
- * a result remembered from other inputs differs by about that magnitude.
+ * Floats loose on purpose: a legitimate kernel that sums in another order
+ * differs from the reference by far less than 1% of the outputs' mean
+ * magnitude; a result remembered from other inputs differs by about that
+ * magnitude. Integers exactly: any order of integer atomics gives one result.
  */
 __global__ void
-compare_round(const float *student, const float *ref, size_t n, struct round_check *c)
+compare_round(const void *student, const void *ref, uint32_t type, size_t n, struct round_check *c)
 {
 	double mean = c->magnitude / (double)(n ? n : 1);
+	double rtol = dtype_is_float(type) ? 1e-2 : 0;
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-		double s = student[i], r = ref[i];
-		if (!(fabs(s - r) <= 1e-2 * (fabs(r) + mean))) {
+		double s = dtype_load(student, type, i), r = dtype_load(ref, type, i);
+		if (!(fabs(s - r) <= rtol * (fabs(r) + mean))) {
 			atomicAdd(&c->wrong, 1ull);
 			atomicMin(&c->first, (unsigned long long)i);
 		}
@@ -562,9 +580,11 @@ draw_round_inputs(struct timing_state *t)
 	for (int k = 0; k < t->b->c.nbuffers; k++) {
 		if (t->b->c.spec[k].role != BUFFER_IN)
 			continue;
+		const struct buffer_spec *spec = &t->b->c.spec[k];
 		streams[k] = rng_stream(cfg.seed, cases_round_stream(&cfg, t->round), (uint32_t)k);
-		size_t n = check_elements(&t->b->c.spec[k]);
-		draw_inputs<<<blocks_for(n, 1024), 256>>>((float *)t->b->dev[k], n, streams[k]);
+		size_t n = check_elements(spec);
+		draw_inputs<<<blocks_for(n, 1024), 256>>>(t->b->dev[k], n, streams[k], (uint32_t)spec->type, spec->lo,
+							  spec->hi);
 	}
 	return harness_call(t->index, "drawing the inputs", cudaGetLastError());
 }
@@ -648,22 +668,26 @@ check_round(struct timing_state *t, bool judged)
 	for (int k = 0; k < b->c.nbuffers; k++) {
 		if (b->c.spec[k].role != BUFFER_OUT)
 			continue;
-		size_t n = check_elements(&b->c.spec[k]);
+		size_t n = check_elements(&b->c.spec[k]), size = dtype_size(b->c.spec[k].type);
+		uint32_t type = (uint32_t)b->c.spec[k].type;
 		struct round_check c = { 0, 0, ~0ull };
 		if (harness_call(t->index, "checking a round",
 				 cudaMemcpy(t->check, &c, sizeof(c), cudaMemcpyHostToDevice)))
 			return -1;
-		sum_magnitude<<<blocks_for(n, 256), 256>>>((const float *)t->ref_dev[k], n, t->check);
-		compare_round<<<blocks_for(n, 1024), 256>>>((const float *)b->dev[k], (const float *)t->ref_dev[k], n, t->check);
+		if (dtype_is_float(type))
+			sum_magnitude<<<blocks_for(n, 256), 256>>>(t->ref_dev[k], type, n, t->check);
+		compare_round<<<blocks_for(n, 1024), 256>>>(b->dev[k], t->ref_dev[k], type, n, t->check);
 		if (harness_call(t->index, "checking a round", cudaGetLastError()) ||
 		    harness_call(t->index, "checking a round",
 				 cudaMemcpy(&c, t->check, sizeof(c), cudaMemcpyDeviceToHost)))
 			return -1;
 		if (c.wrong) {
-			float student = 0, reference = 0;
-			cudaMemcpy(&student, (const float *)b->dev[k] + c.first, sizeof(float), cudaMemcpyDeviceToHost);
-			cudaMemcpy(&reference, (const float *)t->ref_dev[k] + c.first, sizeof(float), cudaMemcpyDeviceToHost);
-			struct proto_round_differs d = { (uint32_t)t->round, (uint32_t)k, c.first, c.wrong, student, reference };
+			unsigned char student[8] = { 0 }, reference[8] = { 0 };
+			cudaMemcpy(student, (const unsigned char *)b->dev[k] + c.first * size, size, cudaMemcpyDeviceToHost);
+			cudaMemcpy(reference, (const unsigned char *)t->ref_dev[k] + c.first * size, size,
+				   cudaMemcpyDeviceToHost);
+			struct proto_round_differs d = { (uint32_t)t->round, (uint32_t)k, c.first, c.wrong,
+							 dtype_load(student, type, 0), dtype_load(reference, type, 0) };
 			proto_send(channel, MSG_ROUND_DIFFERS, (uint32_t)t->index, (uint32_t)k, &d, sizeof(d));
 			return -1;
 		}
@@ -1092,7 +1116,7 @@ load_student(void)
 	void *scratch = NULL;
 	cudaEvent_t e;
 	if (!cfg.under_tool && cudaMalloc(&scratch, 4096) == cudaSuccess) {
-		draw_inputs<<<1, 32>>>((float *)scratch, 32, 1);
+		draw_inputs<<<1, 32>>>(scratch, 32, 1, DTYPE_FLOAT32, -1, 1);
 		cudaMemsetAsync(scratch, 0, 4096);
 		cudaEventCreate(&e);
 		cudaEventRecord(e);

@@ -385,10 +385,10 @@ describe_address(char *buf, size_t n)
 			 "256 KiB: a local array too large, or recursion without end?)");
 	} else if (al && a >= al->ptr + al->size) {
 		snprintf(buf, n, "accessed address %p, %zu bytes past the end of the "
-			 "%zu-byte allocation at %p (a float index %zu past the last element): "
+			 "%zu-byte allocation at %p (a %s index %zu past the last element): "
 			 "an index out of bounds, or a missing bounds check (if (i < n))",
 			 fault.addr, (size_t)(a - (al->ptr + al->size)), al->size,
-			 (void *)al->ptr, (size_t)(a - (al->ptr + al->size)) / 4);
+			 (void *)al->ptr, al->elem_name, (size_t)(a - (al->ptr + al->size)) / al->elem_size);
 	} else if (al && a < al->ptr) {
 		snprintf(buf, n, "accessed address %p, %zu bytes before the start of the "
 			 "%zu-byte allocation at %p: a negative index?", fault.addr,
@@ -403,10 +403,10 @@ describe_address(char *buf, size_t n)
 			 "variable or a string literal?)", fault.addr);
 	} else if ((al = sim_alloc_below(a)) && (size_t)(a - al->ptr) < ((size_t)1 << 30)) {
 		snprintf(buf, n, "accessed address %p, %zu bytes past the end of the "
-			 "%zu-byte allocation at %p (a float index %zu past its last element, "
+			 "%zu-byte allocation at %p (a %s index %zu past its last element, "
 			 "far out of bounds): a wrong index, or a missing bounds check?",
 			 fault.addr, (size_t)(a - (al->ptr + al->size)), al->size,
-			 (void *)al->ptr, (size_t)(a - (al->ptr + al->size)) / 4);
+			 (void *)al->ptr, al->elem_name, (size_t)(a - (al->ptr + al->size)) / al->elem_size);
 	} else {
 		snprintf(buf, n, "accessed address %p, which is in no allocation that "
 			 "cudaMalloc made (a host pointer passed to the kernel, or an index "

@@ -141,7 +141,19 @@ describe_word(char *buf, size_t n, const void *where, uint32_t va, uint32_t vb)
 
 	memcpy(&fa, &va, 4);
 	memcpy(&fb, &vb, 4);
-	if (a)
+	if (a && a->integer && a->elem_size == 4)
+		snprintf(buf, n, "the word at byte %zu of the %zu-byte allocation at %p "
+			 "(%s element %zu) is %lld in one order and %lld in the other",
+			 (size_t)((const char *)where - a->ptr), a->size, (void *)a->ptr, a->elem_name,
+			 (size_t)((const char *)where - a->ptr) / 4,
+			 strcmp(a->elem_name, "int32") ? (long long)va : (long long)(int32_t)va,
+			 strcmp(a->elem_name, "int32") ? (long long)vb : (long long)(int32_t)vb);
+	else if (a && a->elem_size != 4)
+		snprintf(buf, n, "the word at byte %zu of the %zu-byte allocation at %p "
+			 "(in %s element %zu) is 0x%08x in one order and 0x%08x in the other",
+			 (size_t)((const char *)where - a->ptr), a->size, (void *)a->ptr, a->elem_name,
+			 (size_t)((const char *)where - a->ptr) / a->elem_size, va, vb);
+	else if (a)
 		snprintf(buf, n, "the word at byte %zu of the %zu-byte allocation at %p "
 			 "(float element %zu) is %g (0x%08x) in one order and %g (0x%08x) "
 			 "in the other", (size_t)((const char *)where - a->ptr), a->size,

@@ -160,6 +160,10 @@ struct sim_alloc {
 	char *map;			/* the mapping, guard pages included */
 	size_t map_len;
 	enum sim_alloc_kind kind;
+	/* what its elements are (cudasimDescribeAllocation): 4-byte "float" unless the runner says otherwise */
+	unsigned elem_size;
+	char elem_name[16];
+	bool integer;			/* integers differ exactly: no float rounding explains two orders apart */
 	/* order check: snapshots of the pages a launch wrote */
 	char *orig, *result;		/* shadows of [page_lo, page_hi) */
 	unsigned char *dirty;		/* one byte per page: bit 0 run A, bit 1 run B */

@@ -32,7 +32,7 @@ all: sim
 # What a runner exports to the student's shared object: the simulator's
 # symbols, less the controls a submission must not reach (grader/inspect.c
 # names the same ones to refuse a submission that calls them).
-SIM_CONTROLS := cudasimTakeChecks|cudasimCheck|cudasimTakeLines|cudasimMeasure|cudasimLastLaunchStats|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|cudasimGuardedDeviceAddress|sim_[a-z_]*|cudasim_ctx_[a-z]*|backtrace_[a-z_]*
+SIM_CONTROLS := cudasimTakeChecks|cudasimCheck|cudasimTakeLines|cudasimMeasure|cudasimLastLaunchStats|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|cudasimGuardedDeviceAddress|cudasimDescribeAllocation|sim_[a-z_]*|cudasim_ctx_[a-z]*|backtrace_[a-z_]*
 $(B)/sim/student.dynlist: $(SIM_LIB)
 	$(call msg,GEN,$@)
 	$(Q){ echo '{'; nm -g --defined-only --quiet $(SIM_LIB) | awk 'NF == 3 { print "  " $$3 ";" }' | \

@@ -12,10 +12,10 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
 	size_t rows = c->dims[0], cols = c->dims[1];
-	const float *a = in[0];
+	const float *a = (const float *)in[0];
 	struct proto_expect *sums = out[1];
 	/* columns in slabs so that each thread streams whole rows of its slab */
 	const size_t slab = 1024;

@@ -10,7 +10,7 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
 	size_t rows = c->dims[0], cols = c->dims[1];
 	#pragma omp parallel for

@@ -13,10 +13,10 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
 	size_t m = c->dims[0], k = c->dims[1], n = c->dims[2];
-	const float *a = in[0], *b = in[1];
+	const float *a = (const float *)in[0], *b = (const float *)in[1];
 	struct proto_expect *cc = out[2];
 	/* row by row, streaming B's rows, so the inner loop is contiguous */
 	#pragma omp parallel for schedule(dynamic, 4)

@@ -11,12 +11,13 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
+	const float *a = (const float *)in[0], *b = (const float *)in[1];
 	size_t n = (size_t)c->dims[0] * c->dims[1];
 	#pragma omp parallel for
 	for (size_t i = 0; i < n; i++) {
-		double v = (double)in[0][i] + (double)in[1][i];
+		double v = (double)a[i] + (double)b[i];
 		out[2][i].value = v;
 		out[2][i].bound = fabs(v);
 	}

@@ -10,12 +10,13 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
+	const float *x = (const float *)in[0];
 	size_t n = c->dims[0];
 	#pragma omp parallel for
 	for (size_t i = 0; i < n; i++) {
-		double v = 2.0 * in[0][i];
+		double v = 2.0 * x[i];
 		out[1][i].value = v;
 		out[1][i].bound = fabs(v);
 	}

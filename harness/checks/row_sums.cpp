@@ -10,14 +10,15 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
+	const float *x = (const float *)in[0];
 	size_t rows = c->dims[0], cols = c->dims[1];
 	#pragma omp parallel for
 	for (size_t r = 0; r < rows; r++) {
 		double sum = 0, mag = 0;
 		for (size_t j = 0; j < cols; j++) {
-			double v = in[0][r * cols + j];
+			double v = x[r * cols + j];
 			sum += v;
 			mag += fabs(v);
 		}

@@ -12,8 +12,9 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
+	const float *x = (const float *)in[0];
 	long n = c->dims[0];
 	#pragma omp parallel for
 	for (long i = 0; i < n; i++) {
@@ -21,8 +22,8 @@ reference(const struct check_case *c, const float *const *in, struct proto_expec
 		long last = i + radius < n - 1 ? i + radius : n - 1;
 		double sum = 0, mag = 0;
 		for (long j = first; j <= last; j++) {
-			sum += in[0][j];
-			mag += fabs(in[0][j]);
+			sum += x[j];
+			mag += fabs(x[j]);
 		}
 		out[1][i].value = sum / (double)(last - first + 1);
 		/* float32 rounds each partial sum and the division: both grow with the mean of |terms| */

@@ -10,14 +10,15 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
+	const float *x = (const float *)in[0];
 	long n = c->dims[0];
 	double sum = 0, mag = 0;
 	#pragma omp parallel for reduction(+ : sum, mag)
 	for (long i = 0; i < n; i++) {
-		sum += in[0][i];
-		mag += fabs(in[0][i]);
+		sum += x[i];
+		mag += fabs(x[i]);
 	}
 	out[1][0].value = sum;
 	out[1][0].bound = mag; /* whatever the order of the float additions, their error grows with Σ|x| */

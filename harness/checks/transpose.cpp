@@ -10,13 +10,14 @@ buffers(struct check_case *c)
 }
 
 static void
-reference(const struct check_case *c, const float *const *in, struct proto_expect *const *out)
+reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)
 {
+	const float *x = (const float *)in[0];
 	size_t rows = c->dims[0], cols = c->dims[1];
 	#pragma omp parallel for
 	for (size_t j = 0; j < cols; j++)
 		for (size_t i = 0; i < rows; i++) {
-			out[1][j * rows + i].value = in[0][i * cols + j];
+			out[1][j * rows + i].value = x[i * cols + j];
 			out[1][j * rows + i].bound = 0; /* a transpose moves values: exact */
 		}
 }

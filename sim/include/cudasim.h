@@ -549,6 +549,12 @@ CUDASIM_EXTERN_C int cudasimTakeLines(struct cudasimLine *out, int max);
 CUDASIM_EXTERN_C void cudasimProgramObject(const char *path);
 /* The runner again: from here on host code cannot touch device memory outside a launch or a runtime call. */
 CUDASIM_EXTERN_C void cudasimGuardDeviceMemory(int on);
+/*
+ * The runner again: the elements of the allocation at p are `elem_size` bytes of `type` ("float32",
+ * "int32", "uint8", …), so that messages count its elements and the order check compares its integers
+ * exactly. An allocation nobody describes holds floats.
+ */
+CUDASIM_EXTERN_C void cudasimDescribeAllocation(const void *p, unsigned elem_size, const char *type);
 /* The runner's fault handler: whether a fault at addr was host code touching guarded device memory. */
 CUDASIM_EXTERN_C int cudasimGuardedDeviceAddress(const void *addr);
 /*

@@ -4,7 +4,8 @@
 # hardware's limit and its tier), every starter (must fail), every file in
 # tests/wrong/ (must fail at the stage it declares, the slow variants at
 # "performance"), the transpose solution ten times in a row (all must pass),
-# every demo's variants (all must be correct), the adversarial submissions and
+# the test course of buffers that are not float32 (tests/typed/), every
+# demo's variants (all must be correct), the adversarial submissions and
 # the valid-syntax corpus (tests/corpus/, built by nvcc and run), and the heat
 # map of --lines (tests/gpu/lines.sh). Prints a table; with
 # OUT set, also writes it to $OUT/gpu-results.md.
@@ -65,6 +66,20 @@ for n in $names; do
 		grade "$n" "$w" "$(sed -n 's|^// expect: \([a-z]*\).*|\1|p' "$w" | head -1)"
 	done
 done
+# buffers that are not float32: the test course in tests/typed/ (uint8 pixels into uint32 bins with atomics,
+# int32 keys and float64 weights), its solutions, starters and wrong variants, the slow one at performance
+export CUDALINGS_WORKBOOK=tests/typed/workbook.json
+mkdir -p build/test-gpu
+for n in $($g list --json | python3 -c 'import json,sys; print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"]=="exercise"))'); do
+	grade "$n" "tests/typed/solutions/$n.cu" pass
+	$g starter "$n" >"build/test-gpu/$n.cu" && grade "$n" "build/test-gpu/$n.cu" fail
+	for w in tests/typed/tests/wrong/"$n"/*.cu; do
+		[ -e "$w" ] || continue
+		grep -q '^// sim-only' "$w" && continue
+		grade "$n" "$w" "$(sed -n 's|^// expect: \([a-z]*\).*|\1|p' "$w" | head -1)"
+	done
+done
+unset CUDALINGS_WORKBOOK
 # edit -> verdict: a fresh copy of the transpose solution, graded cold and then nine more times
 mkdir -p build/test-gpu
 for i in 1 2 3 4 5 6 7 8 9 10; do

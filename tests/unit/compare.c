@@ -28,7 +28,7 @@ Test(compare, equal_outputs_pass, .timeout = 5)
 	struct proto_expect e[4];
 	struct comparison r;
 	exact(e, v, 4);
-	compare_output(v, NULL, e, 4, 2, &r);
+	compare_output(v, NULL, DTYPE_FLOAT32, e, 4, 2, &r);
 	cr_assert_eq(r.wrong, 0);
 	cr_assert_eq(r.total, 4);
 }
@@ -40,7 +40,7 @@ Test(compare, poison_is_reported_as_never_written, .timeout = 5)
 	struct comparison r;
 	exact(e, expected, 6);
 	actual[4] = poison();
-	compare_output(actual, NULL, e, 6, 3, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 6, 3, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.unwritten, 1);
 	char *text = compare_describe(&r, "out", 2, 3);
@@ -54,7 +54,7 @@ Test(compare, nan_never_passes_even_with_a_huge_bound, .timeout = 5)
 	float actual[1] = { NAN };
 	struct proto_expect e[1] = { { 1.0, 1e30 } };
 	struct comparison r;
-	compare_output(actual, NULL, e, 1, 1, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 1, 1, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.not_finite, 1);
 	char *text = compare_describe(&r, "sums", 1, 1);
@@ -67,7 +67,7 @@ Test(compare, infinity_fails, .timeout = 5)
 	float actual[1] = { INFINITY };
 	struct proto_expect e[1] = { { 1.0, 1e30 } };
 	struct comparison r;
-	compare_output(actual, NULL, e, 1, 1, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 1, 1, &r);
 	cr_assert_eq(r.wrong, 1);
 }
 
@@ -76,7 +76,7 @@ Test(compare, bound_is_respected_on_both_sides, .timeout = 5)
 	float actual[3] = { 1.001f, 0.999f, 1.01f };
 	struct proto_expect e[3] = { { 1, 0.002 }, { 1, 0.002 }, { 1, 0.002 } };
 	struct comparison r;
-	compare_output(actual, NULL, e, 3, 3, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 3, 3, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.first[0].index, 2);
 }
@@ -93,7 +93,7 @@ Test(compare, the_wrong_rows_are_named, .timeout = 5)
 	for (int row = 32; row < 40; row++)
 		actual[row * COLS + 5] = -1;
 	struct comparison r;
-	compare_output(actual, NULL, e, ROWS * COLS, COLS, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, ROWS * COLS, COLS, &r);
 	cr_assert_eq(r.wrong, 8);
 	char *text = compare_describe(&r, "out", ROWS, COLS);
 	cr_assert(strstr(text, "out[32][5] is -1, expected 2053"), "got: %s", text);
@@ -116,12 +116,12 @@ Test(compare, counts_have_thousands_separators, .timeout = 5)
 Test(compare, an_output_added_into_before_it_was_set_is_not_called_unwritten, .timeout = 5)
 {
 	float actual[3] = { poison(), poison(), 1 }, second[3];
-	memset(second, PROTO_SECOND_POISON_BYTE, sizeof(second));
+	memset(second, DTYPE_SECOND_POISON_BYTE, sizeof(second));
 	second[0] = 0.5f; /* the second launch added into its poison: it was written */
 	struct proto_expect e[3];
 	exact(e, (float[]){ 0.5f, 2, 1 }, 3);
 	struct comparison r;
-	compare_output(actual, second, e, 3, 3, &r);
+	compare_output(actual, second, DTYPE_FLOAT32, e, 3, 3, &r);
 	cr_assert_eq(r.updated_unset, 1);
 	cr_assert_eq(r.unwritten, 1);
 	char *text = compare_describe(&r, "sums", 1, 3);
@@ -148,7 +148,7 @@ Test(compare, a_value_copied_from_unstored_shared_memory_is_named_so, .timeout =
 	actual[1] = float_of(CUDASIM_SHARED_FILL_BITS);
 	actual[2] = float_of(CUDASIM_SHARED_FILL_BITS | 0x80000000u); /* negated on its way out */
 	actual[3] = poison();
-	compare_output(actual, NULL, e, 4, 4, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 4, 4, &r);
 	cr_assert_eq(r.wrong, 3);
 	cr_assert_eq(r.unstored_shared, 2);
 	cr_assert_eq(r.unwritten, 1, "the output poison is still \"never written\"");
@@ -157,4 +157,159 @@ Test(compare, a_value_copied_from_unstored_shared_memory_is_named_so, .timeout =
 	cr_assert_not_null(strstr(text, "out[3] was never written"), "%s", text);
 	cr_assert_not_null(strstr(text, "2 copied from __shared__ memory that no thread stored to"), "%s", text);
 	free(text);
+}
+
+/* ------------------------------------------------------------ the other types */
+
+static void
+exact_values(struct proto_expect *e, const double *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		e[i] = (struct proto_expect){ values[i], 0 };
+}
+
+Test(compare_types, int32_compares_exactly_and_names_integers, .timeout = 5)
+{
+	int32_t actual[4] = { 42, -7, 2147483647, 41 };
+	struct proto_expect e[4];
+	exact_values(e, (double[]){ 42, -7, 2147483646, 42 }, 4);
+	e[3].bound = 10; /* a bound means nothing to an integer */
+	struct comparison r;
+	compare_output(actual, NULL, DTYPE_INT32, e, 4, 4, &r);
+	cr_assert_eq(r.wrong, 2);
+	char *text = compare_describe(&r, "keys", 1, 4);
+	cr_assert_not_null(strstr(text, "keys[2] is 2147483647, expected 2147483646"), "%s", text);
+	cr_assert_not_null(strstr(text, "keys[3] is 41, expected 42"), "%s", text);
+	free(text);
+}
+
+Test(compare_types, uint32_prints_whole_numbers_above_two_to_the_31, .timeout = 5)
+{
+	uint32_t actual[2] = { 4294967295u, 7 };
+	struct proto_expect e[2];
+	exact_values(e, (double[]){ 4294967294.0, 7 }, 2);
+	struct comparison r;
+	compare_output(actual, NULL, DTYPE_UINT32, e, 2, 2, &r);
+	cr_assert_eq(r.wrong, 1);
+	char *text = compare_describe(&r, "bins", 1, 2);
+	cr_assert_not_null(strstr(text, "bins[0] is 4294967295, expected 4294967294"), "%s", text);
+	free(text);
+}
+
+Test(compare_types, an_integer_left_as_both_poisons_was_never_written, .timeout = 5)
+{
+	uint8_t actual[3], second[3];
+	memset(actual, DTYPE_INT_POISON_BYTE, sizeof(actual));
+	memset(second, DTYPE_SECOND_POISON_BYTE, sizeof(second));
+	actual[0] = second[0] = 165; /* written, and the poison's value by chance: right */
+	actual[1] = second[1] = 9;   /* written, wrong */
+	struct proto_expect e[3];
+	exact_values(e, (double[]){ 165, 10, 3 }, 3);
+	struct comparison r;
+	compare_output(actual, second, DTYPE_UINT8, e, 3, 3, &r);
+	cr_assert_eq(r.wrong, 2);
+	cr_assert_eq(r.unwritten, 1);
+	cr_assert_eq(r.updated_unset, 0);
+	char *text = compare_describe(&r, "px", 1, 3);
+	cr_assert_not_null(strstr(text, "px[1] is 9, expected 10"), "%s", text);
+	cr_assert_not_null(strstr(text, "px[2] was never written, expected 3"), "%s", text);
+	free(text);
+}
+
+Test(compare_types, integer_bins_added_into_before_they_were_zeroed_are_named, .timeout = 5)
+{
+	uint32_t p1, p2;
+	memset(&p1, DTYPE_INT_POISON_BYTE, sizeof(p1));
+	memset(&p2, DTYPE_SECOND_POISON_BYTE, sizeof(p2));
+	uint32_t actual[3] = { p1 + 3, p1 + 5, p1 }, second[3] = { p2 + 3, p2 + 5, p2 };
+	struct proto_expect e[3];
+	exact_values(e, (double[]){ 3, 5, 0 }, 3);
+	struct comparison r;
+	compare_output(actual, second, DTYPE_UINT32, e, 3, 3, &r);
+	cr_assert_eq(r.wrong, 3);
+	cr_assert_eq(r.updated_unset, 2);
+	cr_assert_eq(r.unwritten, 1);
+	char *text = compare_describe(&r, "bins", 1, 3);
+	cr_assert_not_null(strstr(text, "bins[0] is 2779096488: it was updated"), "%s", text);
+	cr_assert_not_null(strstr(text, "bins[2] was never written"), "%s", text);
+	cr_assert_not_null(strstr(text, "zero an output before adding into it"), "%s", text);
+	free(text);
+}
+
+Test(compare_types, int32_poison_is_negative_and_still_never_written, .timeout = 5)
+{
+	int32_t actual[1], second[1];
+	memset(actual, DTYPE_INT_POISON_BYTE, sizeof(actual));
+	memset(second, DTYPE_SECOND_POISON_BYTE, sizeof(second));
+	cr_assert_lt(actual[0], 0);
+	struct proto_expect e[1] = { { 1, 0 } };
+	struct comparison r;
+	compare_output(actual, second, DTYPE_INT32, e, 1, 1, &r);
+	cr_assert_eq(r.unwritten, 1);
+	cr_assert_eq(r.not_finite, 0);
+}
+
+Test(compare_types, an_integer_copied_from_unstored_shared_memory_is_named_so, .timeout = 5)
+{
+	int32_t actual[2] = { (int32_t)CUDASIM_SHARED_FILL_BITS, 4 }, second[2] = { (int32_t)CUDASIM_SHARED_FILL_BITS, 4 };
+	struct proto_expect e[2];
+	exact_values(e, (double[]){ 1, 4 }, 2);
+	struct comparison r;
+	compare_output(actual, second, DTYPE_INT32, e, 2, 2, &r);
+	cr_assert_eq(r.unstored_shared, 1);
+	char *text = compare_describe(&r, "out", 1, 2);
+	cr_assert_not_null(strstr(text, "the simulator's fill of shared memory"), "%s", text);
+	free(text);
+}
+
+Test(compare_types, float64_keeps_its_tolerance_and_seventeen_digits, .timeout = 5)
+{
+	double actual[3] = { 1.0 + 1e-12, 1.0 + 1e-8, 2 };
+	struct proto_expect e[3] = { { 1, 1e-10 }, { 1, 1e-10 }, { 2, 0 } };
+	struct comparison r;
+	compare_output(actual, NULL, DTYPE_FLOAT64, e, 3, 3, &r);
+	cr_assert_eq(r.wrong, 1);
+	cr_assert_eq(r.first[0].index, 1);
+	char *text = compare_describe(&r, "y", 1, 3);
+	cr_assert_not_null(strstr(text, "y[1] is 1.00000001, expected 1"), "%s", text);
+	free(text);
+}
+
+Test(compare_types, float64_poison_and_nan, .timeout = 5)
+{
+	double actual[3], second[3];
+	memset(actual, DTYPE_FLOAT_POISON_BYTE, sizeof(actual));
+	memset(second, DTYPE_SECOND_POISON_BYTE, sizeof(second));
+	second[1] = 0.25; /* updated from the second poison: a number, not it */
+	actual[2] = NAN;   /* computed */
+	second[2] = NAN;
+	struct proto_expect e[3] = { { 1, 1e30 }, { 0.25, 1e30 }, { 1, 1e30 } };
+	struct comparison r;
+	compare_output(actual, second, DTYPE_FLOAT64, e, 3, 3, &r);
+	cr_assert_eq(r.wrong, 3, "a NaN never passes, whatever the bound");
+	cr_assert_eq(r.unwritten, 1);
+	cr_assert_eq(r.updated_unset, 1);
+	cr_assert_eq(r.not_finite, 1);
+}
+
+Test(compare_types, every_type_round_trips_through_dtype_load, .timeout = 5)
+{
+	unsigned char raw[8];
+	float f = -1.5f;
+	double d = 1e300;
+	int32_t i = -2147483647 - 1;
+	uint32_t u = 4294967295u;
+	memcpy(raw, &f, 4);
+	cr_assert_eq(dtype_load(raw, DTYPE_FLOAT32, 0), -1.5);
+	memcpy(raw, &d, 8);
+	cr_assert_eq(dtype_load(raw, DTYPE_FLOAT64, 0), 1e300);
+	memcpy(raw, &i, 4);
+	cr_assert_eq(dtype_load(raw, DTYPE_INT32, 0), -2147483648.0);
+	memcpy(raw, &u, 4);
+	cr_assert_eq(dtype_load(raw, DTYPE_UINT32, 0), 4294967295.0);
+	raw[3] = 200;
+	cr_assert_eq(dtype_load(raw, DTYPE_UINT8, 3), 200.0);
+	cr_assert_eq(dtype_size(DTYPE_FLOAT64), 8);
+	cr_assert_eq(dtype_size(DTYPE_UINT8), 1);
+	cr_assert_str_eq(dtype_name(DTYPE_UINT32), "uint32");
 }

@@ -15,21 +15,22 @@ struct fixture {
 	struct buf judge, runner;
 };
 
-/* A grading of `ncases` cases of one output of `n` floats, `timed` its timed case or -1. */
+/* A grading of `ncases` cases of one output of `n` elements of `dtype`, `timed` its timed case or -1. */
 static void
-setup(struct fixture *f, int ncases, int timed, size_t n)
+setup_typed(struct fixture *f, const struct exercise *e, int ncases, int timed, size_t n, uint32_t dtype)
 {
 	memset(f, 0, sizeof(*f));
 	f->r.ncases = ncases;
 	f->r.cases = calloc((size_t)ncases, sizeof(*f->r.cases));
 	for (int i = 0; i < ncases; i++)
 		snprintf(f->r.cases[i].name, sizeof(f->r.cases[i].name), "case%d", i);
-	session_init(&f->s, &exercise, BACKEND_SIM, &f->r, timed);
+	session_init(&f->s, e, BACKEND_SIM, &f->r, timed);
 	/* what the judge says: each case's one output, every element 1.0 exactly */
 	for (int i = 0; i < ncases; i++) {
 		struct proto_case_info info = { .bytes = 8.0 * n, .nbuffers = 1 };
 		strcpy(info.buffers[0].name, "sums");
 		info.buffers[0].is_output = 1;
+		info.buffers[0].dtype = dtype;
 		info.buffers[0].rows = 1;
 		info.buffers[0].cols = n;
 		struct proto_header h = { PROTO_MAGIC, MSG_CASE_INFO, (uint32_t)i, 0, sizeof(info) };
@@ -44,6 +45,13 @@ setup(struct fixture *f, int ncases, int timed, size_t n)
 		free(e);
 	}
 	session_feed(&f->s, FROM_JUDGE, f->judge.data, f->judge.len);
+}
+
+/* The same, of floats. */
+static void
+setup(struct fixture *f, int ncases, int timed, size_t n)
+{
+	setup_typed(f, &exercise, ncases, timed, n, DTYPE_FLOAT32);
 }
 
 static void
@@ -293,5 +301,67 @@ Test(session, the_ways_of_timing_are_kept_only_where_and_when_asked, .timeout = 
 	say(&f.runner, MSG_WAYS, 2, 0, &unknown, sizeof(unknown));
 	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
 	cr_assert_eq(f.r.nways, 0);
+	teardown(&f);
+}
+
+/* ------------------------------------------------------------ outputs of other types */
+
+Test(session, a_uint8_output_is_read_as_bytes_and_compared_exactly, .timeout = 5)
+{
+	struct fixture f;
+	setup_typed(&f, &exercise, 2, -1, 6, DTYPE_UINT8);
+	struct proto_device d = { .name = "test GPU" };
+	say(&f.runner, MSG_HELLO, 0, 0, &d, sizeof(d));
+	uint8_t right[6] = { 1, 1, 1, 1, 1, 1 }, wrong[6] = { 1, 1, 1, 2, 1, 1 };
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_OUTPUT, 0, 0, right, sizeof(right));
+	say(&f.runner, MSG_CASE_BEGIN, 1, 0, NULL, 0);
+	say(&f.runner, MSG_OUTPUT, 1, 0, wrong, sizeof(wrong));
+	say(&f.runner, MSG_DONE, 0, 0, NULL, 0);
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.s.done);
+	cr_assert(f.r.cases[0].passed);
+	cr_assert_not(f.r.cases[1].passed);
+	cr_assert_not_null(strstr(f.r.cases[1].message, "sums[3] is 2, expected 1"), "%s", f.r.cases[1].message);
+	teardown(&f);
+}
+
+Test(session, an_output_sized_as_floats_where_the_check_says_uint8_is_refused, .timeout = 5)
+{
+	struct fixture f;
+	setup_typed(&f, &exercise, 1, -1, 6, DTYPE_UINT8);
+	float out[6] = { 1, 1, 1, 1, 1, 1 };
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_OUTPUT, 0, 0, out, sizeof(out));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.s.stop_runner);
+	cr_assert_not(f.r.cases[0].passed);
+	teardown(&f);
+}
+
+Test(session, a_check_whose_types_disagree_with_the_launcher_is_named, .timeout = 5)
+{
+	struct exercise typed = { .name = "histogram", .ncases = 24, .threshold_ratio = 1.25, .nparams = 1,
+				  .launcher = "void histogram_launch(unsigned int *sums)" };
+	typed.params[0] = (struct buffer_param){ "unsigned int *sums", DTYPE_UINT32, false };
+	struct fixture f;
+	setup_typed(&f, &typed, 1, -1, 4, DTYPE_UINT8);
+	cr_assert_not_null(f.s.check_error);
+	cr_assert_not_null(strstr(f.s.check_error, "declares buffer 1 'sums' as uint8, but the launcher's parameter "
+						   "'unsigned int *sums' is uint32"), "%s", f.s.check_error);
+	cr_assert(f.s.in[FROM_JUDGE].broken);
+	teardown(&f);
+	typed.params[0].dtype = DTYPE_UINT8;
+	setup_typed(&f, &typed, 1, -1, 4, DTYPE_UINT8);
+	cr_assert_null(f.s.check_error);
+	teardown(&f);
+}
+
+Test(session, a_judge_naming_a_type_that_does_not_exist_is_broken, .timeout = 5)
+{
+	struct fixture f;
+	setup_typed(&f, &exercise, 1, -1, 4, DTYPE_COUNT + 3);
+	cr_assert(f.s.in[FROM_JUDGE].broken);
+	cr_assert_eq(f.s.cases[0].count[0], 0, "nothing of a buffer of no known type is compared");
 	teardown(&f);
 }

@@ -138,9 +138,9 @@ test: deps-test
 
 test-built: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui) $(TEST_PREREQS) prepare
 
-## check-exercises: every exercise compiles; starters fail and solutions pass
+## check-exercises: every exercise compiles; starters fail, solutions pass, every mutant of a solution fails
 check-exercises: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
-	@$(B)/cudalings check
+	@$(B)/cudalings check --mutants
 
 ## starters: write missing exercises/ files from the solutions (never overwrites an edited one)
 starters: $(B)/cudalings

@@ -2,20 +2,24 @@
  * cudalings check: the workbook is consistent — every lesson there, every
  * solution (and gold solution) passes, every starter fails, every variant in
  * tests/wrong/ fails at the stage it declares, demos compute the right
- * result; or, with --compile-only, everything compiles with nvcc.
+ * result; or, with --compile-only, everything compiles with nvcc; with
+ * --mutants, also every mutant of each solution fails (grader/mutant_check.c).
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "common/exit.h"
+#include "mutant_check.h"
 #include "lib/util.h"
 #include "common/root.h"
 
 static const struct option_spec options[] = {
 	OPT_SWITCH("compile-only", "only compile every file with nvcc (for sm_90 where no GPU says otherwise)"),
+	OPT_SWITCH("mutants", "also grade wrong kernels made from each solution: one that passes is a weak check"),
 	OPTIONS_END,
 };
 
@@ -223,9 +227,12 @@ check_shipped_reference(const struct exercise *e, enum backend b, int *failures)
 	return found;
 }
 
-/* An exercise: its starter, solution and gold solution, then its wrong variants. -1 on an environment error. */
+/*
+ * An exercise: its starter, solution and gold solution, then its wrong variants, then (asked) the mutants
+ * of its solution. -1 on an environment error.
+ */
 static int
-check_exercise(const struct exercise *e, enum backend b, bool compile_only, int *failures)
+check_exercise(const struct exercise *e, enum backend b, bool compile_only, bool mutants, int *failures)
 {
 	check_block_edges(e);
 	char *starter_file = starter_to_check(e);
@@ -247,10 +254,21 @@ check_exercise(const struct exercise *e, enum backend b, bool compile_only, int 
 			if (files[f] && !check_compiles(e, files[f]))
 				(*failures)++;
 	} else {
-		status = (solution && check_grade(e, e->solution, b, "pass", failures)) ||
-			 (starter_file && check_grade(e, starter_file, b, "fail", failures)) ||
-			 (has_gold && check_grade(e, gold, b, "pass", failures)) ||
-			 check_wrong_files(e, b, failures) ? -1 : 0;
+		int before = *failures;
+		status = (solution && check_grade(e, e->solution, b, "pass", failures)) ? -1 : 0;
+		bool solution_passes = solution && *failures == before;
+		status = status || (starter_file && check_grade(e, starter_file, b, "fail", failures)) ||
+				 (has_gold && check_grade(e, gold, b, "pass", failures)) ||
+				 check_wrong_files(e, b, failures) ? -1 : 0;
+		/* wrong kernels made from the solution: each one the checks let pass is a weak check */
+		if (!status && mutants && !solution_passes)
+			printf("  --   no mutants: the solution %s\n", solution ? "itself does not pass" : "is not here");
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		int weak = !status && mutants && solution_passes ? mutant_check(e, cores > 0 ? (int)cores : 1) : 0;
+		if (weak < 0)
+			status = -1;
+		else
+			*failures += weak;
 	}
 	free(starter_file);
 	free(gold);
@@ -260,7 +278,9 @@ check_exercise(const struct exercise *e, enum backend b, bool compile_only, int 
 static int
 cmd_check(const struct parsed_args *a)
 {
-	bool compile_only = option_given(a, "compile-only");
+	bool compile_only = option_given(a, "compile-only"), mutants = option_given(a, "mutants");
+	if (compile_only && mutants)
+		return usage_error("check: --compile-only grades nothing, and --mutants grades mutants: one or the other");
 	char **names = a->operands;
 	int nnames = a->noperands;
 	struct manifest *m = workbook_manifest();
@@ -276,6 +296,9 @@ cmd_check(const struct parsed_args *a)
 		return error("check --compile-only needs nvcc"), EXIT_ENVIRONMENT;
 	if (!compile_only && b == BACKEND_SIM && !build_sim_ready())
 		return error("no GPU here and the CPU simulator is not built: run 'make sim'"), EXIT_ENVIRONMENT;
+	if (mutants && !build_sim_ready())
+		return error("mutants are graded on the CPU simulator, which is not built: run 'make sim'"),
+		       EXIT_ENVIRONMENT;
 	int failures = 0;
 	if (compile_only) {
 		/* the runner's own kernels (fresh inputs, the check of every timed round) are GPU code too */
@@ -303,11 +326,11 @@ cmd_check(const struct parsed_args *a)
 		if (e->kind == ITEM_DEMO)
 			broken = check_demo(e, b, compile_only, &failures);
 		else if (e->kind != ITEM_LESSON)
-			broken = check_exercise(e, b, compile_only, &failures);
+			broken = check_exercise(e, b, compile_only, mutants, &failures);
 		if (broken)
 			return EXIT_ENVIRONMENT;
 	}
-	printf("%s\n", failures ? "the workbook has problems (BAD above)" : "the workbook is consistent");
+	printf("%s\n", failures ? "the workbook has problems (BAD or WEAK above)" : "the workbook is consistent");
 	return failures ? EXIT_FAIL : EXIT_PASS;
 }
 
@@ -316,7 +339,7 @@ const struct command command_check = {
 	.operands = "[NAME...]",
 	.min_operands = 0,
 	.max_operands = -1,
-	.summary = "check the workbook, or the exercises named",
+	.summary = "check the workbook, or the exercises named (--mutants: and that their checks catch wrong kernels)",
 	.run = cmd_check,
 	.options = options,
 };

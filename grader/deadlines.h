@@ -34,6 +34,12 @@ double limits_sim_launch(void);
 /* CPU seconds a case may take on the simulator. */
 double limits_sim_case(void);
 /*
+ * Lower the simulator's launch limit of this process's gradings to `seconds`
+ * (never raise it): the mutants of a solution whose launches take a fraction
+ * of a second are stopped at a few seconds when they never end.
+ */
+void limits_sim_lower(double seconds);
+/*
  * Set the runner's deadlines for where it is now (starting, loading the
  * submission, in a case), when that changed since *last_phase. While
  * `waiting` for its submission to compile it has none: the compiler's bounds

@@ -283,7 +283,7 @@ stage_compile(struct grade_state *g)
 	struct spawn_options compile_options = { .cwd = workbook_root(), .timeout_s = COMPILE_LIMIT_S,
 						  .memory_limit = memory_limit_compile(), .out = SPAWN_CAPTURE,
 						  .err = SPAWN_TO_STDOUT, .clean_on_exit = true };
-	if (g->b.frontend_argv && g->b.compile_argv) {
+	if (g->b.frontend_argv && g->b.compile_argv && !g->o->skip_frontend) {
 		g->frontend = (struct child){ .label = "nvcc" };
 		g->frontend_running = child_spawn(&g->frontend, g->b.frontend_argv, &compile_options) == 0;
 	}

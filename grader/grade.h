@@ -21,6 +21,7 @@ struct grade_options {
 	uint64_t seed;          /* 0: a fresh one */
 	bool progress;          /* JSON lines on stderr as it goes */
 	bool skip_timing;
+	bool skip_frontend;     /* sim: nvcc's front end does not read the file (a mutant of code it accepts) */
 	bool sanitize;          /* gpu: also run the cases under compute-sanitizer */
 	bool profile;           /* gpu: also measure the timed case with Nsight Compute */
 	bool lines;             /* gpu: also measure the timed case's source lines with Nsight Compute */

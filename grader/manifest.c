@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "diagnose.h"
+#include "mutants.h"
 #include "lib/util.h"
 #include "common/root.h"
 
@@ -137,7 +138,8 @@ valid_name(const char *name)
 static const char *const root_keys[] = { "version", "title", "items", NULL };
 static const char *const item_keys[] = { "name", "kind", "title", "lesson", "launcher", "dims", "cases", "timed",
 					  "tolerance", "threshold_ratio", "absolute_us", "hints", "budgets", "allow",
-					  "timing_ways", "check", NULL };
+					  "timing_ways", "check", "equivalent_mutants", NULL };
+static const char *const equivalent_keys[] = { "mutant", "why", NULL };
 static const char *const tolerance_keys[] = { "rtol", "atol", NULL };
 static const char *const hint_keys[] = { "when", "text", NULL };
 /* what a hint may answer: a stage, or a diagnosis the grader makes */
@@ -206,6 +208,7 @@ check_item(const cJSON *o, const char *name)
 		{ "threshold_ratio", cJSON_Number, "a number" }, { "absolute_us", cJSON_Object, "an object" },
 		{ "hints", cJSON_Array, "a list" },     { "budgets", cJSON_Object, "an object" },
 		{ "allow", cJSON_Array, "a list" },     { "check", cJSON_String, "a string" },
+		{ "equivalent_mutants", cJSON_Array, "a list" },
 	};
 	for (size_t i = 0; i < sizeof(types) / sizeof(*types); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, types[i].key);
@@ -230,6 +233,29 @@ check_item(const cJSON *o, const char *name)
 			known = !strcmp(when, *w);
 		if (!status && !known)
 			status = unknown_word(where, "\"when\"", when, hint_whens);
+		free(where);
+	}
+	i = 0;
+	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(o, "equivalent_mutants")) {
+		where = xasprintf("%s: equivalent_mutants %d", name, ++i);
+		const char *mutant = string_field(h, "mutant"), *why = string_field(h, "why"), *problem, *near;
+		if (!status)
+			status = check_keys(h, where, equivalent_keys);
+		if (!status && !mutant)
+			status = error("workbook.json: %s needs a \"mutant\" (its id, as check --mutants prints it)", where);
+		else if (!status && !mutant_id_valid(mutant, &problem, &near))
+			status = near ? error("workbook.json: %s: '%s' %s: did you mean '%s'?", where, mutant, problem, near)
+				      : error("workbook.json: %s: '%s' %s", where, mutant, problem);
+		if (!status && (!why || !*why))
+			status = error("workbook.json: %s needs a \"why\": what makes '%s' compute what the solution does, "
+				       "or why only a GPU tells them apart", where, mutant);
+		const cJSON *other;
+		int j = 0;
+		cJSON_ArrayForEach(other, cJSON_GetObjectItemCaseSensitive(o, "equivalent_mutants")) {
+			const char *m = string_field(other, "mutant");
+			if (++j < i && !status && m && mutant && !strcmp(m, mutant))
+				status = error("workbook.json: %s: '%s' is listed twice", where, mutant);
+		}
 		free(where);
 	}
 	return status;
@@ -320,6 +346,12 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	cJSON_ArrayForEach(call, allow)
 		if (cJSON_IsString(call))
 			e->allow[e->nallow++] = xstrdup(call->valuestring);
+
+	const cJSON *equivalents = cJSON_GetObjectItemCaseSensitive(o, "equivalent_mutants"), *eq;
+	e->equivalents = xcalloc((size_t)cJSON_GetArraySize(equivalents) + 1, sizeof(*e->equivalents));
+	cJSON_ArrayForEach(eq, equivalents)
+		e->equivalents[e->nequivalents++] = (struct equivalent_mutant){ xstrdup(string_field(eq, "mutant")),
+										 xstrdup(string_field(eq, "why")) };
 
 	const cJSON *budgets = cJSON_GetObjectItemCaseSensitive(o, "budgets"), *limit;
 	e->budgets = xcalloc((size_t)cJSON_GetArraySize(budgets) + 1, sizeof(*e->budgets));

@@ -32,6 +32,12 @@ struct buffer_param {
 	bool is_const;
 };
 
+/* A mutant of the solution (grader/mutants.h) that no check can kill: it computes the same, or only a GPU sees it. */
+struct equivalent_mutant {
+	char *mutant; /* its id, "bound_guard@27" */
+	char *why;
+};
+
 struct gpu_threshold {
 	char *device; /* as cudaGetDeviceProperties names it */
 	double us;
@@ -67,6 +73,8 @@ struct exercise {
 	char **allow; /* calls the inspection would refuse that this exercise permits */
 	int nallow;
 	bool timing_ways; /* a demo whose runs time the kernel the right way and the wrong ways (--timing-ways) */
+	struct equivalent_mutant *equivalents; /* mutants of the solution its checks cannot kill, and why */
+	int nequivalents;
 };
 
 struct manifest {

@@ -44,5 +44,33 @@ expect 2 "histogram: \"tolerance\" is never negative" -- env CUDALINGS_WORKBOOK=
 expect 2 "CUDALINGS_WORKBOOK is '/no/such.json', which is not a workbook.json file" -- \
 	env CUDALINGS_WORKBOOK=/no/such.json $g list
 
+# mutants: the histogram's global merge made a plain += is one only a GPU sees, and workbook.json says so
+expect 0 "8 mutants of tests/typed/solutions/histogram.cu: 7 killed, 1 equivalent, 0 weak" -- \
+	$g check --mutants histogram
+expect 0 "plain_store@27 +atomicAdd made a plain store: passes, equivalent: only a GPU sees it" -- \
+	$g check --mutants histogram
+# equivalent_mutants is checked on load, and against the mutants the solution has
+cp tests/typed/harness/checks/histogram.cpp "$tmp/course/harness/checks/"
+cp tests/typed/workbook.json "$tmp/course/workbook.json"
+sed -i 's/"plain_store@27"/"plain_stroe@27"/' "$tmp/course/workbook.json"
+expect 2 "histogram: equivalent_mutants 1: 'plain_stroe@27' names no operator: did you mean 'plain_store'" -- \
+	env CUDALINGS_WORKBOOK="$tmp/course/workbook.json" $g list
+cp tests/typed/workbook.json "$tmp/course/workbook.json"
+sed -i 's/{ "mutant": "plain_store@27", "why": "[^"]*" }/{ "mutant": "plain_store@27" }/' "$tmp/course/workbook.json"
+expect 2 "histogram: equivalent_mutants 1 needs a \"why\"" -- env CUDALINGS_WORKBOOK="$tmp/course/workbook.json" $g list
+cp tests/typed/workbook.json "$tmp/course/workbook.json"
+sed -i 's/{ "mutant": "plain_store@27", "why": "[^"]*" }/{ "mutant": "drop_barrier@20", "why": "it is not" }, { "mutant": "plain_store@99", "why": "stale" }/' \
+	"$tmp/course/workbook.json"
+out=$(env CUDALINGS_WORKBOOK="$tmp/course/workbook.json" $g check --mutants histogram 2>&1)
+status=$?
+if [ "$status" = 1 ] && grep -q "calls drop_barrier@20 equivalent, but the checks kill it" <<<"$out" &&
+	grep -q "calls 'plain_store@99' equivalent, but .* has no such mutant" <<<"$out" &&
+	grep -q "WEAK mutant plain_store@27" <<<"$out"; then
+	ok
+else
+	bad "equivalent_mutants that name a killed mutant and no mutant, got $status:"
+	printf '%s\n' "$out" | tail -20
+fi
+
 echo "typed: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -839,7 +839,9 @@ plain_stores(struct maker *k)
 	};
 	const struct lexed *L = k->L;
 	for (int i = 0; i < L->n; i++) {
-		if (!is_ident(L, i) || !is(L, i + 1, "(") || !statement_boundary(L, i - 1))
+		/* (void)atomicAdd(p, v); goes whole: a cast of a store is no statement */
+		int first = is(L, i - 1, ")") && is(L, i - 2, "void") && is(L, i - 3, "(") ? i - 3 : i;
+		if (!is_ident(L, i) || !is(L, i + 1, "(") || !statement_boundary(L, first - 1))
 			continue;
 		int close = L->t[i + 1].match;
 		if (close < 0 || !is(L, close + 1, ";"))
@@ -873,7 +875,7 @@ plain_stores(struct maker *k)
 		char *value = span(L, comma + 1, close - 1);
 		char *with = assign[0] == 'm' ? xasprintf("%s = %s(%s, %s)", target, assign, target, value)
 					      : xasprintf("%s %s %s", target, assign, value);
-		edit_tokens(k, i, close, with);
+		edit_tokens(k, first, close, with);
 		commit(k, MUTANT_PLAIN_STORE, xasprintf("%.*s made a plain store", (int)len, L->src + L->t[i].at));
 		free(target);
 		free(value);

@@ -226,8 +226,10 @@ Test(mutants, an_atomic_becomes_a_plain_store_unless_its_old_value_is_used, .tim
 			     "    atomicAdd_block(p + 1, 2.0f);\n"
 			     "    int old = atomicAdd(m, 1);\n"
 			     "    if (old) atomicExch(&m[1], old);\n"
+			     "    (void)atomicOr(m, 4);\n"
 			     "}\n");
-	cr_assert_eq(count_op(&k, MUTANT_PLAIN_STORE), 4);
+	cr_assert_eq(count_op(&k, MUTANT_PLAIN_STORE), 5);
+	cr_assert_not_null(strstr(must_find(&k, "plain_store@8")->text, "\n    *m |= 4;\n"));
 	cr_assert_not_null(strstr(must_find(&k, "plain_store@3")->text, "    bins[px[threadIdx.x]] += 1u;\n"));
 	cr_assert_not_null(strstr(must_find(&k, "plain_store@4")->text, "    *m = max(*m, (int)threadIdx.x);\n"));
 	cr_assert_not_null(strstr(must_find(&k, "plain_store@5")->text, "    *(p + 1) += 2.0f;\n"));

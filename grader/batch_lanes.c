@@ -58,7 +58,7 @@ disk_full(const char *path)
 char *
 batch_environment_fault(const struct batch *b)
 {
-	char *workbook = root_path("workbook.json"), *build = root_path("build");
+	char *workbook = xstrdup(workbook_file()), *build = root_path("build");
 	char *fault = NULL;
 	/* a Slurm submission or merge grades nothing here: the GPU and the tools are the nodes' to have */
 	bool here = !b->o->slurm && !b->o->slurm_merge;

@@ -430,6 +430,14 @@ verify_inputs(int index, struct case_buffers *b)
  * (grader/grade.c), so that an endless kernel is named by the simulator, at its line. */
 #define SIM_LAUNCH_CPU_LIMIT_S 20.0
 
+/* That, or the lower limit the grader passed (--launch-cpu-limit). */
+static double
+sim_launch_limit(void)
+{
+	return cfg.launch_cpu_limit > 0 && cfg.launch_cpu_limit < SIM_LAUNCH_CPU_LIMIT_S ? cfg.launch_cpu_limit
+											   : SIM_LAUNCH_CPU_LIMIT_S;
+}
+
 /* A case once more on the simulator (after the rounds' helpers, below). */
 static void run_again(int index, struct case_buffers *b);
 
@@ -724,7 +732,7 @@ run_again(int index, struct case_buffers *b)
 			ready = harness_call(index, "cudaMalloc in the harness", cudaMalloc(&t.ref_dev[k], b->bytes[k])) == 0;
 	}
 	/* races and the figures were the case's to find: this launch only needs its result, once */
-	cudasimConfigure(0, SIM_LAUNCH_CPU_LIMIT_S);
+	cudasimConfigure(0, sim_launch_limit());
 	cudasimCheck(0);
 	if (ready && draw_round_inputs(&t) == 0 &&
 	    harness_call(index, "poisoning the outputs", poison_outputs(b, b->dev)) == 0) {
@@ -742,7 +750,7 @@ run_again(int index, struct case_buffers *b)
 		else if (reference_again(&t) == 0)
 			check_round(&t, false);
 	}
-	cudasimConfigure(1, SIM_LAUNCH_CPU_LIMIT_S);
+	cudasimConfigure(1, sim_launch_limit());
 	cudasimCheck(1);
 	for (int k = 0; k < b->c.nbuffers; k++)
 		if (t.ref_dev[k] != b->dev[k])
@@ -1177,8 +1185,7 @@ main(int argc, char **argv)
 	channel = cfg.channel_fd;
 #ifdef __CUDASIM__
 	/* the order check always, and a CPU-time limit per launch under the grader's per-case one */
-	cudasimConfigure(1, cfg.launch_cpu_limit > 0 && cfg.launch_cpu_limit < SIM_LAUNCH_CPU_LIMIT_S ? cfg.launch_cpu_limit
-											      : SIM_LAUNCH_CPU_LIMIT_S);
+	cudasimConfigure(1, sim_launch_limit());
 #endif
 	/* the driver's JIT cache is a file it writes: the sandbox writes none */
 	setenv("CUDA_CACHE_DISABLE", "1", 1);

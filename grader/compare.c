@@ -66,21 +66,27 @@ classify(uint32_t t, const void *actual, const void *second, size_t i, struct mi
 
 void
 compare_output(const void *actual, const void *second, uint32_t dtype, const struct proto_expect *expected,
-	       size_t n, size_t cols, struct comparison *r)
+	       size_t n, size_t cols, const struct proto_chunk *chunks, size_t nchunks, struct comparison *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->dtype = dtype < DTYPE_COUNT ? dtype : DTYPE_FLOAT32;
 	r->total = n;
 	r->row_min = r->col_min = SIZE_MAX;
+	if (nchunks)
+		r->sampled_from = chunks[nchunks - 1].start + chunks[nchunks - 1].count;
 	bool exact = !dtype_is_float(r->dtype);
+	size_t chunk = 0, chunk_first = 0; /* the chunk element i is in, and i's position where it begins */
 	for (size_t i = 0; i < n; i++) {
+		while (chunk < nchunks && i - chunk_first >= chunks[chunk].count)
+			chunk_first += chunks[chunk++].count;
+		size_t at = chunk < nchunks ? chunks[chunk].start + (i - chunk_first) : i;
 		double a = dtype_load(actual, r->dtype, i);
 		double e = expected[i].value;
 		bool ok = exact ? a == e : isfinite(a) && fabs(a - e) <= expected[i].bound;
 		if (ok)
 			continue;
 		r->wrong++;
-		struct mismatch m = { .index = i, .expected = e, .actual = a };
+		struct mismatch m = { .index = at, .expected = e, .actual = a };
 		classify(r->dtype, actual, second, i, &m);
 		if (m.unstored_shared)
 			r->unstored_shared++;
@@ -92,7 +98,7 @@ compare_output(const void *actual, const void *second, uint32_t dtype, const str
 			r->not_finite++;
 		if (r->shown < COMPARE_SHOWN)
 			r->first[r->shown++] = m;
-		size_t row = cols ? i / cols : 0, col = cols ? i % cols : i;
+		size_t row = cols ? at / cols : 0, col = cols ? at % cols : at;
 		if (row < r->row_min)
 			r->row_min = row;
 		if (row > r->row_max)
@@ -188,7 +194,13 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 	char wrong[32], total[32];
 	format_count(r->wrong, wrong, sizeof(wrong));
 	format_count(r->total, total, sizeof(total));
-	buf_addf(&b, " (%s of %s elements wrong", wrong, total);
+	if (r->sampled_from) {
+		char whole[32];
+		format_count(r->sampled_from, whole, sizeof(whole));
+		buf_addf(&b, " (%s of the %s elements checked of %s wrong", wrong, total, whole);
+	} else {
+		buf_addf(&b, " (%s of %s elements wrong", wrong, total);
+	}
 	char count[32];
 	if (r->unwritten == r->wrong)
 		buf_addstr(&b, ", none of them written");
@@ -217,7 +229,7 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 		describe_range(&b, rows > 1 ? "column" : "element", r->col_min, r->col_max);
 	}
 	if (r->wrong == r->total)
-		buf_addstr(&b, ": every element");
+		buf_addstr(&b, r->sampled_from ? ": every one checked" : ": every element");
 	buf_addstr(&b, ")");
 	return buf_detach(&b);
 }

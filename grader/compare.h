@@ -24,6 +24,7 @@ struct mismatch {
 struct comparison {
 	uint32_t dtype;     /* harness/dtype.h: how the elements were compared (integers exactly) */
 	size_t total, wrong;
+	size_t sampled_from; /* the output's whole count when `total` of them were a sample; else 0 */
 	size_t unwritten;   /* still the poison pattern: no thread wrote them */
 	size_t updated_unset; /* the poison in one launch, changed in a launch over another: read before set */
 	size_t unstored_shared; /* the simulator's fill of shared memory (sim/fill.h): copied from a slot nobody stored */
@@ -38,10 +39,12 @@ struct comparison {
  * `cols`: a float within its bound and finite, an integer exactly. `second`,
  * when not NULL, is a second launch's output over the second poison: an
  * element that held the poison in the first but not that in the second was
- * updated from what it found, not left alone.
+ * updated from what it found, not left alone. With `chunks` (nchunks of
+ * them), the n elements are a sample of the output, chunk after chunk: the
+ * elements, rows and columns named are the output's own.
  */
 void compare_output(const void *actual, const void *second, uint32_t dtype, const struct proto_expect *expected,
-		    size_t n, size_t cols, struct comparison *r);
+		    size_t n, size_t cols, const struct proto_chunk *chunks, size_t nchunks, struct comparison *r);
 
 /*
  * One paragraph for the student: "sums[17] is 3.5, expected 4.25 (12 of 1,000

@@ -22,6 +22,8 @@ struct case_state {
 	size_t count[PROTO_MAX_BUFFERS];
 	bool outputs_seen[PROTO_MAX_BUFFERS];
 	void *second[PROTO_MAX_BUFFERS];        /* a second launch's output over another poison, or NULL */
+	struct proto_chunk *sample[PROTO_MAX_BUFFERS]; /* judged on these elements only (MSG_SAMPLE), or NULL */
+	size_t nsample[PROTO_MAX_BUFFERS];
 	uint64_t addrs[PROTO_MAX_BUFFERS];      /* where the runner put the case's arrays */
 	struct proto_finding uninitialized;    /* said only if the case fails */
 	bool have_uninitialized;

@@ -102,6 +102,25 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 	return 0;
 }
 
+int
+cases_sample(const struct run_config *cfg, int index, int buffer, uint64_t n, struct proto_chunk *chunks)
+{
+	const uint64_t chunk = PROTO_SAMPLE_CHUNK, count = PROTO_SAMPLE_CHUNKS;
+	bool timed = cfg->timed >= 0 && (index == cfg->timed || index == cfg->timed + 1);
+	if (!timed || n <= 2 * chunk * count)
+		return 0;
+	/* a chunk from each of `count` stretches of whole chunks, where the seed says; the last is the
+	   output's end, so a kernel that drops its last partial block cannot hide there */
+	uint64_t slots = n / chunk;
+	for (uint64_t s = 0; s < count; s++) {
+		uint64_t lo = s * slots / count, hi = (s + 1) * slots / count;
+		uint64_t pick = lo + rng_mix(cfg->seed ^ rng_mix((uint64_t)index << 40 ^ (uint64_t)buffer << 32 ^ s)) % (hi - lo);
+		chunks[s].start = s == 0 ? 0 : s == count - 1 ? n - chunk : pick * chunk;
+		chunks[s].count = chunk;
+	}
+	return (int)count;
+}
+
 uint32_t
 cases_round_stream(const struct run_config *cfg, int round)
 {

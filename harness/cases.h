@@ -52,6 +52,12 @@ void cases_fill(const struct run_config *cfg, int index, int buffer, const struc
  * grader judges draws the inputs of case timed + 1.
  */
 uint32_t cases_round_stream(const struct run_config *cfg, int round);
+/*
+ * The elements of output `buffer` (n of them) of case `index` that are
+ * judged, as chunks in increasing order: 0 when the whole output is (a
+ * correctness case, or a small one), else PROTO_SAMPLE_CHUNKS chunks.
+ */
+int cases_sample(const struct run_config *cfg, int index, int buffer, uint64_t n, struct proto_chunk *chunks);
 
 /* Write one framed message; returns -1 if the grader has gone away. */
 int proto_send(int fd, uint32_t type, uint32_t case_index, uint32_t aux,

@@ -35,6 +35,22 @@ enum proto_type {
 	MSG_REPOISONED,    /* runner: case, aux = buffer: the output of a second launch over the second poison */
 	MSG_LINES,         /* runner (simulator): case, payload = struct proto_line[], at most PROTO_MAX_LINES */
 	MSG_WAYS,          /* runner: the timed case, payload = struct proto_way[], at most PROTO_MAX_WAYS */
+	MSG_SAMPLE,        /* judge: case, aux = buffer: judged on these elements only (struct proto_chunk[]);
+			      its MSG_EXPECTED, and the runner's MSG_OUTPUT and MSG_REPOISONED, carry them alone */
+};
+
+/*
+ * The timed case and its judged round are large (a GiB of input, 64 Mi
+ * outputs): an output of more than PROTO_SAMPLE_CHUNKS chunks is judged on
+ * that many chunks of PROTO_SAMPLE_CHUNK elements, one drawn from the secret
+ * seed in each stretch of the output, the first and the last included
+ * (harness/cases.c). Every element of every timed round is still compared on
+ * the device with the reference solution's.
+ */
+#define PROTO_SAMPLE_CHUNK 4096
+#define PROTO_SAMPLE_CHUNKS 256
+struct proto_chunk {
+	uint64_t start, count;
 };
 
 /* The poisons outputs are filled with before a launch are harness/dtype.h's. */

@@ -337,17 +337,43 @@ launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *
  * launch: the grader alone knows which elements are wrong.
  */
 static bool
-may_hold_poison(const struct buffer_spec *spec, const unsigned char *v)
+may_hold_poison(enum dtype type, const unsigned char *v, size_t n)
 {
-	if (!dtype_is_float(spec->type))
+	if (!dtype_is_float(type))
 		return true;
-	size_t n = check_elements(spec);
 	for (size_t i = 0; i < n; i++) {
-		double x = dtype_load(v, spec->type, i);
+		double x = dtype_load(v, type, i);
 		if (x != x)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Output k of case `index` as the grader judges it, copied from `dev` into
+ * `host` (room for the whole buffer): whole, or for a large timed output
+ * the chunks of its sample (cases_sample), in order. Returns the bytes
+ * copied, or -1 after saying why.
+ */
+static long long
+fetch_output(int index, const struct case_buffers *b, int k, const void *dev, unsigned char *host)
+{
+	struct proto_chunk chunks[PROTO_SAMPLE_CHUNKS];
+	size_t size = dtype_size(b->c.spec[k].type);
+	int nchunks = cases_sample(&cfg, index, k, check_elements(&b->c.spec[k]), chunks);
+	if (!nchunks)
+		return harness_call(index, "copying the outputs back",
+				    cudaMemcpy(host, dev, b->bytes[k], cudaMemcpyDeviceToHost)) ? -1 : (long long)b->bytes[k];
+	long long at = 0;
+	for (int j = 0; j < nchunks; j++) {
+		size_t bytes = chunks[j].count * size;
+		if (harness_call(index, "copying the outputs back",
+				 cudaMemcpy(host + at, (const unsigned char *)dev + chunks[j].start * size, bytes,
+					    cudaMemcpyDeviceToHost)))
+			return -1;
+		at += (long long)bytes;
+	}
+	return at;
 }
 
 /*
@@ -377,8 +403,9 @@ send_second_poison(int index, struct case_buffers *b, void *const *dev)
 		if (b->c.spec[k].role != BUFFER_OUT)
 			continue;
 		std::vector<unsigned char> second(b->bytes[k] ? b->bytes[k] : 1);
-		if (cudaMemcpy(second.data(), dev[k], b->bytes[k], cudaMemcpyDeviceToHost) == cudaSuccess)
-			proto_send(channel, MSG_REPOISONED, (uint32_t)index, (uint32_t)k, second.data(), b->bytes[k]);
+		long long bytes = fetch_output(index, b, k, dev[k], second.data());
+		if (bytes >= 0)
+			proto_send(channel, MSG_REPOISONED, (uint32_t)index, (uint32_t)k, second.data(), (size_t)bytes);
 	}
 }
 
@@ -386,20 +413,20 @@ static int
 send_outputs(int index, struct case_buffers *b, void *const *dev)
 {
 	bool poisoned = false;
+	long long sent[PROTO_MAX_BUFFERS] = { 0 };
 	for (int k = 0; k < b->c.nbuffers; k++) {
 		if (b->c.spec[k].role != BUFFER_OUT)
 			continue;
-		if (harness_call(index, "copying the outputs back",
-				 cudaMemcpy(b->host[k], dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
+		if ((sent[k] = fetch_output(index, b, k, dev[k], b->host[k])) < 0)
 			return -1;
-		poisoned |= may_hold_poison(&b->c.spec[k], b->host[k]);
+		poisoned |= may_hold_poison(b->c.spec[k].type, b->host[k], (size_t)sent[k] / dtype_size(b->c.spec[k].type));
 	}
 	/* before the outputs: the grader reads the second launch's when it compares the first's */
 	if (poisoned)
 		send_second_poison(index, b, dev);
 	for (int k = 0; k < b->c.nbuffers; k++)
 		if (b->c.spec[k].role == BUFFER_OUT &&
-		    proto_send(channel, MSG_OUTPUT, (uint32_t)index, (uint32_t)k, b->host[k], b->bytes[k]))
+		    proto_send(channel, MSG_OUTPUT, (uint32_t)index, (uint32_t)k, b->host[k], (size_t)sent[k]))
 			exit(1);
 	return 0;
 }
@@ -700,10 +727,10 @@ check_round(struct timing_state *t, bool judged)
 			return -1;
 		}
 		if (judged && t->round == cfg.check_round) {
-			if (harness_call(t->index, "copying the outputs back",
-					 cudaMemcpy(b->host[k], b->dev[k], b->bytes[k], cudaMemcpyDeviceToHost)))
+			long long bytes = fetch_output(t->index + 1, b, k, b->dev[k], b->host[k]);
+			if (bytes < 0)
 				return -1;
-			if (proto_send(channel, MSG_OUTPUT, (uint32_t)t->index + 1, (uint32_t)k, b->host[k], b->bytes[k]))
+			if (proto_send(channel, MSG_OUTPUT, (uint32_t)t->index + 1, (uint32_t)k, b->host[k], (size_t)bytes))
 				exit(1);
 		}
 	}

@@ -28,7 +28,7 @@ Test(compare, equal_outputs_pass, .timeout = 5)
 	struct proto_expect e[4];
 	struct comparison r;
 	exact(e, v, 4);
-	compare_output(v, NULL, DTYPE_FLOAT32, e, 4, 2, &r);
+	compare_output(v, NULL, DTYPE_FLOAT32, e, 4, 2, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 0);
 	cr_assert_eq(r.total, 4);
 }
@@ -40,7 +40,7 @@ Test(compare, poison_is_reported_as_never_written, .timeout = 5)
 	struct comparison r;
 	exact(e, expected, 6);
 	actual[4] = poison();
-	compare_output(actual, NULL, DTYPE_FLOAT32, e, 6, 3, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 6, 3, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.unwritten, 1);
 	char *text = compare_describe(&r, "out", 2, 3);
@@ -54,7 +54,7 @@ Test(compare, nan_never_passes_even_with_a_huge_bound, .timeout = 5)
 	float actual[1] = { NAN };
 	struct proto_expect e[1] = { { 1.0, 1e30 } };
 	struct comparison r;
-	compare_output(actual, NULL, DTYPE_FLOAT32, e, 1, 1, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 1, 1, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.not_finite, 1);
 	char *text = compare_describe(&r, "sums", 1, 1);
@@ -67,7 +67,7 @@ Test(compare, infinity_fails, .timeout = 5)
 	float actual[1] = { INFINITY };
 	struct proto_expect e[1] = { { 1.0, 1e30 } };
 	struct comparison r;
-	compare_output(actual, NULL, DTYPE_FLOAT32, e, 1, 1, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 1, 1, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 1);
 }
 
@@ -76,7 +76,7 @@ Test(compare, bound_is_respected_on_both_sides, .timeout = 5)
 	float actual[3] = { 1.001f, 0.999f, 1.01f };
 	struct proto_expect e[3] = { { 1, 0.002 }, { 1, 0.002 }, { 1, 0.002 } };
 	struct comparison r;
-	compare_output(actual, NULL, DTYPE_FLOAT32, e, 3, 3, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 3, 3, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.first[0].index, 2);
 }
@@ -93,7 +93,7 @@ Test(compare, the_wrong_rows_are_named, .timeout = 5)
 	for (int row = 32; row < 40; row++)
 		actual[row * COLS + 5] = -1;
 	struct comparison r;
-	compare_output(actual, NULL, DTYPE_FLOAT32, e, ROWS * COLS, COLS, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, ROWS * COLS, COLS, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 8);
 	char *text = compare_describe(&r, "out", ROWS, COLS);
 	cr_assert(strstr(text, "out[32][5] is -1, expected 2053"), "got: %s", text);
@@ -121,7 +121,7 @@ Test(compare, an_output_added_into_before_it_was_set_is_not_called_unwritten, .t
 	struct proto_expect e[3];
 	exact(e, (float[]){ 0.5f, 2, 1 }, 3);
 	struct comparison r;
-	compare_output(actual, second, DTYPE_FLOAT32, e, 3, 3, &r);
+	compare_output(actual, second, DTYPE_FLOAT32, e, 3, 3, NULL, 0, &r);
 	cr_assert_eq(r.updated_unset, 1);
 	cr_assert_eq(r.unwritten, 1);
 	char *text = compare_describe(&r, "sums", 1, 3);
@@ -148,7 +148,7 @@ Test(compare, a_value_copied_from_unstored_shared_memory_is_named_so, .timeout =
 	actual[1] = float_of(CUDASIM_SHARED_FILL_BITS);
 	actual[2] = float_of(CUDASIM_SHARED_FILL_BITS | 0x80000000u); /* negated on its way out */
 	actual[3] = poison();
-	compare_output(actual, NULL, DTYPE_FLOAT32, e, 4, 4, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 4, 4, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 3);
 	cr_assert_eq(r.unstored_shared, 2);
 	cr_assert_eq(r.unwritten, 1, "the output poison is still \"never written\"");
@@ -175,7 +175,7 @@ Test(compare_types, int32_compares_exactly_and_names_integers, .timeout = 5)
 	exact_values(e, (double[]){ 42, -7, 2147483646, 42 }, 4);
 	e[3].bound = 10; /* a bound means nothing to an integer */
 	struct comparison r;
-	compare_output(actual, NULL, DTYPE_INT32, e, 4, 4, &r);
+	compare_output(actual, NULL, DTYPE_INT32, e, 4, 4, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 2);
 	char *text = compare_describe(&r, "keys", 1, 4);
 	cr_assert_not_null(strstr(text, "keys[2] is 2147483647, expected 2147483646"), "%s", text);
@@ -189,7 +189,7 @@ Test(compare_types, uint32_prints_whole_numbers_above_two_to_the_31, .timeout = 
 	struct proto_expect e[2];
 	exact_values(e, (double[]){ 4294967294.0, 7 }, 2);
 	struct comparison r;
-	compare_output(actual, NULL, DTYPE_UINT32, e, 2, 2, &r);
+	compare_output(actual, NULL, DTYPE_UINT32, e, 2, 2, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 1);
 	char *text = compare_describe(&r, "bins", 1, 2);
 	cr_assert_not_null(strstr(text, "bins[0] is 4294967295, expected 4294967294"), "%s", text);
@@ -206,7 +206,7 @@ Test(compare_types, an_integer_left_as_both_poisons_was_never_written, .timeout 
 	struct proto_expect e[3];
 	exact_values(e, (double[]){ 165, 10, 3 }, 3);
 	struct comparison r;
-	compare_output(actual, second, DTYPE_UINT8, e, 3, 3, &r);
+	compare_output(actual, second, DTYPE_UINT8, e, 3, 3, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 2);
 	cr_assert_eq(r.unwritten, 1);
 	cr_assert_eq(r.updated_unset, 0);
@@ -225,7 +225,7 @@ Test(compare_types, integer_bins_added_into_before_they_were_zeroed_are_named, .
 	struct proto_expect e[3];
 	exact_values(e, (double[]){ 3, 5, 0 }, 3);
 	struct comparison r;
-	compare_output(actual, second, DTYPE_UINT32, e, 3, 3, &r);
+	compare_output(actual, second, DTYPE_UINT32, e, 3, 3, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 3);
 	cr_assert_eq(r.updated_unset, 2);
 	cr_assert_eq(r.unwritten, 1);
@@ -244,7 +244,7 @@ Test(compare_types, int32_poison_is_negative_and_still_never_written, .timeout =
 	cr_assert_lt(actual[0], 0);
 	struct proto_expect e[1] = { { 1, 0 } };
 	struct comparison r;
-	compare_output(actual, second, DTYPE_INT32, e, 1, 1, &r);
+	compare_output(actual, second, DTYPE_INT32, e, 1, 1, NULL, 0, &r);
 	cr_assert_eq(r.unwritten, 1);
 	cr_assert_eq(r.not_finite, 0);
 }
@@ -255,7 +255,7 @@ Test(compare_types, an_integer_copied_from_unstored_shared_memory_is_named_so, .
 	struct proto_expect e[2];
 	exact_values(e, (double[]){ 1, 4 }, 2);
 	struct comparison r;
-	compare_output(actual, second, DTYPE_INT32, e, 2, 2, &r);
+	compare_output(actual, second, DTYPE_INT32, e, 2, 2, NULL, 0, &r);
 	cr_assert_eq(r.unstored_shared, 1);
 	char *text = compare_describe(&r, "out", 1, 2);
 	cr_assert_not_null(strstr(text, "the simulator's fill of shared memory"), "%s", text);
@@ -267,7 +267,7 @@ Test(compare_types, float64_keeps_its_tolerance_and_seventeen_digits, .timeout =
 	double actual[3] = { 1.0 + 1e-12, 1.0 + 1e-8, 2 };
 	struct proto_expect e[3] = { { 1, 1e-10 }, { 1, 1e-10 }, { 2, 0 } };
 	struct comparison r;
-	compare_output(actual, NULL, DTYPE_FLOAT64, e, 3, 3, &r);
+	compare_output(actual, NULL, DTYPE_FLOAT64, e, 3, 3, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 1);
 	cr_assert_eq(r.first[0].index, 1);
 	char *text = compare_describe(&r, "y", 1, 3);
@@ -285,7 +285,7 @@ Test(compare_types, float64_poison_and_nan, .timeout = 5)
 	second[2] = NAN;
 	struct proto_expect e[3] = { { 1, 1e30 }, { 0.25, 1e30 }, { 1, 1e30 } };
 	struct comparison r;
-	compare_output(actual, second, DTYPE_FLOAT64, e, 3, 3, &r);
+	compare_output(actual, second, DTYPE_FLOAT64, e, 3, 3, NULL, 0, &r);
 	cr_assert_eq(r.wrong, 3, "a NaN never passes, whatever the bound");
 	cr_assert_eq(r.unwritten, 1);
 	cr_assert_eq(r.updated_unset, 1);
@@ -312,4 +312,23 @@ Test(compare_types, every_type_round_trips_through_dtype_load, .timeout = 5)
 	cr_assert_eq(dtype_size(DTYPE_FLOAT64), 8);
 	cr_assert_eq(dtype_size(DTYPE_UINT8), 1);
 	cr_assert_str_eq(dtype_name(DTYPE_UINT32), "uint32");
+}
+
+Test(compare, a_sample_names_the_outputs_own_elements, .timeout = 5)
+{
+	/* a 100 x 100 output judged on two chunks: [0, 4) and [9996, 10000) */
+	struct proto_chunk chunks[2] = { { 0, 4 }, { 9996, 4 } };
+	float expected[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, actual[8] = { 1, 2, 3, 4, 5, 6, 70, 8 };
+	struct proto_expect e[8];
+	struct comparison r;
+	exact(e, expected, 8);
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 8, 100, chunks, 2, &r);
+	cr_assert_eq(r.wrong, 1);
+	cr_assert_eq(r.first[0].index, 9998, "the sample's 7th element is the output's 9998th");
+	cr_assert_eq(r.row_min, 99);
+	cr_assert_eq(r.col_min, 98);
+	char *text = compare_describe(&r, "c", 100, 100);
+	cr_assert(strstr(text, "c[99][98] is 70"), "%s", text);
+	cr_assert(strstr(text, "1 of the 8 elements checked of 10,000 wrong"), "%s", text);
+	free(text);
 }

@@ -248,6 +248,26 @@ struct case_buffers {
 	size_t bytes[PROTO_MAX_BUFFERS];
 };
 
+/*
+ * The timed case's inputs (a GiB for col_sums) are drawn on the device, as
+ * every round's are, bit for bit what cases_fill draws on the host for the
+ * judge: no host generation, no copy over PCIe, and their check afterwards
+ * on the device too.
+ */
+static bool
+inputs_on_device(int index)
+{
+#ifdef __CUDASIM__
+	(void)index;
+	return false;
+#else
+	return index == cfg.timed;
+#endif
+}
+
+static cudaError_t draw_case_input(int index, const struct case_buffers *b, int k, void *dst);
+static int inputs_changed_on_device(int index, const struct case_buffers *b, int k, uint64_t *first);
+
 static int
 setup_case(int index, struct case_buffers *b)
 {
@@ -255,17 +275,19 @@ setup_case(int index, struct case_buffers *b)
 	cases_describe(&cfg, index, &b->c);
 	for (int k = 0; k < b->c.nbuffers; k++) {
 		b->bytes[k] = check_bytes(&b->c.spec[k]);
-		b->host[k] = (unsigned char *)malloc(b->bytes[k] ? b->bytes[k] : 1);
-		if (!b->host[k]) {
+		bool input = b->c.spec[k].role == BUFFER_IN, on_device = input && inputs_on_device(index);
+		if (!on_device && !(b->host[k] = (unsigned char *)malloc(b->bytes[k] ? b->bytes[k] : 1))) {
 			proto_sendf(channel, MSG_ERROR, (uint32_t)index, PROTO_STAGE_RUN,
 				    "the harness could not allocate %zu bytes of host memory", b->bytes[k]);
 			return -1;
 		}
-		if (b->c.spec[k].role == BUFFER_IN)
+		if (input && !on_device)
 			cases_fill(&cfg, index, k, &b->c.spec[k], b->host[k]);
 		if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&b->dev[k], b->bytes[k])))
 			return -1;
-		if (b->c.spec[k].role == BUFFER_IN &&
+		if (on_device && harness_call(index, "drawing the inputs", draw_case_input(index, b, k, b->dev[k])))
+			return -1;
+		if (input && !on_device &&
 		    harness_call(index, "copying the inputs to the GPU",
 				 cudaMemcpy(b->dev[k], b->host[k], b->bytes[k], cudaMemcpyHostToDevice)))
 			return -1;
@@ -438,6 +460,13 @@ verify_inputs(int index, struct case_buffers *b)
 	for (int k = 0; k < b->c.nbuffers; k++) {
 		if (b->c.spec[k].role != BUFFER_IN)
 			continue;
+		uint64_t first = 0;
+		if (inputs_on_device(index)) {
+			int changed = inputs_changed_on_device(index, b, k, &first);
+			if (changed > 0)
+				proto_send(channel, MSG_INPUT_CHANGED, (uint32_t)index, (uint32_t)k, &first, sizeof(first));
+			continue;
+		}
 		size_t n = check_elements(&b->c.spec[k]), size = dtype_size(b->c.spec[k].type);
 		std::vector<unsigned char> now(b->bytes[k] ? b->bytes[k] : 1);
 		if (harness_call(index, "copying the inputs back",
@@ -445,7 +474,6 @@ verify_inputs(int index, struct case_buffers *b)
 			return;
 		if (memcmp(now.data(), b->host[k], b->bytes[k]) == 0)
 			continue;
-		uint64_t first = 0;
 		while (first < n && memcmp(&now[first * size], &b->host[k][first * size], size) == 0)
 			first++;
 		proto_send(channel, MSG_INPUT_CHANGED, (uint32_t)index, (uint32_t)k, &first, sizeof(first));
@@ -570,6 +598,51 @@ draw_inputs(void *dst, size_t n, uint64_t stream, uint32_t type, double lo, doub
 	size_t size = dtype_size(type);
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
 		rng_draw(type, lo, hi, stream, i, (char *)dst + i * size);
+}
+
+static cudaError_t
+draw_case_input(int index, const struct case_buffers *b, int k, void *dst)
+{
+	const struct buffer_spec *spec = &b->c.spec[k];
+	draw_inputs<<<1024, 256>>>(dst, check_elements(spec), rng_stream(cfg.seed, cfg.stream[index], (uint32_t)k),
+				   (uint32_t)spec->type, spec->lo, spec->hi);
+	return cudaGetLastError();
+}
+
+__global__ void
+first_difference(const unsigned char *a, const unsigned char *b, size_t bytes, unsigned long long *first)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < bytes; i += (size_t)gridDim.x * blockDim.x)
+		if (a[i] != b[i])
+			atomicMin(first, (unsigned long long)i);
+}
+
+/*
+ * Whether input k, drawn on the device, is still what was drawn: drawn again
+ * beside it and compared there. 1 with *first the first element changed, 0
+ * when unchanged, -1 when it could not be checked (said already).
+ */
+static int
+inputs_changed_on_device(int index, const struct case_buffers *b, int k, uint64_t *first)
+{
+	void *again = NULL;
+	unsigned long long *at = NULL, none = ~0ull, found = ~0ull;
+	int result = -1;
+	if (!harness_call(index, "checking the inputs", cudaMalloc(&again, b->bytes[k])) &&
+	    !harness_call(index, "checking the inputs", cudaMalloc(&at, sizeof(*at))) &&
+	    !harness_call(index, "checking the inputs", cudaMemcpy(at, &none, sizeof(none), cudaMemcpyHostToDevice)) &&
+	    !harness_call(index, "checking the inputs", draw_case_input(index, b, k, again))) {
+		first_difference<<<1024, 256>>>((const unsigned char *)b->dev[k], (const unsigned char *)again,
+						 b->bytes[k], at);
+		if (!harness_call(index, "checking the inputs", cudaGetLastError()) &&
+		    !harness_call(index, "checking the inputs", cudaMemcpy(&found, at, sizeof(found), cudaMemcpyDeviceToHost))) {
+			result = found != ~0ull;
+			*first = found / dtype_size(b->c.spec[k].type);
+		}
+	}
+	cudaFree(again);
+	cudaFree(at);
+	return result;
 }
 
 /* How far the student's outputs of a round are from the reference solution's on the same inputs. */

@@ -28,7 +28,7 @@
 #define MUTANT_LAUNCH_LIMIT_S 5.0
 
 /* What a worker says of its grading: fixed size, so one write() on a pipe carries it whole. */
-struct outcome {
+struct mutant_outcome {
 	int status;      /* the grading's exit status; -1 when the worker died */
 	char stage[24];  /* where it failed */
 	char kind[32];   /* the first diagnosis, if any */
@@ -113,7 +113,7 @@ grade_in_worker(const struct exercise *e, const char *file, int fd)
 	limits_sim_lower(MUTANT_LAUNCH_LIMIT_S);
 	struct grade_options o = { .file = file, .backend = BACKEND_SIM, .backend_given = true, .skip_frontend = true };
 	struct grade_result r;
-	struct outcome out;
+	struct mutant_outcome out;
 	memset(&out, 0, sizeof(out));
 	out.status = grade_run(e, &o, &r);
 	snprintf(out.stage, sizeof(out.stage), "%s", r.stage != STAGE_NONE ? stage_name(r.stage) : "");
@@ -148,7 +148,7 @@ start(const struct exercise *e, const char *file, int index, struct slot *s)
 
 /* Grade the n files, `jobs` at a time, each in a process of its own; out[i] gets file i's outcome. */
 static int
-grade_files(const struct exercise *e, char *const *files, int n, int jobs, struct outcome *out)
+grade_files(const struct exercise *e, char *const *files, int n, int jobs, struct mutant_outcome *out)
 {
 	struct slot *slots = xcalloc((size_t)jobs, sizeof(*slots));
 	int next = 0, running = 0, status = 0;
@@ -170,7 +170,7 @@ grade_files(const struct exercise *e, char *const *files, int n, int jobs, struc
 		for (int j = 0; j < jobs; j++) {
 			if (slots[j].pid != pid)
 				continue;
-			struct outcome *o = &out[slots[j].index];
+			struct mutant_outcome *o = &out[slots[j].index];
 			if (read(slots[j].fd, o, sizeof(*o)) != (ssize_t)sizeof(*o)) {
 				memset(o, 0, sizeof(*o));
 				o->status = -1;
@@ -207,7 +207,7 @@ print_diff(const char *diff)
 
 /* "correctness (race)", "run", …: what killed a mutant. */
 static char *
-killed_by(const struct outcome *o)
+killed_by(const struct mutant_outcome *o)
 {
 	return *o->kind ? xasprintf("%s (%s)", *o->stage ? o->stage : "fail", o->kind)
 			: xstrdup(*o->stage ? o->stage : "fail");
@@ -232,7 +232,7 @@ mutant_check(const struct exercise *e, int jobs)
 	}
 	/* the solution first, as its mutants will be graded: it must pass so (a launch limit that stops it
 	   would kill every mutant for nothing), and this builds the runner the workers share */
-	struct outcome baseline = { .status = -1 };
+	struct mutant_outcome baseline = { .status = -1 };
 	char *solution = e->solution;
 	if (grade_files(e, &solution, 1, 1, &baseline) || baseline.status) {
 		printf("  BAD  %s fails as its mutants are graded (the simulator, %.0f s a launch): %s\n", e->solution,
@@ -245,7 +245,7 @@ mutant_check(const struct exercise *e, int jobs)
 	if (jobs > n)
 		jobs = n ? n : 1;
 	double t0 = now_seconds();
-	struct outcome *out = xcalloc((size_t)n + 1, sizeof(*out));
+	struct mutant_outcome *out = xcalloc((size_t)n + 1, sizeof(*out));
 	char **files = xcalloc((size_t)n + 1, sizeof(*files));
 	for (int i = 0; i < n; i++)
 		files[i] = mutant_file(e, &m[i], "cu");
@@ -260,7 +260,7 @@ mutant_check(const struct exercise *e, int jobs)
 	}
 	int killed = 0, equivalent = 0, weak = 0, broken = 0;
 	for (int i = 0; i < n; i++) {
-		const struct outcome *o = &out[i];
+		const struct mutant_outcome *o = &out[i];
 		const struct equivalent_mutant *eq = listed(e, m[i].id);
 		char *by = killed_by(o);
 		if (o->status == EXIT_ENVIRONMENT || o->status < 0) {

@@ -42,21 +42,33 @@ compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The stage a wrong/ file declares in a line "// expect: STAGE"; "// sim-only" limits it to the simulator. */
+/* The text after the first `marker` in text, up to a blank, or NULL. */
 static char *
-declared_stage(const char *path, bool *sim_only)
+marked_word(const char *text, const char *marker)
+{
+	const char *at = strstr(text, marker);
+	if (!at)
+		return NULL;
+	at += strlen(marker);
+	return xasprintf("%.*s", (int)strcspn(at, " \n\r\t"), at);
+}
+
+/*
+ * The stage a wrong/ file declares for backend b: "// expect: STAGE", or on
+ * a GPU its "// expect-gpu: STAGE" where it has one (a write past a row's
+ * end lands in the next row there); "// sim-only" limits it to the simulator.
+ */
+static char *
+declared_stage(const char *path, enum backend b, bool *sim_only)
 {
 	char *text = read_file(path, NULL);
 	if (!text)
 		return NULL;
 	/* a race a GPU's timing may hide is checked where it is certain to show */
 	*sim_only = strstr(text, "// sim-only") != NULL;
-	char *at = strstr(text, "// expect: "), *stage = NULL;
-	if (at) {
-		at += strlen("// expect: ");
-		size_t n = strcspn(at, " \n\r\t");
-		stage = xasprintf("%.*s", (int)n, at);
-	}
+	char *stage = b == BACKEND_GPU ? marked_word(text, "// expect-gpu: ") : NULL;
+	if (!stage)
+		stage = marked_word(text, "// expect: ");
 	free(text);
 	return stage;
 }
@@ -106,7 +118,7 @@ check_wrong_files(const struct exercise *e, enum backend b, int *failures)
 	for (int i = 0; i < count; i++) {
 		char *full = root_path(names[i]);
 		bool sim_only = false;
-		char *stage = declared_stage(full, &sim_only);
+		char *stage = declared_stage(full, b, &sim_only);
 		if (!stage) {
 			printf("  BAD  %s has no '// expect: STAGE' line\n", names[i]);
 			(*failures)++;

@@ -11,8 +11,11 @@ shift 2
 mkdir -p "$logs"
 rm -f "$logs/$id.result"
 TIMEFORMAT='%R %U %S'
-{ time "$@" >"$logs/$id.log" 2>&1 </dev/null; } 2>"$logs/$id.time"
+# a suite that hangs is stopped, not waited for all of CI's time: far beyond any suite's slowest run
+limit=${SUITE_LIMIT:-1200}
+{ time timeout --kill-after=10 "$limit" "$@" >"$logs/$id.log" 2>&1 </dev/null; } 2>"$logs/$id.time"
 status=$?
+[ "$status" = 124 ] || [ "$status" = 137 ] && echo "run-suite: $suite was stopped after $limit s: it hung" >>"$logs/$id.log"
 read -r wall user sys <"$logs/$id.time"
 echo "$status $wall $user $sys" >"$logs/$id.result"
 rm -f "$logs/$id.time"

@@ -56,6 +56,14 @@ print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |
       float(secs)))' "$name" "$file" "$expect" "$got" "$ok" "$t0" "$t1" >>"$results"
 }
 
+# what a wrong file must get on a GPU: its `// expect-gpu: STAGE` where a GPU differs, else its `// expect: STAGE`
+wrong_expects() {
+	local e
+	e=$(sed -n 's|^// expect-gpu: \([a-z]*\).*|\1|p' "$1" | head -1)
+	[ -n "$e" ] || e=$(sed -n 's|^// expect: \([a-z]*\).*|\1|p' "$1" | head -1)
+	printf '%s\n' "$e"
+}
+
 PARTS=${PARTS:-grades typed edits demos adversarial corpus lines}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 : >/tmp/demos.log >/tmp/adversarial.log >/tmp/corpus.log >/tmp/lines.log
@@ -70,7 +78,7 @@ for n in $names; do
 	for w in tests/wrong/"$n"/*.cu; do
 		[ -e "$w" ] || continue
 		grep -q '^// sim-only' "$w" && continue # a GPU may hide a race by luck of timing
-		grade "$n" "$w" "$(sed -n 's|^// expect: \([a-z]*\).*|\1|p' "$w" | head -1)"
+		grade "$n" "$w" "$(wrong_expects "$w")"
 	done
 done
 # buffers that are not float32: the test course in tests/typed/ (uint8 pixels into uint32 bins with atomics,
@@ -83,7 +91,7 @@ part typed && for n in $($g list --json | python3 -c 'import json,sys; print(" "
 	for w in tests/typed/tests/wrong/"$n"/*.cu; do
 		[ -e "$w" ] || continue
 		grep -q '^// sim-only' "$w" && continue
-		grade "$n" "$w" "$(sed -n 's|^// expect: \([a-z]*\).*|\1|p' "$w" | head -1)"
+		grade "$n" "$w" "$(wrong_expects "$w")"
 	done
 done
 unset CUDALINGS_WORKBOOK

@@ -264,10 +264,11 @@ helper_with_a_child(bool clean_on_exit, pid_t *grandchild)
 	pid_t helper = fork();
 	cr_assert_geq(helper, 0);
 	if (helper == 0) {
-		/* as a program started in the foreground: a background job inherits SIGINT ignored, and an
-		   ignored signal stays ignored (the spawner installs no handler for it) */
+		/* as a program started in the foreground: a background job inherits SIGINT ignored (and one
+		   under nohup SIGHUP), and an ignored signal stays ignored (the spawner installs no handler for it) */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		struct child c = { .label = "sleep" };
 		char *argv[] = { "sleep", "100", NULL };
 		struct spawn_options o = { .out = SPAWN_DISCARD, .clean_on_exit = clean_on_exit };

@@ -1,4 +1,6 @@
 // expect: run
+// sim-only: on a GPU the reads past the end land in the allocation's slack, fault nowhere and
+// add nothing to a column that exists, so only the simulator (or compute-sanitizer) sees them.
 // The last chunk is not cut off at `rows`: when rows is no multiple of
 // ROWS_PER_BLOCK its threads read past the end of `a`.
 #include "cudalings/col_sums_split.h"

@@ -1,4 +1,6 @@
 // expect: run
+// sim-only: on a GPU the reads past the end land in the allocation's slack and fault nowhere,
+// and what they read is never stored, so only the simulator (or compute-sanitizer) sees them.
 // Only the first of a thread's four rows is tested against the edge of `in`:
 // in the bottom tiles the other three read past its end.
 #include "cudalings/transpose_coarse.h"

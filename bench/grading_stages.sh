@@ -7,14 +7,16 @@
 # submission loaded, then a case), until the timing starts (the other
 # cases), and the end (timing, verdict). The first grading of an exercise
 # after `make` and a later one are measured. A measurement, not a test.
-#   bash bench/grading_stages.sh [gpu|sim]      (OUT set: also $OUT/grading-stages.md)
+#   bash bench/grading_stages.sh [gpu|sim] [NAME…]   (OUT set: also $OUT/grading-stages.md)
 set -u
 cd "$(dirname "$0")/.."
 backend=${1:-gpu}
+shift $(($# > 0 ? 1 : 0))
 g=build/cudalings
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-names=$($g list --json | python3 -c 'import json,sys; print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"]=="exercise"))')
+names="$*"
+[ -n "$names" ] || names=$($g list --json | python3 -c 'import json,sys; print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"]=="exercise"))')
 stamp() {
 	python3 -c '
 import sys, time, json

@@ -291,6 +291,11 @@ inspect_object(const struct exercise *e, const char *object, struct buf *why)
 		char name[512], type[4];
 		if (sscanf(line, "%511s %3s", name, type) != 2)
 			continue;
+		/* a versioned name (".symver" in an asm statement: dlsym@GLIBC_2.2.5) binds to the same
+		   function as the plain one: judged by the plain name */
+		char *version = strchr(name, '@');
+		if (version && version != name)
+			*version = 0;
 		bool defined_global = strchr("TDBRVWGS", type[0]) != NULL;
 		bool undefined = type[0] == 'U' || type[0] == 'w';
 		const struct rule *r = NULL;

@@ -152,10 +152,16 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		struct args cmd = { 0 };
 		char *depfile = xasprintf("%s.d", s->object);
 		char *include = build_public_include(e), *include_flag = xasprintf("-I%s", include);
+		/* the files the assembler reads (.incbin, .include in an asm statement), which the
+		   preprocessor's list does not name: build_check_includes reads them too */
+		char *as_deps = xasprintf("%s.as.d", s->object);
+		/* nvcc splits -Xcompiler's value at commas: the list below is gcc's "-Xassembler --MD -Xassembler FILE" */
+		char *nvcc_as_deps = xasprintf("-Xassembler,--MD,-Xassembler,%s", as_deps);
 		/* the student's compile sees its exercise's header and the system's: no path into the workbook */
 		if (b == BACKEND_GPU) {
 			char *arch = xasprintf("-arch=%s", build_arch());
-			ARGS_ADD(&cmd, build_nvcc(), NVCC_FLAGS, arch, "-Xcompiler", "-fPIC", include_flag);
+			ARGS_ADD(&cmd, build_nvcc(), NVCC_FLAGS, arch, "-Xcompiler", "-fPIC", "-Xcompiler", nvcc_as_deps,
+				 include_flag);
 			if (beside)
 				args_add(&cmd, beside);
 			ARGS_ADD(&cmd, "-MD", "-MF", depfile, "-c", nvcc_source, "-o", s->object);
@@ -175,7 +181,8 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 			}
 			buf_free(&rwlog);
 			args_free(&rw);
-			ARGS_ADD(&cmd, SIM_CXX, SIM_CXXFLAGS, SIM_CHECK, "-fPIC", include_flag, "-MD", "-MF", depfile,
+			ARGS_ADD(&cmd, SIM_CXX, SIM_CXXFLAGS, SIM_CHECK, "-fPIC", "-Xassembler", "--MD", "-Xassembler", as_deps,
+				 include_flag, "-MD", "-MF", depfile,
 				 "-c", s->compile_source, "-o", s->object);
 			/* the rewriter copies headers it rewrites into the build folder: what the original
 			   file includes comes from the preprocessor, run on it as the compile would see it */
@@ -207,6 +214,8 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		}
 		args_free(&cmd);
 		free(depfile);
+		free(as_deps);
+		free(nvcc_as_deps);
 		free(include);
 		free(include_flag);
 	}
@@ -294,11 +303,17 @@ inside(const char *path, const char *dir)
 int
 build_check_includes(const struct student_build *s, struct buf *why)
 {
+	/* what the preprocessor read (on the simulator, as the original file includes it), then what the
+	   assembler read */
 	char *depfile = xasprintf("%s/%s%s", workbook_root(), s->object, s->backend == BACKEND_SIM ? ".scan.d" : ".d");
-	char *text = read_file(depfile, NULL);
+	char *as_depfile = xasprintf("%s/%s.as.d", workbook_root(), s->object);
+	char *text = read_file(depfile, NULL), *as_text = read_file(as_depfile, NULL);
 	free(depfile);
-	if (!text)
+	free(as_depfile);
+	if (!text) {
+		free(as_text);
 		return 0; /* an object up to date from before: checked when it was compiled */
+	}
 	/* the folders a submission may include from, inside the workbook */
 	char *source_dir = NULL, *source = NULL, resolved[PATH_MAX];
 	if (realpath(s->source, resolved)) {
@@ -311,30 +326,36 @@ build_check_includes(const struct student_build *s, struct buf *why)
 	char *include = build_public_include(s->e);
 	const char *allowed_dirs[] = { s->dir, include, s->backend == BACKEND_SIM ? "sim/include" : NULL };
 	int refused = 0;
-	char *cursor = depfile_list(text);
-	for (char *start; (start = depfile_next(&cursor));) {
-		char *dep = start[0] == '/' ? xstrdup(start) : root_path(start);
-		if (realpath(dep, resolved) && inside(resolved, ".")) {
-			bool ok = source && !strcmp(resolved, source);
-			for (size_t i = 0; i < sizeof(allowed_dirs) / sizeof(*allowed_dirs) && !ok; i++)
-				ok = allowed_dirs[i] && inside(resolved, allowed_dirs[i]);
-			if (!ok && source_dir && !strncmp(resolved, source_dir, strlen(source_dir)) &&
-			    resolved[strlen(source_dir)] == '/') {
-				ok = true;
-				for (size_t i = 0; i < sizeof(private_dirs) / sizeof(*private_dirs) && ok; i++)
-					ok = !inside(resolved, private_dirs[i]);
+	char *lists[] = { text, as_text }, *cursor = NULL;
+	for (int l = 0; l < 2; l++) {
+		if (!lists[l])
+			continue;
+		cursor = depfile_list(lists[l]);
+		for (char *start; (start = depfile_next(&cursor));) {
+			char *dep = start[0] == '/' ? xstrdup(start) : root_path(start);
+			if (realpath(dep, resolved) && inside(resolved, ".")) {
+				bool ok = source && !strcmp(resolved, source);
+				for (size_t i = 0; i < sizeof(allowed_dirs) / sizeof(*allowed_dirs) && !ok; i++)
+					ok = allowed_dirs[i] && inside(resolved, allowed_dirs[i]);
+				if (!ok && source_dir && !strncmp(resolved, source_dir, strlen(source_dir)) &&
+				    resolved[strlen(source_dir)] == '/') {
+					ok = true;
+					for (size_t i = 0; i < sizeof(private_dirs) / sizeof(*private_dirs) && ok; i++)
+						ok = !inside(resolved, private_dirs[i]);
+				}
+				if (!ok && refused++ < 4)
+					buf_addf(why, "%sincludes '%s': a submission may include only its exercise's header "
+						 "(cudalings/%s.h) and the system's headers", refused > 1 ? "\n" : "",
+						 resolved + strlen(workbook_root()) + 1, s->e->name);
 			}
-			if (!ok && refused++ < 4)
-				buf_addf(why, "%sincludes '%s': a submission may include only its exercise's header "
-					 "(cudalings/%s.h) and the system's headers", refused > 1 ? "\n" : "",
-					 resolved + strlen(workbook_root()) + 1, s->e->name);
+			free(dep);
 		}
-		free(dep);
 	}
 	free(include);
 	free(source);
 	free(source_dir);
 	free(text);
+	free(as_text);
 	return refused ? -1 : 0;
 }
 

@@ -266,6 +266,27 @@ inputs_on_device(int index)
 }
 
 static cudaError_t draw_case_input(int index, const struct case_buffers *b, int k, void *dst);
+
+/*
+ * Past the end of each buffer of a case, a guard filled with GUARD_BYTE: a
+ * GPU does not fault on a write a little past an allocation, so the guard
+ * is checked after the student's launch. The simulator checks every access
+ * itself, and a guard would only hide one there.
+ */
+#define GUARD_BYTE 0xa5
+static size_t
+guard_bytes(size_t bytes)
+{
+#ifdef __CUDASIM__
+	(void)bytes;
+	return 0;
+#else
+	/* a grid rounded up to whole blocks overshoots by less than a block's rows of the widest matrix */
+	size_t guard = ((size_t)64 << 10) + bytes / 8;
+	return guard < ((size_t)16 << 20) ? guard : (size_t)16 << 20;
+#endif
+}
+static int guard_broken(int index, const struct case_buffers *b);
 static int inputs_changed_on_device(int index, const struct case_buffers *b, int k, uint64_t *first);
 
 static int
@@ -283,7 +304,10 @@ setup_case(int index, struct case_buffers *b)
 		}
 		if (input && !on_device)
 			cases_fill(&cfg, index, k, &b->c.spec[k], b->host[k]);
-		if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&b->dev[k], b->bytes[k])))
+		size_t guard = guard_bytes(b->bytes[k]);
+		if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&b->dev[k], b->bytes[k] + guard)) ||
+		    (guard && harness_call(index, "filling a buffer's guard",
+					   cudaMemset((unsigned char *)b->dev[k] + b->bytes[k], GUARD_BYTE, guard))))
 			return -1;
 		if (on_device && harness_call(index, "drawing the inputs", draw_case_input(index, b, k, b->dev[k])))
 			return -1;
@@ -341,7 +365,13 @@ launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *
 	/* before the error: a fault may end the program, and the checks explain it */
 	send_checks(index);
 	if (e != cudaSuccess) {
-		report_cuda_error(index, stage, "launching the kernel", e);
+		/* at a launch, an invalid value is the launch's shape: say which limits a launch has */
+		report_cuda_error(index, stage,
+				  e == cudaErrorInvalidValue || e == cudaErrorInvalidConfiguration
+					  ? "launching the kernel (a launch configuration takes at most 2147483647 blocks "
+					    "in x and 65535 in y and z, at most 1024 threads a block and none of them zero)"
+					  : "launching the kernel",
+				  e);
 		return -1;
 	}
 	e = cudaDeviceSynchronize();
@@ -349,7 +379,51 @@ launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *
 		report_cuda_error(index, stage, "running the kernel", e);
 		return -1;
 	}
-	return 0;
+	return dev == b->dev ? guard_broken(index, b) : 0;
+}
+
+__global__ void
+first_unlike(const unsigned char *p, size_t bytes, unsigned char value, unsigned long long *first)
+{
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < bytes; i += (size_t)gridDim.x * blockDim.x)
+		if (p[i] != value)
+			atomicMin(first, (unsigned long long)i);
+}
+
+/* -1 after saying so when a launch wrote into the guard past a buffer's end, else 0. */
+static int
+guard_broken(int index, const struct case_buffers *b)
+{
+	if (!guard_bytes(1))
+		return 0;
+	unsigned long long *at = NULL, none = ~0ull;
+	if (harness_call(index, "checking the buffers' guards", cudaMalloc(&at, sizeof(*at))))
+		return -1;
+	int broken = 0;
+	for (int k = 0; k < b->c.nbuffers && !broken; k++) {
+		unsigned long long found = ~0ull;
+		size_t guard = guard_bytes(b->bytes[k]);
+		if (harness_call(index, "checking the buffers' guards", cudaMemcpy(at, &none, sizeof(none), cudaMemcpyHostToDevice)))
+			broken = -1;
+		else
+			first_unlike<<<256, 256>>>((const unsigned char *)b->dev[k] + b->bytes[k], guard, GUARD_BYTE, at);
+		if (!broken && (harness_call(index, "checking the buffers' guards", cudaGetLastError()) ||
+				harness_call(index, "checking the buffers' guards",
+					     cudaMemcpy(&found, at, sizeof(found), cudaMemcpyDeviceToHost))))
+			broken = -1;
+		if (!broken && found != ~0ull) {
+			const struct buffer_spec *spec = &b->c.spec[k];
+			size_t size = dtype_size(spec->type), n = check_elements(spec);
+			proto_sendf(channel, MSG_ERROR, (uint32_t)index, PROTO_STAGE_RUN,
+				    "a thread wrote past the end of %s: %s has %zu elements, and the one %llu past its "
+				    "last (%s[%llu]) was written; is a bounds test missing, or does the grid cover "
+				    "more than the data?", spec->name, spec->name, n,
+				    (unsigned long long)(found / size + 1), spec->name, (unsigned long long)(n + found / size));
+			broken = -1;
+		}
+	}
+	cudaFree(at);
+	return broken;
 }
 
 /*

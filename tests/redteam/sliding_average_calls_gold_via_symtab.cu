@@ -1,6 +1,6 @@
 // exercise: sliding_average
 // expect: compile|run|correctness
-// message: gold__sliding_average_launch|/proc/self|never written
+// message: gold__sliding_average_launch|/proc/self|never written|may not open files
 // Reaching the gold solution (the fastest kernel the course has, timed beside
 // the student's for the tier) through the runner's symbol table: the file is
 // read through __open_2, the fortified open that the inspection's list does

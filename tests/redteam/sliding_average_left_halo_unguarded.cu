@@ -1,6 +1,6 @@
 // exercise: sliding_average
 // expect: run|correctness
-// message: before the start|out of bounds|past the
+// message: before the start|out of bounds|past the|outside an array
 // An honest mistake: the left halo is loaded without testing j >= 0, so
 // block 0 reads in[-3], in[-2], in[-1], before the start of the input.
 #include "cudalings/sliding_average.h"

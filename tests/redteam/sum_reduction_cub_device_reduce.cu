@@ -1,6 +1,6 @@
 // exercise: sum_reduction
 // expect: compile
-// message: library
+// message: library|libraries|cannot run
 // gpu-only
 // The whole exercise done by a library: cub::DeviceReduce::Sum (header-only,
 // shipped with the toolkit), its temporary storage from cudaMalloc. The

@@ -1,6 +1,6 @@
 // exercise: sum_reduction
-// expect: run
-// message: past the end
+// expect: run|correctness
+// message: past the end|expected
 // An honest mistake: the second launch is missing, and the first writes one
 // partial sum per block into sum[blockIdx.x], past the end of the one-float
 // output as soon as there are two blocks.

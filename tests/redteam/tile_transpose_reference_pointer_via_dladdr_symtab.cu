@@ -1,6 +1,6 @@
 // exercise: tile_transpose
 // expect: compile|run|correctness
-// message: cudalings_reference_launcher|/proc/self|never written
+// message: cudalings_reference_launcher|/proc/self|never written|system call
 // Reaching the harness's pointer to the reference, cudalings_reference_launcher,
 // without naming it: dladdr on the launcher's return address gives the
 // runner's load address, a raw openat (inline assembly, read-only: the filter

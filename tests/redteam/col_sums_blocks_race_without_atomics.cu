@@ -1,6 +1,6 @@
 // exercise: col_sums
 // expect: correctness|run
-// message: block
+// message: block|expected
 // An honest mistake: rows split across blocks in y, each block adding its
 // partial sum into the zeroed output with a plain `+=` instead of atomicAdd.
 // Blocks of one column run at the same time on a GPU and lose each other's

@@ -1,6 +1,6 @@
 // exercise: col_sums
 // expect: compile|run|correctness
-// message: ref__col_sums_launch|/proc/self|never written
+// message: ref__col_sums_launch|/proc/self|never written|system call
 // Reaching the reference by reading the runner's own file: the runner's
 // symbols are out of dlsym's reach, but /proc/self/exe is readable and keeps
 // its symbol table (ref__col_sums_launch is there, made local or not). The

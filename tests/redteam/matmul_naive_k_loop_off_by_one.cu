@@ -1,6 +1,6 @@
 // exercise: matmul_naive
-// expect: run
-// message: past the end
+// expect: run|correctness
+// message: past the end|NaN
 // An honest mistake: the dot product runs i <= k, one step too far: it reads
 // a row of A one past its end, and past the end of B on the last row.
 #include "cudalings/matmul_naive.h"

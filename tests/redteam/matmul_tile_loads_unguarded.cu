@@ -1,6 +1,6 @@
 // exercise: matmul
-// expect: run
-// message: past the end
+// expect: run|correctness
+// message: past the end|NaN
 // An honest mistake: the tiles are loaded without testing the edges of A and
 // B (the lesson's sizes are multiples of 32; the cases are not), so edge
 // tiles read past the ends of the matrices.

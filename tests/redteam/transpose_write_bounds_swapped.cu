@@ -1,6 +1,6 @@
 // exercise: transpose
-// expect: correctness
-// message: write the same
+// expect: correctness|run
+// message: write the same|past the end
 // An honest mistake: the write-back keeps the read's bounds test
 // (x < cols && y < rows) though out is cols x rows, so on a matrix that is
 // not square some threads write past the end and some elements are never

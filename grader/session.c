@@ -356,12 +356,23 @@ error_message(struct session *s, const struct proto_header *h, int index, const 
 	session_fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
 	if (h->aux == PROTO_STAGE_RACE && !s->r->cases[index].wrong) {
 		s->r->cases[index].wrong = true;
+		if (memmem(payload, h->length, "plain read-modify-write", 23)) {
+			/* its own id, for hints: no barrier and no second order would help */
+			diagnose_add(s->r, "cross_block_update",
+				     xasprintf("in case %s two blocks update the same element with a plain "
+					       "read-modify-write: on a GPU they run at once and one update is lost "
+					       "(atomicAdd, or one block per element)", s->r->cases[index].name));
+			return;
+		}
 		const char *why = memmem(payload, h->length, "two blocks write", 16)
 					  ? "two blocks write the same element: on a GPU whichever runs last wins (one block "
 					    "per element, or atomicAdd)"
 				  : memmem(payload, h->length, "blocks run", 10)
 					  ? "the result depends on the order in which blocks run: blocks cannot wait for each "
 					    "other within a launch (an atomic, or a second launch?)"
+				  : memmem(payload, h->length, "two threads of block", 20)
+					  ? "two threads of a block write the same element: whichever writes last wins (is an "
+					    "index or a bound wrong?)"
 					  : "the result depends on the order in which the threads of a block run: a missing "
 					    "__syncthreads()?";
 		diagnose_add(s->r, "race", xasprintf("in case %s %s", s->r->cases[index].name, why));

@@ -18,6 +18,9 @@
  *   writing, is a race; a read of a word no thread of the block wrote is
  *   uninitialized. Atomics are not instrumented (cudasim.h), so they are
  *   neither.
+ * - A global word keeps the blocks that last wrote and read it: a block that
+ *   updates a word another block wrote in the same launch is diagnosed
+ *   (cross_block below).
  * - Global loads and stores are counted per launch; the accesses of the
  *   first DETAIL_BLOCKS blocks of each launch go to measure.c's request
  *   count (sectors per request, wavefronts per request), a block at a time.
@@ -38,6 +41,8 @@
  */
 #include "sim.h"
 
+#include <sys/mman.h>
+
 #define DETAIL_BLOCKS 32
 #define DETAIL_CAP (1u << 21)	/* accesses kept of one block */
 #define NOBODY (-1)
@@ -57,6 +62,11 @@ static size_t nstatic_words;
 static bool any;			/* instrumented kernel code ran */
 static struct cudasimChecks seen;
 static struct cudasimFinding first[CUDASIM_FINDING_KINDS];
+/* cross-block updates (cross_block below) */
+static unsigned launch_epoch;		/* the block epoch of this launch's first block */
+static unsigned fences;			/* __threadfence() calls, ever */
+static unsigned *fenced;		/* per linear block of this launch: `fences` at its last */
+static size_t nfenced;
 static struct sim_access *acc;
 static size_t nacc;
 static unsigned long long blocks_done;	/* of this launch's first run */
@@ -78,6 +88,10 @@ sim_check_launch_begin(void)
 	blocks_done = 0;
 	nacc = 0;
 	cached = NULL;	/* allocations may have been freed since */
+	launch_epoch = cudasim_block_epoch + 1;	/* sim_block_run counts before the block runs */
+	free(fenced);
+	fenced = NULL;
+	nfenced = 0;
 }
 
 /* What each instruction cost beyond the ideal, to name the worst. */
@@ -407,6 +421,102 @@ host_memory(const char *p, size_t size, bool write, uintptr_t pc)
 	sim_abandon(cudaErrorIllegalAddress);
 }
 
+/*
+ * Cross-block updates. A block that reads a global word another block of the
+ * launch wrote with a plain store, and then writes it, makes a
+ * read-modify-write (out[k] += v) that on a GPU runs at the same time as the
+ * other block's: both read the same old value and one update is lost. Blocks
+ * run one after another here, so the order check's two orders add up alike
+ * and cannot see it: each word keeps the block that last wrote it and the
+ * block that read it since (sim_alloc.blocks, made at the allocation's first
+ * store). A writer that ran __threadfence() after its store published it (a
+ * lock taken with atomicCAS, the last block finishing the others' sums): not
+ * this. Atomics are not instrumented, so they neither read nor write here.
+ */
+
+static unsigned long long
+linear_block(void)
+{
+	return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+}
+
+static uint3
+block_at(unsigned long long l)
+{
+	return (uint3){ (unsigned)(l % gridDim.x), (unsigned)(l / gridDim.x % gridDim.y),
+			(unsigned)(l / ((unsigned long long)gridDim.x * gridDim.y)) };
+}
+
+static bool checking(void);
+
+void
+cudasim_threadfence(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!checking())
+		return;
+	unsigned long long l = linear_block(), n = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+
+	if (!fenced) {
+		fenced = calloc(n, sizeof(*fenced));
+		nfenced = fenced ? n : 0;
+	}
+	if (l < nfenced)
+		fenced[l] = ++fences;
+}
+
+static void __attribute__((noreturn))
+cross_block_update(const struct sim_alloc *a, size_t word, const struct sim_word_blocks *w, uintptr_t pc)
+{
+	char where[300];
+	uint3 writer = block_at(w->wblock);
+	size_t byte = word * 4;
+
+	sim_pc_line(pc, where, sizeof(where));
+	sim_error(cudaErrorLaunchFailure,
+		  "the result depends on the order in which blocks run, because two blocks update the same "
+		  "word with a plain read-modify-write: %s read the word at byte %zu of the %zu-byte allocation "
+		  "at %p (%s element %zu), which block (%u,%u,%u) wrote earlier in the same launch, and wrote it "
+		  "back at %s. Blocks run at the same time on a GPU: both read the same old value and one "
+		  "update is lost. A word that several blocks update needs atomicAdd (or each block its own "
+		  "output element, combined afterwards)", sim_where(), byte, a->size, (void *)a->ptr,
+		  a->elem_name, byte / (a->elem_size ? a->elem_size : 4), writer.x, writer.y, writer.z, where);
+	sim_abandon(cudaErrorLaunchFailure);
+}
+
+static void
+cross_block(struct sim_alloc *a, const char *p, size_t size, bool write, uintptr_t pc)
+{
+	unsigned epoch = cudasim_block_epoch;
+	size_t lo = (size_t)(p - a->ptr) / 4, hi = (size_t)(p - a->ptr + size - 1) / 4;
+
+	if (!a->blocks) {
+		if (!write)
+			return;		/* nothing in it was written by a kernel yet */
+		void *m = mmap(NULL, SIM_WORD_BLOCKS_BYTES(a->size), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (m == MAP_FAILED)
+			return;
+		a->blocks = m;
+	}
+	for (size_t i = lo; i <= hi; i++) {
+		struct sim_word_blocks *w = &a->blocks[i];
+		bool foreign = w->wepoch >= launch_epoch && w->wepoch != epoch &&
+			       !(w->wblock < nfenced && fenced[w->wblock] > w->wfence);
+
+		if (!write) {
+			if (foreign)
+				w->repoch = epoch;
+			continue;
+		}
+		if (foreign && w->repoch == epoch)
+			cross_block_update(a, i, w, pc);
+		w->wepoch = epoch;
+		w->wblock = (unsigned)linear_block();
+		w->wfence = fences;
+	}
+}
+
 static void
 access(const void *addr, size_t size, bool write, uintptr_t pc)
 {
@@ -452,6 +562,8 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 	cached = a;
 	if (p < a->ptr || p + size > a->ptr + a->size)
 		finding(CUDASIM_OUT_OF_BOUNDS, p, (unsigned)size, write, pc);
+	else
+		cross_block(a, p, size, write, pc);
 	if (write) {
 		seen.global_stores++;
 	} else {

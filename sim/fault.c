@@ -497,7 +497,7 @@ sim_watch_end(void)
 }
 
 bool
-sim_watch_describe(char *out, size_t n, uint3 *block)
+sim_watch_describe(char *out, size_t n, uint3 *block, uint3 *thread)
 {
 	char src[600];
 
@@ -509,6 +509,7 @@ sim_watch_describe(char *out, size_t n, uint3 *block)
 		 watch.last.tid.y, watch.last.tid.z, watch.last.bid.x, watch.last.bid.y,
 		 watch.last.bid.z, src);
 	*block = watch.last.bid;
+	*thread = watch.last.tid;
 	return true;
 }
 

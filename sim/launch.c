@@ -178,25 +178,27 @@ compare_runs(int devvar_slot, void **where, uint32_t *va, uint32_t *vb)
 	       sim_devvars_compare(devvar_slot, where, va, vb);
 }
 
+/* Who wrote a word last in each order: the same thread, two threads of a block, or two blocks. */
+enum writers { SAME_WRITER, TWO_THREADS, TWO_BLOCKS };
+
 /*
  * Run one block (or, with bid NULL, the whole grid) once more in each order
  * from the memory it started with, watching the word that came out
  * different, to name who wrote it last. Leaves the memory as the first order
- * makes it. *two_blocks (if not NULL): the last writers were of different blocks, so the
- * blocks race to write the word rather than one reading what another wrote.
+ * makes it. Different last writers race to write the word, rather than one
+ * reading what another wrote (a missing barrier leaves the same thread
+ * writing last, with another value).
  */
-static void
-find_writers(const uint3 *bid, void *where, int devvar_slot, char *out, size_t n, bool *two_blocks)
+static enum writers
+find_writers(const uint3 *bid, void *where, int devvar_slot, char *out, size_t n)
 {
 	char desc[2][600];
-	uint3 block[2];
+	uint3 block[2], thread[2];
 	bool have[2];
 
 	out[0] = '\0';
-	if (two_blocks)
-		*two_blocks = false;
 	if (!sim_alloc_find(where))
-		return;		/* a __device__ variable shares its page with other globals */
+		return SAME_WRITER;	/* a __device__ variable shares its page with other globals */
 	for (int pass = 0; pass < 2; pass++) {
 		bool forward = pass == 1;
 
@@ -208,14 +210,17 @@ find_writers(const uint3 *bid, void *where, int devvar_slot, char *out, size_t n
 		else
 			run_grid(forward);
 		sim_watch_end();
-		have[pass] = sim_watch_describe(desc[pass], sizeof(desc[pass]), &block[pass]);
+		have[pass] = sim_watch_describe(desc[pass], sizeof(desc[pass]), &block[pass], &thread[pass]);
 	}
-	if (have[0] && have[1])
-		snprintf(out, n, "; it was written last by %s in the first order and by %s "
-			 "in the other", desc[1], desc[0]);
-	if (two_blocks)
-		*two_blocks = have[0] && have[1] &&
-			      (block[0].x != block[1].x || block[0].y != block[1].y || block[0].z != block[1].z);
+	if (!have[0] || !have[1])
+		return SAME_WRITER;
+	snprintf(out, n, "; it was written last by %s in the first order and by %s "
+		 "in the other", desc[1], desc[0]);
+	if (block[0].x != block[1].x || block[0].y != block[1].y || block[0].z != block[1].z)
+		return TWO_BLOCKS;
+	if (thread[0].x != thread[1].x || thread[0].y != thread[1].y || thread[0].z != thread[1].z)
+		return TWO_THREADS;
+	return SAME_WRITER;
 }
 
 /*
@@ -229,9 +234,7 @@ diagnose(const char *whole, void *whole_where)
 	dim3 g = sim_cur.grid;
 	unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z;
 	char word[512], grid_writers[1400];
-	bool two_blocks;
-
-	find_writers(NULL, whole_where, 0, grid_writers, sizeof(grid_writers), &two_blocks);
+	bool two_blocks = find_writers(NULL, whole_where, 0, grid_writers, sizeof(grid_writers)) == TWO_BLOCKS;
 	sim_track_restore_orig();
 	sim_devvars_restore(0);
 	for (unsigned long long l = 0; l < nblocks; l++) {
@@ -259,7 +262,16 @@ diagnose(const char *whole, void *whole_where)
 			char writers[1400];
 
 			describe_word(word, sizeof(word), where, va, vb);
-			find_writers(&bid, where, 2, writers, sizeof(writers), NULL);
+			if (find_writers(&bid, where, 2, writers, sizeof(writers)) == TWO_THREADS) {
+				sim_error(cudaErrorLaunchFailure,
+					  "the result depends on the order in which threads run, because two "
+					  "threads of block (%u,%u,%u) write the same word: when they run in one "
+					  "order and then in the reverse order, %s%s. Whichever writes last wins, "
+					  "and on a GPU that is either: does each element's index come out the "
+					  "same for two threads (a bound or a stride that is wrong)?", bid.x, bid.y,
+					  bid.z, word, writers);
+				return;
+			}
 			sim_error(cudaErrorLaunchFailure,
 				  "the result depends on the order in which threads run: when "
 				  "the threads of block (%u,%u,%u) run in one order and then in "

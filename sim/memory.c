@@ -103,6 +103,8 @@ release(struct sim_alloc *a)
 		munmap(a->result, a->npages * page);
 		free(a->dirty);
 	}
+	if (a->blocks)
+		munmap(a->blocks, SIM_WORD_BLOCKS_BYTES(a->size));
 	free(a);
 }
 

@@ -154,6 +154,14 @@ const char *sim_where(void);
 
 /* ---------------------------------------------------------------- memory.c */
 enum sim_alloc_kind { SIM_DEVICE, SIM_HOST_PINNED };
+/* A global word's last plain writer and reader blocks (block epochs), for check.c's cross-block updates. */
+struct sim_word_blocks {
+	unsigned wepoch, repoch;
+	unsigned wfence;	/* check.c's fence count when it was written */
+	unsigned wblock;	/* the writer's linear block index */
+};
+#define SIM_WORD_BLOCKS_BYTES(size) (((size) + 3) / 4 * sizeof(struct sim_word_blocks))
+
 struct sim_alloc {
 	char *ptr;			/* what the user got */
 	size_t size;
@@ -169,6 +177,8 @@ struct sim_alloc {
 	unsigned char *dirty;		/* one byte per page: bit 0 run A, bit 1 run B */
 	char *page_lo;
 	size_t npages;
+	/* check.c: per word, the blocks that last wrote and read it (made at the first store of a launch) */
+	struct sim_word_blocks *blocks;
 };
 /* A new block, owned by the registry until sim_free (or sim_free_all) releases it. */
 void *sim_alloc(size_t size, enum sim_alloc_kind kind);
@@ -241,7 +251,7 @@ bool sim_trace_begin(bool (*traced)(const void *addr),
 		     bool (*report)(int thread, uintptr_t pc, const void *addr, bool write));
 void sim_trace_end(void);
 /* "thread (x,y,z) of block (x,y,z) at file:line (in f)" of the last writer; false if none wrote. */
-bool sim_watch_describe(char *out, size_t n, uint3 *block);
+bool sim_watch_describe(char *out, size_t n, uint3 *block, uint3 *thread);
 /* The CPU seconds a launch may take, fixed (CUDASIM_TIMEOUT is then not read); 0: no limit. */
 void sim_watchdog_limit(double seconds);
 

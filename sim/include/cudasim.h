@@ -589,6 +589,7 @@ CUDASIM_EXTERN_C unsigned long long cudasim_warp(int op, unsigned mask, unsigned
 CUDASIM_EXTERN_C void *cudasim_shared_slot(size_t size, unsigned *slot, unsigned *epoch, const char *file, int line);
 CUDASIM_EXTERN_C void *cudasim_shared_global_at(size_t size);
 CUDASIM_EXTERN_C void cudasim_atomic_note(void *p, int kind);
+CUDASIM_EXTERN_C void cudasim_threadfence(void);
 CUDASIM_EXTERN_C int cudasim_printf(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
 CUDASIM_EXTERN_C long long cudasim_clock(void);
 
@@ -836,9 +837,10 @@ CUDASIM_UNCHECKED static inline void *cudasim_shared_at(size_t size, unsigned *s
 	return cudasim_shared_slot(size, slot, epoch, file, line);
 }
 
-CUDASIM_UNCHECKED static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+/* noted: a block's plain stores that a fence publishes may be read and updated by a later block (check.c) */
+CUDASIM_UNCHECKED static inline void __threadfence(void) { cudasim_threadfence(); }
 CUDASIM_UNCHECKED static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-CUDASIM_UNCHECKED static inline void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+CUDASIM_UNCHECKED static inline void __threadfence_system(void) { cudasim_threadfence(); }
 static inline void __nanosleep(unsigned ns) { (void)ns; }
 /* A GPU stops the kernel with an illegal instruction; so does the CPU. */
 static inline void __trap(void) { __builtin_trap(); }

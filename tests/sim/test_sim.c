@@ -532,6 +532,32 @@ Test(order, two_blocks_writing_one_word_are_named, .timeout = 10)
 	cr_assert_eq(strstr(detail(), "does a block read"), NULL, "%s", detail());
 }
 
+Test(order, blocks_updating_one_word_are_named, .timeout = 10)
+{
+	/* both orders add up alike: the word's writer and reader blocks tell */
+	cr_assert_eq(sim_blocks_update_one_word(0), cudaErrorLaunchFailure);
+	assert_detail_has("two blocks update the same word with a plain read-modify-write");
+	assert_detail_has("block (1,0,0) read the word at byte 0");
+	assert_detail_has("which block (0,0,0) wrote earlier");
+	assert_detail_has("float element 0");
+	cr_assert(detail_names_mark("tests/sim/kernels/checked.cu", "plain_update"), "%s", detail());
+}
+
+Test(order, published_updates_are_not_cross_block, .timeout = 10)
+{
+	/* a lock; the last block finishing in place */
+	for (int how = 1; how <= 2; how++)
+		cr_assert_eq(sim_blocks_update_one_word(how), cudaSuccess, "way %d: %s", how, detail());
+}
+
+Test(order, two_threads_writing_one_word_are_named, .timeout = 10)
+{
+	cr_assert_eq(sim_threads_write_one_word(), cudaErrorLaunchFailure);
+	assert_detail_has("two threads of block (0,0,0) write the same word");
+	cr_assert(detail_names_mark(ERRORS_CU, "two_threads_write"), "%s", detail());
+	cr_assert_eq(strstr(detail(), "__syncthreads() missing"), NULL, "%s", detail());
+}
+
 Test(order, no_room_for_the_check_runs_once, .timeout = 10)
 {
 	/* 100 MiB more address space: 48 MiB of device memory fit, two shadow copies do not */

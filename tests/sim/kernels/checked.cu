@@ -193,3 +193,50 @@ int sim_checked_skips_barrier(void)
     cudaFree(d);
     return e;
 }
+
+// Every block adds its part to one word without an atomic: blocks run one
+// after another here, so both orders sum alike; a GPU loses updates.
+__global__ void plain_add_kernel(float *sum, int *lock, int *count, float *parts, int how)
+{
+	if (how == 0) {
+		if (threadIdx.x == 0)
+			sum[0] += 1.0f + blockIdx.x;	// MARK:plain_update
+	} else if (how == 1 && threadIdx.x == 0) {
+		// a lock: the update is published by the fence before the release
+		while (atomicCAS(lock, 0, 1))
+			;
+		sum[0] += 1.0f + blockIdx.x;
+		__threadfence();
+		atomicExch(lock, 0);
+	} else if (how == 2 && threadIdx.x == 0) {
+		// the last block to finish adds the others' parts, in place
+		parts[blockIdx.x] = 1.0f + blockIdx.x;
+		__threadfence();
+		if (atomicAdd(count, 1) == (int)gridDim.x - 1)
+			for (int b = 1; b < (int)gridDim.x; b++)
+				parts[0] += parts[b];
+	}
+}
+
+int
+sim_blocks_update_one_word(int how)
+{
+	float *sum, *parts;
+	int *lock, *count;
+
+	cudaMalloc(&sum, sizeof(float));
+	cudaMalloc(&parts, 8 * sizeof(float));
+	cudaMalloc(&lock, sizeof(int));
+	cudaMalloc(&count, sizeof(int));
+	cudaMemset(sum, 0, sizeof(float));
+	cudaMemset(lock, 0, sizeof(int));
+	cudaMemset(count, 0, sizeof(int));
+	plain_add_kernel<<<8, 32>>>(sum, lock, count, parts, how);
+	struct cudasimChecks checks;
+	int e = finish(&checks);
+	cudaFree(sum);
+	cudaFree(parts);
+	cudaFree(lock);
+	cudaFree(count);
+	return e;
+}

@@ -365,6 +365,22 @@ sim_blocks_write_one_word(void)
 	return finish();
 }
 
+// Two threads of one block store different values into one word.
+__global__ void two_threads_kernel(int *a)
+{
+	a[threadIdx.x / 2] = (int)threadIdx.x;	// MARK:two_threads_write
+}
+
+extern "C" int
+sim_threads_write_one_word(void)
+{
+	int *d;
+
+	cudaMalloc(&d, 16 * sizeof(int));
+	two_threads_kernel<<<1, 32>>>(d);
+	return finish();
+}
+
 // ---------------------------------------------------------------- runtime misuse
 
 extern "C" int

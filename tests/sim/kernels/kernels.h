@@ -50,6 +50,8 @@ int sim_deep_stack(void);
 int sim_missing_barrier(int with_barrier);
 int sim_race_between_blocks(void);
 int sim_blocks_write_one_word(void);
+int sim_blocks_update_one_word(int how);
+int sim_threads_write_one_word(void);
 int sim_spin(void);
 int sim_assert(int ok);
 int sim_memcpy_swapped(void);

@@ -95,6 +95,7 @@ static const struct refusal conditional[] = {
 	CALL(open, "a submission may not write files"),
 	CALL(openat, "a submission may not write files"),
 	CALL(prctl, "a submission may not give up dying with the grader"),
+	CALL(rt_sigaction, "a submission may not catch the signal that reports a refused system call"),
 	CALL(mmap, "a submission may not make memory executable"),
 	CALL(mprotect, "a submission may not make memory executable"),
 	CALL(pkey_mprotect, "a submission may not make memory executable"),
@@ -202,6 +203,10 @@ add_rules(scmp_filter_ctx ctx, bool simulator, bool under_tool)
 	struct scmp_arg_cmp pdeathsig = SCMP_A0(SCMP_CMP_EQ, PR_SET_PDEATHSIG);
 	if (!rc)
 		rc = refuse(ctx, SCMP_SYS(prctl), 1, &pdeathsig);
+	/* a handler of its own would make every refused call return quietly (on_sigsys is installed) */
+	struct scmp_arg_cmp sigsys = SCMP_A0(SCMP_CMP_EQ, SIGSYS);
+	if (!rc)
+		rc = refuse(ctx, SCMP_SYS(rt_sigaction), 1, &sigsys);
 	return rc;
 }
 

@@ -698,6 +698,57 @@ __wrap___memset_chk(void *dst, int c, size_t n, size_t room)
 	return memset(dst, c, n);
 }
 
+/*
+ * Atomics in the instrumented file (a function-local static's guard, a
+ * std::atomic in host code) come as __tsan_atomic* calls: they are atomics,
+ * no plain access to check, so they do what they say, sequentially
+ * consistent whatever order was asked for.
+ */
+#define TSAN_ATOMIC(bits, T) \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo); \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo); \
+	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo); \
+	T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo); \
+	T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo); \
+	T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo); \
+	T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo); \
+	T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo); \
+	T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo); \
+	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fail_mo); \
+	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fail_mo); \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fail_mo); \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo) \
+	{ (void)mo; return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo) \
+	{ (void)mo; __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo) \
+	{ (void)mo; return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+	T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo) \
+	{ (void)mo; return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+	T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo) \
+	{ (void)mo; return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+	T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo) \
+	{ (void)mo; return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+	T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo) \
+	{ (void)mo; return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
+	T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo) \
+	{ (void)mo; return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+	T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo) \
+	{ (void)mo; return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fail_mo) \
+	{ (void)mo, (void)fail_mo; return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, \
+								       __ATOMIC_SEQ_CST); } \
+	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fail_mo) \
+	{ return __tsan_atomic##bits##_compare_exchange_strong(a, c, v, mo, fail_mo); } \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fail_mo) \
+	{ (void)mo, (void)fail_mo; __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, \
+							       __ATOMIC_SEQ_CST); return c; }
+
+TSAN_ATOMIC(8, char)
+TSAN_ATOMIC(16, short)
+TSAN_ATOMIC(32, int)
+TSAN_ATOMIC(64, long)
+
 /* What else an instrumented file may call: nothing to check there. */
 void __tsan_init(void) {}
 void __tsan_func_entry(void *pc) { (void)pc; }

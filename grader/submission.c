@@ -300,20 +300,47 @@ inside(const char *path, const char *dir)
 	return in;
 }
 
+/* The files one dependency list names that lie in the workbook outside what a submission may include. */
+static void
+check_depfile(const struct student_build *s, const char *suffix, const char *source, const char *source_dir,
+	      int *refused, struct buf *why)
+{
+	char *depfile = xasprintf("%s/%s%s", workbook_root(), s->object, suffix);
+	char *text = read_file(depfile, NULL);
+	free(depfile);
+	if (!text)
+		return; /* an object up to date from before: checked when it was compiled */
+	static const char *const private_dirs[] = { "solutions", "harness", "sim", "build", "grader", "tui",
+						     "shipped", ".git", ".cudalings" };
+	char *include = build_public_include(s->e), resolved[PATH_MAX];
+	const char *allowed_dirs[] = { s->dir, include, s->backend == BACKEND_SIM ? "sim/include" : NULL };
+	char *cursor = depfile_list(text);
+	for (char *start; (start = depfile_next(&cursor));) {
+		char *dep = start[0] == '/' ? xstrdup(start) : root_path(start);
+		if (realpath(dep, resolved) && inside(resolved, ".")) {
+			bool ok = source && !strcmp(resolved, source);
+			for (size_t i = 0; i < sizeof(allowed_dirs) / sizeof(*allowed_dirs) && !ok; i++)
+				ok = allowed_dirs[i] && inside(resolved, allowed_dirs[i]);
+			if (!ok && source_dir && !strncmp(resolved, source_dir, strlen(source_dir)) &&
+			    resolved[strlen(source_dir)] == '/') {
+				ok = true;
+				for (size_t i = 0; i < sizeof(private_dirs) / sizeof(*private_dirs) && ok; i++)
+					ok = !inside(resolved, private_dirs[i]);
+			}
+			if (!ok && (*refused)++ < 4)
+				buf_addf(why, "%sincludes '%s': a submission may include only its exercise's header "
+					 "(cudalings/%s.h) and the system's headers", *refused > 1 ? "\n" : "",
+					 resolved + strlen(workbook_root()) + 1, s->e->name);
+		}
+		free(dep);
+	}
+	free(include);
+	free(text);
+}
+
 int
 build_check_includes(const struct student_build *s, struct buf *why)
 {
-	/* what the preprocessor read (on the simulator, as the original file includes it), then what the
-	   assembler read */
-	char *depfile = xasprintf("%s/%s%s", workbook_root(), s->object, s->backend == BACKEND_SIM ? ".scan.d" : ".d");
-	char *as_depfile = xasprintf("%s/%s.as.d", workbook_root(), s->object);
-	char *text = read_file(depfile, NULL), *as_text = read_file(as_depfile, NULL);
-	free(depfile);
-	free(as_depfile);
-	if (!text) {
-		free(as_text);
-		return 0; /* an object up to date from before: checked when it was compiled */
-	}
 	/* the folders a submission may include from, inside the workbook */
 	char *source_dir = NULL, *source = NULL, resolved[PATH_MAX];
 	if (realpath(s->source, resolved)) {
@@ -321,41 +348,18 @@ build_check_includes(const struct student_build *s, struct buf *why)
 		*strrchr(resolved, '/') = 0;
 		source_dir = xstrdup(resolved);
 	}
-	static const char *const private_dirs[] = { "solutions", "harness", "sim", "build", "grader", "tui",
-						     "shipped", ".git", ".cudalings" };
-	char *include = build_public_include(s->e);
-	const char *allowed_dirs[] = { s->dir, include, s->backend == BACKEND_SIM ? "sim/include" : NULL };
 	int refused = 0;
-	char *lists[] = { text, as_text }, *cursor = NULL;
-	for (int l = 0; l < 2; l++) {
-		if (!lists[l])
-			continue;
-		cursor = depfile_list(lists[l]);
-		for (char *start; (start = depfile_next(&cursor));) {
-			char *dep = start[0] == '/' ? xstrdup(start) : root_path(start);
-			if (realpath(dep, resolved) && inside(resolved, ".")) {
-				bool ok = source && !strcmp(resolved, source);
-				for (size_t i = 0; i < sizeof(allowed_dirs) / sizeof(*allowed_dirs) && !ok; i++)
-					ok = allowed_dirs[i] && inside(resolved, allowed_dirs[i]);
-				if (!ok && source_dir && !strncmp(resolved, source_dir, strlen(source_dir)) &&
-				    resolved[strlen(source_dir)] == '/') {
-					ok = true;
-					for (size_t i = 0; i < sizeof(private_dirs) / sizeof(*private_dirs) && ok; i++)
-						ok = !inside(resolved, private_dirs[i]);
-				}
-				if (!ok && refused++ < 4)
-					buf_addf(why, "%sincludes '%s': a submission may include only its exercise's header "
-						 "(cudalings/%s.h) and the system's headers", refused > 1 ? "\n" : "",
-						 resolved + strlen(workbook_root()) + 1, s->e->name);
-			}
-			free(dep);
-		}
-	}
-	free(include);
+	/* what the preprocessor read: on the simulator the original file as the preprocessor reads it (the
+	   rewriter copies the headers it rewrites), and the rewriter's copy as g++ compiled it (from the copy's
+	   folder, `__has_include` and relative paths reach other files); then what the assembler read */
+	if (s->backend == BACKEND_SIM)
+		check_depfile(s, ".scan.d", source, source_dir, &refused, why);
+	if (!refused)
+		check_depfile(s, ".d", source, source_dir, &refused, why);
+	if (!refused)
+		check_depfile(s, ".as.d", source, source_dir, &refused, why);
 	free(source);
 	free(source_dir);
-	free(text);
-	free(as_text);
 	return refused ? -1 : 0;
 }
 

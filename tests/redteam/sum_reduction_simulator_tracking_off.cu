@@ -1,7 +1,11 @@
 // exercise: sum_reduction
-// expect: compile|correctness
+// expect: compile|correctness|run
 // message: cudasim_tracking|block
 // sim-only
+// (redteam review: the simulator's variables are read-only to kernel code, so
+// the store fails the launch at run as a write to host memory that names
+// 'cudasim_tracking'; and a plain `+=` from two blocks is now diagnosed by the
+// instrumentation itself, which the flag does not turn off.)
 // The race above (blocks adding into *sum with a plain `+=`), hidden from the
 // simulator by its own internals: under #ifdef __CUDASIM__ (which nvcc's
 // front end never sees) the kernel clears cudasim_tracking, a flag the

@@ -53,6 +53,22 @@ cudasim_host_function(const char *name)
 	sim_abandon(cudaErrorIllegalAddress);
 }
 
+/* A kernel compiled for at most max_threads per block: a GPU refuses a launch of more. */
+void
+cudasim_launch_bounds(unsigned long long max_threads, const char *kernel)
+{
+	unsigned long long threads = (unsigned long long)blockDim.x * blockDim.y * blockDim.z;
+
+	if (!sim_cur.active || sim_blk.cur < 0 || threads <= max_threads)
+		return;
+	sim_error(cudaErrorLaunchOutOfResources,
+		  "%llu threads per block, but '%s' declares __launch_bounds__(%llu): it is compiled for at "
+		  "most %llu threads per block, and a GPU refuses the launch (too many resources requested for "
+		  "launch). Launch at most %llu threads per block, or raise the bound", threads, kernel,
+		  max_threads, max_threads, max_threads);
+	sim_abandon(cudaErrorLaunchOutOfResources);
+}
+
 static cudaError_t
 config_error(cudaError_t err, const char *fmt, ...) __attribute__((format(__printf__, 2, 3)));
 

@@ -1181,6 +1181,34 @@ check_host_device_calls(void)
 		if (defs[k].side == SIDE_HOST && surely_host(defs[k].name))
 			add_edit(toks[defs[k].body].end, toks[defs[k].body].end,
 				 xstrdup(" ::cudasim_host_function(__func__);"));
+	/*
+	 * A kernel's __launch_bounds__(N): its first statement tells the simulator N, since a GPU refuses
+	 * a launch of more threads per block than the kernel was compiled for.
+	 */
+	for (int k = 0; k < n; k++) {
+		if (defs[k].side != SIDE_GLOBAL)
+			continue;
+		for (int j = defs[k].name - 1; j >= 0 && toks[j].seg == toks[defs[k].name].seg && !tok_is(j, ";") &&
+						!tok_is(j, "}") && !tok_is(j, "{"); j--) {
+			if (!ident_is(j, "__launch_bounds__") || !tok_is(j + 1, "("))
+				continue;
+			int close = match_forward(j + 1), last = j + 2, depth = 0;
+
+			for (; close > 0 && last < close; last++) {
+				if (tok_is(last, "(") || tok_is(last, "<") || tok_is(last, "["))
+					depth++;
+				else if (tok_is(last, ")") || tok_is(last, ">") || tok_is(last, "]"))
+					depth--;
+				else if (depth == 0 && tok_is(last, ","))
+					break;
+			}
+			if (close > 0 && last > j + 2)
+				add_edit(toks[defs[k].body].end, toks[defs[k].body].end,
+					 xasprintf(" ::cudasim_launch_bounds((unsigned long long)(%.*s), __func__);",
+						   (int)(toks[last - 1].end - toks[j + 2].start), src + toks[j + 2].start));
+			break;
+		}
+	}
 	/* <<<>>> on a name this file defines, but not as a kernel */
 	for (int i = 1; i < ntoks; i++) {
 		if (!triple(i, '<') || toks[i].seg)

@@ -583,6 +583,8 @@ CUDASIM_EXTERN_C void cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 
 CUDASIM_EXTERN_C void cudasim_pointer_arg(int index, const void *p);
 /* The rewriter's first statement of every host function: kernel code must not get there. */
 CUDASIM_EXTERN_C void cudasim_host_function(const char *name);
+/* The first statement of a kernel with __launch_bounds__: the most threads per block it may run with. */
+CUDASIM_EXTERN_C void cudasim_launch_bounds(unsigned long long max_threads, const char *kernel);
 CUDASIM_EXTERN_C void cudasim_syncthreads(const char *file, int line);
 CUDASIM_EXTERN_C int cudasim_syncthreads_op(int op, int pred, const char *file, int line);
 CUDASIM_EXTERN_C unsigned long long cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char *file, int line);

@@ -558,6 +558,13 @@ Test(order, two_threads_writing_one_word_are_named, .timeout = 10)
 	cr_assert_eq(strstr(detail(), "__syncthreads() missing"), NULL, "%s", detail());
 }
 
+Test(errors, launch_bounds_exceeded, .timeout = 10)
+{
+	cr_assert_eq(sim_launch_bounds(128), cudaSuccess, "%s", detail());
+	cr_assert_eq(sim_launch_bounds(256), cudaErrorLaunchOutOfResources);
+	assert_detail_has("256 threads per block, but 'bounded_kernel' declares __launch_bounds__(128)");
+}
+
 Test(order, no_room_for_the_check_runs_once, .timeout = 10)
 {
 	/* 100 MiB more address space: 48 MiB of device memory fit, two shadow copies do not */

@@ -365,6 +365,22 @@ sim_blocks_write_one_word(void)
 	return finish();
 }
 
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS, 2) bounded_kernel(int *a)
+{
+	a[threadIdx.x] = 1;
+}
+
+extern "C" int
+sim_launch_bounds(unsigned threads)
+{
+	int *d;
+
+	cudaMalloc(&d, 1024 * sizeof(int));
+	bounded_kernel<128><<<1, threads>>>(d);
+	return finish();
+}
+
 // Two threads of one block store different values into one word.
 __global__ void two_threads_kernel(int *a)
 {

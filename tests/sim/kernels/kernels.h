@@ -52,6 +52,7 @@ int sim_race_between_blocks(void);
 int sim_blocks_write_one_word(void);
 int sim_blocks_update_one_word(int how);
 int sim_threads_write_one_word(void);
+int sim_launch_bounds(unsigned threads);
 int sim_spin(void);
 int sim_assert(int ok);
 int sim_memcpy_swapped(void);

@@ -219,6 +219,9 @@ diagnose_error(struct grade_result *r, const char *text, size_t length)
 		  "a kernel reached host memory (a malloc'd block, a host variable, a host function): on a GPU that is "
 		  "an illegal address; a kernel may use only memory from cudaMalloc, __device__ and __constant__ "
 		  "variables, shared memory and its own local variables" },
+		{ "far out of bounds", "out_of_bounds",
+		  "a kernel read or wrote far outside every array: on a GPU that is an illegal address (an index "
+		  "below zero, or past the end)" },
 		{ "called the host function", "host_memory",
 		  "a kernel called a host function through a pointer: on a GPU that is an illegal address; a kernel "
 		  "may call only __device__ functions" },

@@ -41,6 +41,7 @@
  */
 #include "sim.h"
 
+#include <errno.h>
 #include <sys/mman.h>
 
 #define DETAIL_BLOCKS 32
@@ -517,6 +518,47 @@ cross_block(struct sim_alloc *a, const char *p, size_t size, bool write, uintptr
 	}
 }
 
+/*
+ * An address mapped nowhere is no host memory either: an index far out of
+ * bounds. Named after the allocation below it; an index near 2^32 elements
+ * is a negative int index that met an unsigned one (`i - 3 + threadIdx.x`).
+ */
+static bool
+mapped(const char *p)
+{
+	unsigned char vec;
+	uintptr_t page = (uintptr_t)p & ~(uintptr_t)4095;
+
+	return mincore((void *)page, 1, &vec) == 0 || errno != ENOMEM;
+}
+
+static void __attribute__((noreturn))
+far_out_of_bounds(const char *p, size_t size, bool write, uintptr_t pc)
+{
+	char where[300], what[400] = "";
+	struct sim_alloc *a = sim_alloc_below(p);
+
+	sim_pc_line(pc, where, sizeof(where));
+	if (a) {
+		unsigned long long index = (unsigned long long)(p - a->ptr) / (a->elem_size ? a->elem_size : 4);
+
+		snprintf(what, sizeof(what), ", %zu bytes past the end of the %zu-byte allocation at %p (its %s "
+			 "element %llu)%s", (size_t)(p - (a->ptr + a->size)), a->size, (void *)a->ptr, a->elem_name,
+			 index, index >= (1ull << 31) && index < (1ull << 32)
+			 ? ": element 4294967296 less " : "");
+		if (index >= (1ull << 31) && index < (1ull << 32))
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%llu, that is element -%llu "
+				 "taken as unsigned: an int index that went below zero, added to an unsigned one "
+				 "(threadIdx.x, blockDim.x) or a size_t, wraps to about 4 billion",
+				 (1ull << 32) - index, (1ull << 32) - index);
+	}
+	sim_error(cudaErrorIllegalAddress,
+		  "%s %s %zu bytes at %p at %s, far out of bounds%s: on a GPU this is an illegal address. Is an "
+		  "index below zero or past the end, or a bounds check missing?", sim_where(),
+		  write ? "wrote" : "read", size, (const void *)p, where, what);
+	sim_abandon(cudaErrorIllegalAddress);
+}
+
 static void
 access(const void *addr, size_t size, bool write, uintptr_t pc)
 {
@@ -555,8 +597,11 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 		return;
 	a = cached && p >= cached->map && p < cached->map + cached->map_len ? cached : sim_alloc_near(p);
 	if (!a) {
-		if (!reachable_elsewhere(p, size, write))
+		if (!reachable_elsewhere(p, size, write)) {
+			if (!mapped(p))
+				far_out_of_bounds(p, size, write, pc);
 			host_memory(p, size, write, pc);
+		}
 		return;
 	}
 	cached = a;

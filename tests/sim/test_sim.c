@@ -565,6 +565,16 @@ Test(errors, launch_bounds_exceeded, .timeout = 10)
 	assert_detail_has("256 threads per block, but 'bounded_kernel' declares __launch_bounds__(128)");
 }
 
+Test(errors, index_wrapped_below_zero_is_far_out_of_bounds, .timeout = 10)
+{
+	struct cudasimChecks checks;
+
+	cr_assert_eq(sim_checked_wrapped_index(&checks), cudaErrorIllegalAddress);
+	assert_detail_has("far out of bounds");
+	assert_detail_has("that is element -3 taken as unsigned");
+	cr_assert_eq(strstr(detail(), "host memory"), NULL, "%s", detail());
+}
+
 Test(order, no_room_for_the_check_runs_once, .timeout = 10)
 {
 	/* 100 MiB more address space: 48 MiB of device memory fit, two shadow copies do not */

@@ -240,3 +240,22 @@ sim_blocks_update_one_word(int how)
 	cudaFree(count);
 	return e;
 }
+
+// An int index below zero added to threadIdx.x: unsigned, so element -3 is element 2^32 - 3.
+__global__ void wrapped_index(const float *in, float *out)
+{
+    int start = 0;
+    out[threadIdx.x] = in[start - 3 + threadIdx.x];
+}
+
+int sim_checked_wrapped_index(struct cudasimChecks *out)
+{
+    float *in, *res;
+    cudaMalloc(&in, 4 * sizeof(float));
+    cudaMalloc(&res, 4 * sizeof(float));
+    wrapped_index<<<1, 4>>>(in, res);
+    int e = finish(out);
+    cudaFree(in);
+    cudaFree(res);
+    return e;
+}

@@ -65,6 +65,7 @@ int sim_abort(void);
 /* checked.cu: compiled with the checks; each fills *out from cudasimTakeChecks */
 struct cudasimChecks;
 int sim_checked_guard_le(int n, struct cudasimChecks *out, unsigned long *alloc);
+int sim_checked_wrapped_index(struct cudasimChecks *out);
 int sim_checked_tree(int with_barrier, struct cudasimChecks *out);
 int sim_checked_shared(int which, struct cudasimChecks *out);
 int sim_checked_transpose(int pad, struct cudasimChecks *out);

@@ -375,11 +375,13 @@ build_link(struct student_build *s, struct buf *log)
 		/* the simulator's symbols come from the runner that loads it, and only those it exports */
 		/* the C library's memory functions and malloc, called by kernel code, go through the simulator's
 		   checks (sim/check.c, sim/memory.c) */
+		/* __device__ variables on pages of their own, which host code may not touch (sim/student.ld) */
 		ARGS_ADD(&cmd, SIM_CXX, "-shared", "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset,--wrap=__memcpy_chk",
-			 "-Wl,--wrap=__memmove_chk,--wrap=__memset_chk,--wrap=malloc,--wrap=free", "-o", s->library,
-			 s->object);
+			 "-Wl,--wrap=__memmove_chk,--wrap=__memset_chk,--wrap=malloc,--wrap=free", "-Wl,-T,sim/student.ld",
+			 "-o", s->library, s->object);
 	}
-	int status = build_step(s->library, &cmd, (const char *const *)&s->object, 1, NULL, log);
+	const char *deps[] = { s->object, "sim/student.ld" };
+	int status = build_step(s->library, &cmd, deps, s->backend == BACKEND_SIM ? 2 : 1, NULL, log);
 	args_free(&cmd);
 	return status;
 }

@@ -173,18 +173,41 @@ sim_alloc_near(const void *p)
 }
 
 
+static char *devvars(size_t *n);
+
+/*
+ * The __device__ variables' pages, when the submission was linked with
+ * sim/student.ld, which gives them whole 64 KiB pages of their own (a
+ * section that merely happens to start on a page may share its last page).
+ */
+static char *
+devvar_pages(size_t *n)
+{
+	char *lo = devvars(n);
+
+	if (!*n || (uintptr_t)lo % 65536 || *n % 65536)
+		*n = 0;
+	return lo;
+}
+
 void
 sim_allocs_protect(int prot)
 {
+	size_t n;
+	char *lo = devvar_pages(&n);
+
 	for (int i = 0; i < nallocs; i++)
 		mprotect(allocs[i]->page_lo, allocs[i]->npages * page, prot);
+	if (n)
+		mprotect(lo, n, prot);
 }
 
 /*
  * Device memory is out of host code's reach, as on a GPU: once the runner
- * asks (after loading the submission), allocations are PROT_NONE except
- * while a kernel runs or a runtime call (cudaMemcpy, cudaMemset) touches
- * them. A launcher that loops over "device" pointers on the host faults.
+ * asks (after loading the submission), allocations and the __device__
+ * variables are PROT_NONE except while a kernel runs or a runtime call
+ * (cudaMemcpy, cudaMemset, cudaMemcpyToSymbol) touches them. A launcher that
+ * loops over "device" pointers, or a __device__ array, on the host faults.
  */
 void
 cudasimGuardDeviceMemory(int on)
@@ -230,12 +253,14 @@ cudasimGuardedDeviceAddress(const void *addr)
 bool
 sim_in_alloc_pages(const void *p)
 {
-	const char *c = p;
+	const char *c = p, *lo;
+	size_t n;
 
 	for (int i = 0; i < nallocs; i++)
 		if (c >= allocs[i]->page_lo && c < allocs[i]->page_lo + allocs[i]->npages * page)
 			return true;
-	return false;
+	lo = devvar_pages(&n);
+	return n && c >= lo && c < lo + n;
 }
 
 char *

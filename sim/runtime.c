@@ -259,7 +259,9 @@ cudaMemcpyToSymbol_impl(void *symbol, size_t symsize, const void *src, size_t co
 		return sim_error(cudaErrorInvalidValue,
 				 "cudaMemcpyToSymbol: %zu bytes at offset %zu do not fit a %zu-byte symbol",
 				 count, offset, symsize);
+	sim_device_open();
 	memmove((char *)symbol + offset, src, count);
+	sim_device_close();
 	return cudaSuccess;
 }
 
@@ -273,7 +275,9 @@ cudaMemcpyFromSymbol_impl(void *dst, const void *symbol, size_t symsize, size_t 
 		return sim_error(cudaErrorInvalidValue,
 				 "cudaMemcpyFromSymbol: %zu bytes at offset %zu do not fit a %zu-byte symbol",
 				 count, offset, symsize);
+	sim_device_open();
 	memmove(dst, (const char *)symbol + offset, count);
+	sim_device_close();
 	return cudaSuccess;
 }
 

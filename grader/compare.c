@@ -53,6 +53,11 @@ classify(uint32_t t, const void *actual, const void *second, size_t i, struct mi
 	m->unstored_shared = fill && (bits & ~sign_bit(t)) == fill;
 	if (m->unstored_shared)
 		return;
+	/* a float of the local fill swallows what is added to it; an integer is the fill itself */
+	uint64_t local = dtype_repeated(t, CUDASIM_LOCAL_FILL_BYTE);
+	m->unset_local = t != DTYPE_UINT8 && (bits & ~sign_bit(t)) == (local & ~sign_bit(t));
+	if (m->unset_local)
+		return;
 	if (dtype_is_float(t)) {
 		bool nan = isnan(dtype_load(actual, t, i));
 		m->updated_unset = nan && second && !isnan(dtype_load(second, t, i)) && bits2 != p2;
@@ -90,6 +95,8 @@ compare_output(const void *actual, const void *second, uint32_t dtype, const str
 		classify(r->dtype, actual, second, i, &m);
 		if (m.unstored_shared)
 			r->unstored_shared++;
+		else if (m.unset_local)
+			r->unset_local++;
 		else if (m.updated_unset)
 			r->updated_unset++;
 		else if (m.never_written)
@@ -216,6 +223,11 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 		format_count(r->unstored_shared, count, sizeof(count));
 		buf_addf(&b, ", %s copied from __shared__ memory that no thread stored to: is a load into shared "
 			 "memory missing, or guarded off?", count);
+	}
+	if (r->unset_local) {
+		format_count(r->unset_local, count, sizeof(count));
+		buf_addf(&b, ", %s computed from a local variable read before it was set: does an accumulator "
+			 "(float sum;) start without its first value?", count);
 	}
 	/* a pattern in where the wrong ones are is often the best clue */
 	bool partial_rows = rows > 1 && (r->row_min > 0 || r->row_max + 1 < rows);

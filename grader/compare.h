@@ -19,6 +19,7 @@ struct mismatch {
 	bool updated_unset;
 	bool never_written;
 	bool unstored_shared;
+	bool unset_local;  /* the simulator's fill of a local variable read before it was set (sim/fill.h) */
 };
 
 struct comparison {
@@ -28,6 +29,7 @@ struct comparison {
 	size_t unwritten;   /* still the poison pattern: no thread wrote them */
 	size_t updated_unset; /* the poison in one launch, changed in a launch over another: read before set */
 	size_t unstored_shared; /* the simulator's fill of shared memory (sim/fill.h): copied from a slot nobody stored */
+	size_t unset_local; /* the simulator's fill of a local variable (sim/fill.h): read before it was set */
 	size_t not_finite;  /* NaN or infinity that the kernel wrote */
 	size_t shown;
 	struct mismatch first[COMPARE_SHOWN];

@@ -11,8 +11,10 @@
 # then the host C++ compiler with these flags.
 SIM_CXX := g++
 SIM_CXXFLAGS := -std=gnu++17 -O1 -g -fno-omit-frame-pointer -Isim/include -include cudasim.h
-# The student's file only: every load and store calls the simulator's checks (sim/check.c).
-SIM_CHECK := -fsanitize=thread --param tsan-instrument-func-entry-exit=0
+# The student's file only: every load and store calls the simulator's checks (sim/check.c);
+# a local variable read before it is set holds a pattern (0xfe bytes), as a GPU register
+# holds garbage, not the zero a fresh host stack often does.
+SIM_CHECK := -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -ftrivial-auto-var-init=pattern
 # What a program built that way links besides build/sim/libcudasim.a.
 SIM_LIBS := -lpthread -ldl
 

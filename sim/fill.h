@@ -9,5 +9,12 @@
 #define CUDASIM_FILL_H
 
 #define CUDASIM_SHARED_FILL_BITS 0x7fd5d5d5u
+/*
+ * What a local variable of the student's file holds before it is set: g++'s
+ * -ftrivial-auto-var-init=pattern (harness/runner.mk, SIM_CHECK) fills it
+ * with this byte, as a GPU register holds garbage. A float of it is about
+ * -1.7e38, which swallows what is added to it.
+ */
+#define CUDASIM_LOCAL_FILL_BYTE 0xfe
 
 #endif

@@ -159,6 +159,23 @@ Test(compare, a_value_copied_from_unstored_shared_memory_is_named_so, .timeout =
 	free(text);
 }
 
+Test(compare, a_value_from_an_unset_local_variable_is_named_so, .timeout = 5)
+{
+	float expected[3] = { 1, 2, 3 }, actual[3] = { 1, 2, 3 };
+	struct proto_expect e[3];
+	struct comparison r;
+	exact(e, expected, 3);
+	/* an accumulator that started at the fill: what is added to -1.7e38 vanishes */
+	actual[1] = float_of(0xfefefefeu) + 2.0f;
+	actual[2] = 7;
+	compare_output(actual, NULL, DTYPE_FLOAT32, e, 3, 3, NULL, 0, &r);
+	cr_assert_eq(r.wrong, 2);
+	cr_assert_eq(r.unset_local, 1);
+	char *text = compare_describe(&r, "out", 1, 3);
+	cr_assert_not_null(strstr(text, "1 computed from a local variable read before it was set"), "%s", text);
+	free(text);
+}
+
 /* ------------------------------------------------------------ the other types */
 
 static void

@@ -18,9 +18,9 @@
  *   writing, is a race; a read of a word no thread of the block wrote is
  *   uninitialized. Atomics are not instrumented (cudasim.h), so they are
  *   neither.
- * - A global word keeps the blocks that last wrote and read it: a block that
- *   updates a word another block wrote in the same launch is diagnosed
- *   (cross_block below).
+ * - A global word (of an allocation or a __device__ variable) keeps the
+ *   blocks that last wrote and read it: a block that updates a word another
+ *   block wrote in the same launch is diagnosed (cross_block below).
  * - Global loads and stores are counted per launch; the accesses of the
  *   first DETAIL_BLOCKS blocks of each launch go to measure.c's request
  *   count (sectors per request, wavefronts per request), a block at a time.
@@ -430,7 +430,7 @@ host_memory(const char *p, size_t size, bool write, uintptr_t pc)
  * run one after another here, so the order check's two orders add up alike
  * and cannot see it: each word keeps the block that last wrote it and the
  * block that read it since (sim_alloc.blocks, made at the allocation's first
- * store). A writer that ran __threadfence() after its store published it (a
+ * store; the __device__ variables are one allocation, sim_devvars_alloc). A writer that ran __threadfence() after its store published it (a
  * lock taken with atomicCAS, the last block finishing the others' sums): not
  * this. Atomics are not instrumented, so they neither read nor write here.
  */
@@ -469,19 +469,23 @@ cudasim_threadfence(void)
 static void __attribute__((noreturn))
 cross_block_update(const struct sim_alloc *a, size_t word, const struct sim_word_blocks *w, uintptr_t pc)
 {
-	char where[300];
+	char where[300], name[256], what[400];
 	uint3 writer = block_at(w->wblock);
-	size_t byte = word * 4;
+	size_t byte = word * 4, offset;
 
 	sim_pc_line(pc, where, sizeof(where));
+	if (a == sim_devvars_alloc() && sim_devvar_name(a->ptr + byte, name, sizeof(name), &offset))
+		snprintf(what, sizeof(what), "byte %zu of the __device__ variable %s", offset, name);
+	else
+		snprintf(what, sizeof(what), "the word at byte %zu of the %zu-byte allocation at %p (%s element %zu)",
+			 byte, a->size, (void *)a->ptr, a->elem_name, byte / (a->elem_size ? a->elem_size : 4));
 	sim_error(cudaErrorLaunchFailure,
 		  "the result depends on the order in which blocks run, because two blocks update the same "
-		  "word with a plain read-modify-write: %s read the word at byte %zu of the %zu-byte allocation "
-		  "at %p (%s element %zu), which block (%u,%u,%u) wrote earlier in the same launch, and wrote it "
-		  "back at %s. Blocks run at the same time on a GPU: both read the same old value and one "
-		  "update is lost. A word that several blocks update needs atomicAdd (or each block its own "
-		  "output element, combined afterwards)", sim_where(), byte, a->size, (void *)a->ptr,
-		  a->elem_name, byte / (a->elem_size ? a->elem_size : 4), writer.x, writer.y, writer.z, where);
+		  "word with a plain read-modify-write: %s read %s, which block (%u,%u,%u) wrote earlier in the "
+		  "same launch, and wrote it back at %s. Blocks run at the same time on a GPU: both read the same "
+		  "old value and one update is lost. A word that several blocks update needs atomicAdd (or each "
+		  "block its own output element, combined afterwards)", sim_where(), what, writer.x, writer.y,
+		  writer.z, where);
 	sim_abandon(cudaErrorLaunchFailure);
 }
 
@@ -596,6 +600,13 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 	if (on_own_stack(p))
 		return;
 	a = cached && p >= cached->map && p < cached->map + cached->map_len ? cached : sim_alloc_near(p);
+	if (!a && sim_is_devvar(p)) {
+		struct sim_alloc *d = sim_devvars_alloc();
+
+		if (d && p + size <= d->ptr + d->size)
+			cross_block(d, p, size, write, pc);
+		return;
+	}
 	if (!a) {
 		if (!reachable_elsewhere(p, size, write)) {
 			if (!mapped(p))

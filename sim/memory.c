@@ -677,6 +677,28 @@ sim_devvars_compare(int slot, void **where, uint32_t *va, uint32_t *vb)
 							  &atomic_word);
 }
 
+/* The __device__ variables as one allocation, for check.c's per-word records (its `blocks`). */
+struct sim_alloc *
+sim_devvars_alloc(void)
+{
+	static struct sim_alloc whole;
+	size_t n;
+	char *lo = devvars(&n);
+
+	if (!n)
+		return NULL;
+	if (whole.ptr != lo || whole.size != n) {
+		if (whole.blocks)
+			munmap(whole.blocks, SIM_WORD_BLOCKS_BYTES(whole.size));
+		memset(&whole, 0, sizeof(whole));
+		whole.ptr = lo;
+		whole.size = n;
+		whole.elem_size = 4;
+		snprintf(whole.elem_name, sizeof(whole.elem_name), "float");
+	}
+	return &whole;
+}
+
 bool
 sim_is_devvar(const void *p)
 {

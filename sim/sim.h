@@ -227,6 +227,7 @@ void sim_devvars_restore(int slot);
 /* The first word that differs from the slot and is not explained by atomics. */
 bool sim_devvars_compare(int slot, void **where, uint32_t *va, uint32_t *vb);
 bool sim_is_devvar(const void *p);
+struct sim_alloc *sim_devvars_alloc(void);
 /* Whether [p, p + size) lies in a block that kernel code took with malloc (device-side malloc). */
 bool sim_kernel_heap_holds(const void *p, size_t size);
 /* "block_sums" and the offset in it, for an address among the __device__ variables. */

@@ -543,6 +543,14 @@ Test(order, blocks_updating_one_word_are_named, .timeout = 10)
 	cr_assert(detail_names_mark("tests/sim/kernels/checked.cu", "plain_update"), "%s", detail());
 }
 
+Test(order, blocks_updating_one_device_variable_are_named, .timeout = 10)
+{
+	cr_assert_eq(sim_blocks_update_one_word(3), cudaErrorLaunchFailure);
+	assert_detail_has("plain read-modify-write");
+	assert_detail_has("byte 0 of the __device__ variable dev_total");
+	cr_assert(detail_names_mark("tests/sim/kernels/checked.cu", "plain_device_update"), "%s", detail());
+}
+
 Test(order, published_updates_are_not_cross_block, .timeout = 10)
 {
 	/* a lock; the last block finishing in place */

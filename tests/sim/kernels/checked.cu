@@ -196,6 +196,8 @@ int sim_checked_skips_barrier(void)
 
 // Every block adds its part to one word without an atomic: blocks run one
 // after another here, so both orders sum alike; a GPU loses updates.
+__device__ float dev_total;
+
 __global__ void plain_add_kernel(float *sum, int *lock, int *count, float *parts, int how)
 {
 	if (how == 0) {
@@ -215,6 +217,8 @@ __global__ void plain_add_kernel(float *sum, int *lock, int *count, float *parts
 		if (atomicAdd(count, 1) == (int)gridDim.x - 1)
 			for (int b = 1; b < (int)gridDim.x; b++)
 				parts[0] += parts[b];
+	} else if (how == 3 && threadIdx.x == 0) {
+		dev_total += 1.0f;	// MARK:plain_device_update
 	}
 }
 

@@ -430,9 +430,12 @@ host_memory(const char *p, size_t size, bool write, uintptr_t pc)
  * run one after another here, so the order check's two orders add up alike
  * and cannot see it: each word keeps the block that last wrote it and the
  * block that read it since (sim_alloc.blocks, made at the allocation's first
- * store; the __device__ variables are one allocation, sim_devvars_alloc). A writer that ran __threadfence() after its store published it (a
- * lock taken with atomicCAS, the last block finishing the others' sums): not
- * this. Atomics are not instrumented, so they neither read nor write here.
+ * store; the __device__ variables are one allocation, sim_devvars_alloc).
+ * The handshake that does order blocks on a GPU is not this: a writer that
+ * ran __threadfence() after its store, read by a block that made an atomic
+ * first (a lock taken with atomicCAS, the last block to count itself in
+ * finishing the others' sums). Atomics are not instrumented, so they
+ * neither read nor write here.
  */
 
 static unsigned long long
@@ -506,8 +509,8 @@ cross_block(struct sim_alloc *a, const char *p, size_t size, bool write, uintptr
 	}
 	for (size_t i = lo; i <= hi; i++) {
 		struct sim_word_blocks *w = &a->blocks[i];
-		bool foreign = w->wepoch >= launch_epoch && w->wepoch != epoch &&
-			       !(w->wblock < nfenced && fenced[w->wblock] > w->wfence);
+		bool published = w->wblock < nfenced && fenced[w->wblock] > w->wfence && cudasim_atomic_epoch == epoch;
+		bool foreign = w->wepoch >= launch_epoch && w->wepoch != epoch && !published;
 
 		if (!write) {
 			if (foreign)

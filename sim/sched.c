@@ -30,6 +30,7 @@ bool sim_shared_protected;
 BUILTIN uint3 threadIdx, blockIdx;
 BUILTIN dim3 blockDim, gridDim;
 BUILTIN unsigned cudasim_block_epoch = 1;
+BUILTIN unsigned cudasim_atomic_epoch;	/* the block of the last atomic (cudasim.h's CUDASIM_NOTE) */
 /* The dynamic shared memory of every block, at one address for the whole
  * program; its last page is a guard (fault.c protects it). */
 char cudasim_dyn_smem[SIM_DYN_ARENA] __attribute__((aligned(4096)));

@@ -601,6 +601,7 @@ CUDASIM_EXTERN_C char cudasim_dyn_smem[];
 /* Static __shared__ variables live in slots of an arena of their own pages. */
 CUDASIM_EXTERN_C char *cudasim_static_smem;
 CUDASIM_EXTERN_C unsigned cudasim_block_epoch;
+CUDASIM_EXTERN_C unsigned cudasim_atomic_epoch;
 CUDASIM_EXTERN_C int cudasim_tracking;
 /* Real variables, not macros, so host code may still name a local blockDim.
  * Read-only to kernels; the scheduler sets them for the thread it runs. */
@@ -852,7 +853,9 @@ static inline long long clock64(void) { return cudasim_clock(); }
 /* ------------------------------------------------------------ atomics */
 /* Blocks run one at a time on one host thread, so a plain read-modify-write
  * is atomic; the note lets the order check tell atomic words apart. */
-#define CUDASIM_NOTE(p, k) do { if (cudasim_tracking) cudasim_atomic_note((void *)(p), (k)); } while (0)
+/* cudasim_atomic_epoch: the block that made an atomic last, which check.c's cross-block updates ask */
+#define CUDASIM_NOTE(p, k) do { cudasim_atomic_epoch = cudasim_block_epoch; \
+	if (cudasim_tracking) cudasim_atomic_note((void *)(p), (k)); } while (0)
 /* Not instrumented (CUDASIM_UNCHECKED): an atomic is no race, and no plain read or write. */
 #define CUDASIM_ATOMIC(name, T, kind, expr) \
 	CUDASIM_UNCHECKED static inline T name(T *p, T v) { CUDASIM_NOTE(p, kind); T old = *p; *p = (expr); return old; }

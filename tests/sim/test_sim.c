@@ -551,6 +551,13 @@ Test(order, blocks_updating_one_device_variable_are_named, .timeout = 10)
 	cr_assert(detail_names_mark("tests/sim/kernels/checked.cu", "plain_device_update"), "%s", detail());
 }
 
+Test(order, a_fence_without_an_atomic_publishes_nothing, .timeout = 10)
+{
+	cr_assert_eq(sim_blocks_update_one_word(4), cudaErrorLaunchFailure);
+	assert_detail_has("plain read-modify-write");
+	cr_assert(detail_names_mark("tests/sim/kernels/checked.cu", "fenced_update"), "%s", detail());
+}
+
 Test(order, published_updates_are_not_cross_block, .timeout = 10)
 {
 	/* a lock; the last block finishing in place */

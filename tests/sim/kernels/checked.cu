@@ -219,6 +219,10 @@ __global__ void plain_add_kernel(float *sum, int *lock, int *count, float *parts
 				parts[0] += parts[b];
 	} else if (how == 3 && threadIdx.x == 0) {
 		dev_total += 1.0f;	// MARK:plain_device_update
+	} else if (how == 4 && threadIdx.x == 0) {
+		// a fence after the store, but no atomic before the read: still a lost update
+		sum[0] += 1.0f + blockIdx.x;	// MARK:fenced_update
+		__threadfence();
 	}
 }
 

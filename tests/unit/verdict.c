@@ -108,6 +108,15 @@ Test(verdict, faster_than_copying_the_bytes_is_not_believed, .timeout = 5)
 	release(&r);
 }
 
+Test(verdict, a_kernel_faster_than_the_copy_engine_is_believed, .timeout = 5)
+{
+	/* matrix_add's gold ran at 0.89 of a device-to-device copy's time on an H100; peak bandwidth is 0.70 */
+	struct proto_timing m = { .student_us = 28, .reference_us = 40, .copy_us = 40, .ratio = 0.7, .wall_us = 30 };
+	struct grade_result r = judged(&exercise, m, &memory_bound, &h100);
+	cr_assert_eq(r.performance, PERFORMANCE_PASS, "%s", r.message ? r.message : "");
+	release(&r);
+}
+
 Test(verdict, many_flops_per_byte_do_not_excuse_beating_a_copy, .timeout = 5)
 {
 	struct proto_timing m = { .student_us = 5, .reference_us = 1500, .copy_us = 20, .ratio = 0.003, .wall_us = 6 };

@@ -21,10 +21,14 @@ reference(const struct check_case *c, const void *const *in, struct proto_expect
 	/* row by row, streaming B's rows, so the inner loop is contiguous */
 	#pragma omp parallel for schedule(dynamic, 4)
 	for (size_t i = 0; i < m; i++) {
-		std::vector<double> sum(n), mag(n);
+		std::vector<double> sum_row(n), mag_row(n);
+		/* distinct arrays, said so: the compiler then vectorizes the inner loop (the judge's reference of
+		   matmul's timed case is on the path to the verdict) */
+		double *__restrict sum = sum_row.data(), *__restrict mag = mag_row.data();
 		for (size_t p = 0; p < k; p++) {
 			double av = a[i * k + p];
-			const float *brow = b + p * n;
+			const float *__restrict brow = b + p * n;
+			#pragma omp simd
 			for (size_t j = 0; j < n; j++) {
 				double t = av * brow[j];
 				sum[j] += t;

@@ -384,12 +384,37 @@ launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *
 	return dev == b->dev ? guard_broken(index, b) : 0;
 }
 
+/* The first byte of p unlike other's (or, with other NULL, unlike value), by atomicMin into *first. */
 __global__ void
-first_unlike(const unsigned char *p, size_t bytes, unsigned char value, unsigned long long *first)
+first_unlike(const unsigned char *p, const unsigned char *other, unsigned char value, size_t bytes,
+	     unsigned long long *first)
 {
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < bytes; i += (size_t)gridDim.x * blockDim.x)
-		if (p[i] != value)
+		if (p[i] != (other ? other[i] : value))
 			atomicMin(first, (unsigned long long)i);
+}
+
+/*
+ * The first of `bytes` bytes at p unlike other's (or, with other NULL,
+ * unlike value), found on the device: 0 with *found that byte (~0 when all
+ * are alike), -1 after saying why it could not be looked for.
+ */
+static int
+first_unlike_on_device(int index, const char *what, const void *p, const void *other, unsigned char value,
+		       size_t bytes, unsigned long long *found)
+{
+	unsigned long long *at = NULL, none = ~0ull;
+	int status = -1;
+	*found = none;
+	if (!harness_call(index, what, cudaMalloc(&at, sizeof(*at))) &&
+	    !harness_call(index, what, cudaMemcpy(at, &none, sizeof(none), cudaMemcpyHostToDevice))) {
+		first_unlike<<<1024, 256>>>((const unsigned char *)p, (const unsigned char *)other, value, bytes, at);
+		if (!harness_call(index, what, cudaGetLastError()) &&
+		    !harness_call(index, what, cudaMemcpy(found, at, sizeof(*found), cudaMemcpyDeviceToHost)))
+			status = 0;
+	}
+	cudaFree(at);
+	return status;
 }
 
 /* -1 after saying so when a launch wrote into the guard past a buffer's end, else 0. */
@@ -398,37 +423,27 @@ guard_broken(int index, const struct case_buffers *b)
 {
 	if (!guard_bytes(1))
 		return 0;
-	unsigned long long *at = NULL, none = ~0ull;
-	if (harness_call(index, "checking the buffers' guards", cudaMalloc(&at, sizeof(*at))))
+	for (int k = 0; k < b->c.nbuffers; k++) {
+		unsigned long long found;
+		const unsigned char *guard = (const unsigned char *)b->dev[k] + b->bytes[k];
+		if (first_unlike_on_device(index, "checking the buffers' guards", guard, NULL, GUARD_BYTE,
+					   guard_bytes(b->bytes[k]), &found))
+			return -1;
+		if (found == ~0ull)
+			continue;
+		const struct buffer_spec *spec = &b->c.spec[k];
+		size_t size = dtype_size(spec->type), n = check_elements(spec);
+		unsigned long long past = found / size + 1;
+		char how_far[32] = "one";
+		if (past > 1)
+			snprintf(how_far, sizeof(how_far), "%llu", past);
+		proto_sendf(channel, MSG_ERROR, (uint32_t)index, PROTO_STAGE_RUN,
+			    "a thread wrote past the end of %s: %s has %zu elements, and %s[%llu] (%s past the "
+			    "end) was written; is a bounds test missing, or does the grid cover more than the "
+			    "data?", spec->name, spec->name, n, spec->name, n - 1 + past, how_far);
 		return -1;
-	int broken = 0;
-	for (int k = 0; k < b->c.nbuffers && !broken; k++) {
-		unsigned long long found = ~0ull;
-		size_t guard = guard_bytes(b->bytes[k]);
-		if (harness_call(index, "checking the buffers' guards", cudaMemcpy(at, &none, sizeof(none), cudaMemcpyHostToDevice)))
-			broken = -1;
-		else
-			first_unlike<<<256, 256>>>((const unsigned char *)b->dev[k] + b->bytes[k], guard, GUARD_BYTE, at);
-		if (!broken && (harness_call(index, "checking the buffers' guards", cudaGetLastError()) ||
-				harness_call(index, "checking the buffers' guards",
-					     cudaMemcpy(&found, at, sizeof(found), cudaMemcpyDeviceToHost))))
-			broken = -1;
-		if (!broken && found != ~0ull) {
-			const struct buffer_spec *spec = &b->c.spec[k];
-			size_t size = dtype_size(spec->type), n = check_elements(spec);
-			unsigned long long past = found / size + 1;
-			char how_far[32] = "one";
-			if (past > 1)
-				snprintf(how_far, sizeof(how_far), "%llu", past);
-			proto_sendf(channel, MSG_ERROR, (uint32_t)index, PROTO_STAGE_RUN,
-				    "a thread wrote past the end of %s: %s has %zu elements, and %s[%llu] (%s past the "
-				    "end) was written; is a bounds test missing, or does the grid cover more than the "
-				    "data?", spec->name, spec->name, n, spec->name, n - 1 + past, how_far);
-			broken = -1;
-		}
 	}
-	cudaFree(at);
-	return broken;
+	return 0;
 }
 
 /*
@@ -688,14 +703,6 @@ draw_case_input(int index, const struct case_buffers *b, int k, void *dst)
 	return cudaGetLastError();
 }
 
-__global__ void
-first_difference(const unsigned char *a, const unsigned char *b, size_t bytes, unsigned long long *first)
-{
-	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < bytes; i += (size_t)gridDim.x * blockDim.x)
-		if (a[i] != b[i])
-			atomicMin(first, (unsigned long long)i);
-}
-
 /*
  * Whether input k, drawn on the device, is still what was drawn: drawn again
  * beside it and compared there. 1 with *first the first element changed, 0
@@ -705,22 +712,15 @@ static int
 inputs_changed_on_device(int index, const struct case_buffers *b, int k, uint64_t *first)
 {
 	void *again = NULL;
-	unsigned long long *at = NULL, none = ~0ull, found = ~0ull;
+	unsigned long long found;
 	int result = -1;
 	if (!harness_call(index, "checking the inputs", cudaMalloc(&again, b->bytes[k])) &&
-	    !harness_call(index, "checking the inputs", cudaMalloc(&at, sizeof(*at))) &&
-	    !harness_call(index, "checking the inputs", cudaMemcpy(at, &none, sizeof(none), cudaMemcpyHostToDevice)) &&
-	    !harness_call(index, "checking the inputs", draw_case_input(index, b, k, again))) {
-		first_difference<<<1024, 256>>>((const unsigned char *)b->dev[k], (const unsigned char *)again,
-						 b->bytes[k], at);
-		if (!harness_call(index, "checking the inputs", cudaGetLastError()) &&
-		    !harness_call(index, "checking the inputs", cudaMemcpy(&found, at, sizeof(found), cudaMemcpyDeviceToHost))) {
-			result = found != ~0ull;
-			*first = found / dtype_size(b->c.spec[k].type);
-		}
+	    !harness_call(index, "checking the inputs", draw_case_input(index, b, k, again)) &&
+	    !first_unlike_on_device(index, "checking the inputs", b->dev[k], again, 0, b->bytes[k], &found)) {
+		result = found != ~0ull;
+		*first = found / dtype_size(b->c.spec[k].type);
 	}
 	cudaFree(again);
-	cudaFree(at);
 	return result;
 }
 

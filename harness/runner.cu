@@ -268,14 +268,21 @@ inputs_on_device(int index)
 static cudaError_t draw_case_input(int index, const struct case_buffers *b, int k, void *dst);
 
 /*
- * Past the end of each buffer of a case, a guard filled with GUARD_BYTE: a
- * GPU does not fault on a write a little past an allocation, so the guard
- * is checked after the student's launch; and a read past the end gets a
- * NaN (-1 in an integer), which spoils what it is added to rather than
- * passing for a zero. The simulator checks every access itself, and a
- * guard would only hide one there.
+ * Past the end of each buffer of a case, a guard: a GPU does not fault on
+ * an access a little past an allocation. An input's guard is 0xff bytes,
+ * so a read past its end gets a NaN (-1 in an integer), which spoils what
+ * it is added to rather than passing for a zero; an output's is 0xa5
+ * bytes, checked after the student's launch, which no NaN read from an
+ * input's guard and written past an output's end can pass for. The
+ * simulator checks every access itself, and a guard would only hide one
+ * there.
  */
-#define GUARD_BYTE 0xff
+static unsigned char
+guard_fill(const struct buffer_spec *spec)
+{
+	return spec->role == BUFFER_IN ? 0xff : 0xa5;
+}
+
 static size_t
 guard_bytes(size_t bytes)
 {
@@ -309,7 +316,7 @@ setup_case(int index, struct case_buffers *b)
 		size_t guard = guard_bytes(b->bytes[k]);
 		if (harness_call(index, "cudaMalloc in the harness", cudaMalloc(&b->dev[k], b->bytes[k] + guard)) ||
 		    (guard && harness_call(index, "filling a buffer's guard",
-					   cudaMemset((unsigned char *)b->dev[k] + b->bytes[k], GUARD_BYTE, guard))))
+					   cudaMemset((unsigned char *)b->dev[k] + b->bytes[k], guard_fill(&b->c.spec[k]), guard))))
 			return -1;
 		if (on_device && harness_call(index, "drawing the inputs", draw_case_input(index, b, k, b->dev[k])))
 			return -1;
@@ -426,7 +433,7 @@ guard_broken(int index, const struct case_buffers *b)
 	for (int k = 0; k < b->c.nbuffers; k++) {
 		unsigned long long found;
 		const unsigned char *guard = (const unsigned char *)b->dev[k] + b->bytes[k];
-		if (first_unlike_on_device(index, "checking the buffers' guards", guard, NULL, GUARD_BYTE,
+		if (first_unlike_on_device(index, "checking the buffers' guards", guard, NULL, guard_fill(&b->c.spec[k]),
 					   guard_bytes(b->bytes[k]), &found))
 			return -1;
 		if (found == ~0ull)

@@ -47,6 +47,22 @@ judge_case(const struct run_config *cfg, int index)
 	}
 	if (!status && proto_send(cfg->channel_fd, MSG_CASE_INFO, (uint32_t)index, 0, &info, sizeof(info)))
 		status = -1;
+	/* a large timed output is judged on a sample: only its elements go (and are the runner's to send),
+	   and the reference need compute only the rows they lie in */
+	struct proto_chunk chunks[PROTO_MAX_BUFFERS][PROTO_SAMPLE_CHUNKS];
+	int nchunks[PROTO_MAX_BUFFERS] = { 0 };
+	unsigned char *rows[PROTO_MAX_BUFFERS] = { 0 };
+	for (int k = 0; k < c.nbuffers && !status; k++) {
+		if (!expected[k])
+			continue;
+		nchunks[k] = cases_sample(cfg, index, k, check_elements(&c.spec[k]), chunks[k]);
+		if (nchunks[k] && c.spec[k].cols && (rows[k] = calloc(c.spec[k].rows + 1, 1)))
+			for (int j = 0; j < nchunks[k]; j++)
+				for (uint64_t i = chunks[k][j].start / c.spec[k].cols;
+				     i <= (chunks[k][j].start + chunks[k][j].count - 1) / c.spec[k].cols; i++)
+					rows[k][i] = 1;
+		c.judged_rows[k] = rows[k];
+	}
 	if (!status)
 		check_definition.reference(&c, (const void *const *)inputs, expected);
 	for (int k = 0; k < c.nbuffers && !status; k++) {
@@ -54,17 +70,15 @@ judge_case(const struct run_config *cfg, int index)
 			continue;
 		size_t n = check_elements(&c.spec[k]);
 		enum dtype t = c.spec[k].type;
-		/* a large timed output is judged on a sample: only its elements go (and are the runner's to send) */
-		struct proto_chunk chunks[PROTO_SAMPLE_CHUNKS];
-		int nchunks = cases_sample(cfg, index, k, n, chunks);
-		if (nchunks) {
+		if (nchunks[k]) {
+			const struct proto_chunk *chunk = chunks[k];
 			size_t m = 0;
-			for (int j = 0; j < nchunks; j++)
-				for (uint64_t i = chunks[j].start; i < chunks[j].start + chunks[j].count; i++)
+			for (int j = 0; j < nchunks[k]; j++)
+				for (uint64_t i = chunk[j].start; i < chunk[j].start + chunk[j].count; i++)
 					expected[k][m++] = expected[k][i];
 			n = m;
-			if (proto_send(cfg->channel_fd, MSG_SAMPLE, (uint32_t)index, (uint32_t)k, chunks,
-				       (size_t)nchunks * sizeof(*chunks)))
+			if (proto_send(cfg->channel_fd, MSG_SAMPLE, (uint32_t)index, (uint32_t)k, chunk,
+				       (size_t)nchunks[k] * sizeof(*chunk)))
 				status = -1;
 		}
 		/* the allowed error of each element; an integer is compared exactly */
@@ -79,6 +93,7 @@ judge_case(const struct run_config *cfg, int index)
 	for (int k = 0; k < c.nbuffers; k++) {
 		free(inputs[k]);
 		free(expected[k]);
+		free(rows[k]);
 	}
 	return status;
 }

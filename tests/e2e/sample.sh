@@ -6,7 +6,10 @@
 # and expected values for exactly those elements; a correctness case is
 # judged whole. The runner gathers the same chunks on a GPU (tests/gpu/run.sh
 # grades the timed cases there); tests/unit/compare.c checks that a sample's
-# mismatches are named by the output's own rows and columns.
+# mismatches are named by the output's own rows and columns. A reference
+# may compute only the sampled rows (check_row_judged): matmul's expected
+# values of a sampled timed case all carry a rounding bound, so none lies in
+# a row it skipped.
 set -u
 cd "$(dirname "$0")/../.."
 build/cudalings prepare --backend sim --quiet || exit 1
@@ -45,4 +48,22 @@ if [ "$a" = "$b" ]; then
 	echo "sample: FAIL: two seeds drew the same chunks ($a)"
 	exit 1
 fi
-echo "sample: 2 passed, 0 failed"
+# matmul skips the rows no chunk touches: every sampled element must lie in one it computed
+build/judge/matmul --seed 7 --rtol 1e-5 --atol 0 --case 3,4,5 --timed 2100,4,1100 --check-round 2 --channel 1 |
+	python3 -c '
+import re, struct, sys
+names = re.findall(r"^\s*(MSG_[A-Z_]+)", open("harness/protocol.h").read().split("MSG_HELLO = 1")[1].split("};")[0], re.M)
+number = {name: i + 2 for i, name in enumerate(names)}
+data = sys.stdin.buffer.read()
+at, checked = 0, 0
+while at < len(data):
+    magic, kind, case, aux, length = struct.unpack_from("<IIIIQ", data, at)
+    payload = data[at + 24:at + 24 + length]
+    at += 24 + length
+    if kind == number["MSG_EXPECTED"] and case >= 1:
+        assert length // 16 == 256 * 4096, "case %d is sampled" % case
+        bounds = [struct.unpack_from("<dd", payload, i)[1] for i in range(0, length, 16)]
+        assert min(bounds) > 0, "case %d: an expected value with no bound: a skipped row was sent" % case
+        checked += 1
+assert checked == 2, "the timed case and its round"' || { echo "sample: FAIL (matmul: sampled rows)"; exit 1; }
+echo "sample: 3 passed, 0 failed"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Where a grading's seconds go, per exercise: the solution graded with
 # --progress, each event stamped with the seconds since the command started.
-# Columns: until the runner starts (build of the instructor's side if needed,
-# the student's compile beside the judge, inspection, link), until its first
+# Columns: until the inspection starts (build of the instructor's side if
+# needed, the student's compile beside the judge), until the runner starts
+# (the inspection of what the object calls, the link), until its first
 # case has passed (the runner's start: the GPU opened, the warm-up, the
 # submission loaded, then a case), until the timing starts (the other
 # cases), and the end (timing, verdict). The first grading of an exercise
@@ -35,10 +36,10 @@ for line in sys.stdin:
 marks["end"] = time.time() - t0
 def m(k):
     return "%.2f" % marks[k] if k in marks else "-"
-print(" | ".join(m(k) for k in ("run", "first_case", "timing", "end")))' "$1"
+print(" | ".join(m(k) for k in ("link", "run", "first_case", "timing", "end")))' "$1"
 }
-table="| exercise | grading | runner starts s | first case s | timing starts s | verdict at s | verdict |
-|---|---|---:|---:|---:|---:|---|"
+table="| exercise | grading | compiled s | runner starts s | first case s | timing starts s | verdict at s | verdict |
+|---|---|---:|---:|---:|---:|---:|---|"
 for n in $names; do
 	for which in first later; do
 		{ cat "solutions/$n.cu"; echo "// edit $which $(date +%N)"; } >"$tmp/$n.cu"

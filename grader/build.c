@@ -535,8 +535,12 @@ build_compile_only(const struct exercise *e, const char *source, struct buf *log
 {
 	if (write_header(e))
 		return -1;
-	char *object = xasprintf("build/compile-only/%s/%s.o", e->name,
-				 strstr(source, "solutions/") ? "solution" : "exercise");
+	/* one object per source (a solution, its gold, each demo variant), so an unchanged one is not compiled
+	   again; its path flattened ('/' to '+'), so that no "../" leads out of the folder */
+	char *object = xasprintf("build/compile-only/%s/%s.o", e->name, source);
+	for (char *p = object + strlen("build/compile-only/") + strlen(e->name) + 1; *p; p++)
+		if (*p == '/')
+			*p = '+';
 	int status = compile_cu(BACKEND_GPU, source, object, false, log);
 	free(object);
 	return status;

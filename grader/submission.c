@@ -181,7 +181,9 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 			}
 			buf_free(&rwlog);
 			args_free(&rw);
-			ARGS_ADD(&cmd, SIM_CXX, SIM_CXXFLAGS, SIM_CHECK, "-fPIC", "-Xassembler", "--MD", "-Xassembler", as_deps,
+			/* cudasim.h precompiled (sim/sim.mk): its folder searched before sim/include */
+			ARGS_ADD(&cmd, SIM_CXX, "-I" SIM_PCH_DIR_LINE, SIM_CXXFLAGS, SIM_CHECK, "-fPIC", "-Xassembler", "--MD",
+				 "-Xassembler", as_deps,
 				 include_flag, "-MD", "-MF", depfile,
 				 "-c", s->compile_source, "-o", s->object);
 			/* the rewriter copies headers it rewrites into the build folder: what the original
@@ -204,7 +206,12 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 				s->frontend_argv = fe.v;
 			}
 		}
-		if (status == 0 && build_stale(s->object, &cmd, (const char *const *)&rel, 1, depfile)) {
+		/* the precompiled header is read but not listed by -MD: a new one makes the object stale */
+		char *pch = root_path(SIM_PCH_DIR_LINE "/cudasim.h.gch");
+		const char *deps[] = { rel, SIM_PCH_DIR_LINE "/cudasim.h.gch" };
+		int ndeps = b == BACKEND_SIM && access(pch, F_OK) == 0 ? 2 : 1;
+		free(pch);
+		if (status == 0 && build_stale(s->object, &cmd, deps, ndeps, depfile)) {
 			/* compiled under a name of its own and renamed by build_compiled, as build_step does */
 			s->compile_argv = xcalloc((size_t)cmd.n + 1, sizeof(char *));
 			for (int i = 0; i < cmd.n; i++)

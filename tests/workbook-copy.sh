@@ -9,7 +9,7 @@ workbook_copy() {
 	local repo=$1 dest=$2 part
 	mkdir -p "$dest/build"
 	(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$dest"
-	for part in sim/libcudasim.a sim/cudasim-rewrite sim/student.dynlist sim/harness sim/runner sim/ref \
+	for part in sim/libcudasim.a sim/cudasim-rewrite sim/student.dynlist sim/student-pch sim/harness sim/runner sim/ref \
 		sim/gold host judge gen; do
 		if [ -e "$repo/build/$part" ]; then
 			mkdir -p "$dest/build/$(dirname "$part")"

@@ -342,7 +342,7 @@ stage_compile(struct grade_state *g)
 static enum step
 stage_inspect(struct grade_state *g)
 {
-	progress(g, "link", "checking what %s calls, and linking it", g->r->file);
+	progress(g, "link", "checking what the file calls, and linking it");
 	if (includes_refused(g))
 		return STEP_VERDICT;
 	struct buf why = { 0 };

@@ -127,9 +127,10 @@ list: $(B)/cudalings
 # each took. The scripts share one build: the grader, the simulator, the workbook screen and every
 # exercise's runner and judge (`cudalings prepare`) are made once, before the first script starts.
 .PHONY: test test-suites test-built test-gpu check-exercises starters reset
-# One more than the cores: several suites wait much of their time (tmux's screens, a hanging kernel's
-# watchdog, a copy's build), and a third keeps both cores busy meanwhile (2 cores: 2 min 33 s against 2:47).
-TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+# Two more than the cores: several suites wait much of their time (tmux's screens, a hanging kernel's
+# watchdog, a copy's build), and the extra ones keep the cores busy meanwhile (2 cores, the tree built:
+# 2 min 29 s at -j4, 2:31 at -j3, 2:47 at -j2; bench/make-test.md).
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 TEST_LOGS := $(B)/test-logs
 ## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator), in parallel
 # The submissions that never end spin against the simulator's CPU limits: 5 s a launch here, not 20.

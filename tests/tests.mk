@@ -51,6 +51,6 @@ $(B)/tests/lib-unit: $(LIB_TEST_OBJS) $(LIB_OBJS)
 TEST_PROGRAMS += $(B)/tests/lib-unit
 
 # the longest suites of make test first (measured: bench/make-test.md), so that two at a time end together
-TEST_FIRST += tests/e2e/workbook.sh tests/adversarial/run.sh tests/instructor/dist.sh tests/e2e/compile.sh \
-	tests/instructor/walk.sh tests/e2e/typed.sh tests/tui/e2e.sh tests/mistakes/run.sh tests/e2e/cli.sh \
+TEST_FIRST += tests/e2e/workbook.sh tests/adversarial/run.sh tests/instructor/dist.sh tests/tui/e2e.sh \
+	tests/instructor/walk.sh tests/e2e/compile.sh tests/e2e/typed.sh tests/mistakes/run.sh tests/e2e/cli.sh \
 	tests/sass/run.sh tests/corpus/run.sh

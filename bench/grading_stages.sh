@@ -9,6 +9,8 @@
 # cases), and the end (timing, verdict). The first grading of an exercise
 # after `make` and a later one are measured. A measurement, not a test.
 #   bash bench/grading_stages.sh [gpu|sim] [NAME…]   (OUT set: also $OUT/grading-stages.md)
+# GOLD=1 grades each exercise's gold solution instead (solutions/gold/NAME.cu: what a student's kernel
+# near the hardware's limit looks like, often a longer compile).
 set -u
 cd "$(dirname "$0")/.."
 backend=${1:-gpu}
@@ -42,7 +44,10 @@ table="| exercise | grading | compiled s | runner starts s | first case s | timi
 |---|---|---:|---:|---:|---:|---:|---|"
 for n in $names; do
 	for which in first later; do
-		{ cat "solutions/$n.cu"; echo "// edit $which $(date +%N)"; } >"$tmp/$n.cu"
+		src=solutions/$n.cu
+		[ -n "${GOLD:-}" ] && src=solutions/gold/$n.cu
+		[ -f "$src" ] || continue
+		{ cat "$src"; echo "// edit $which $(date +%N)"; } >"$tmp/$n.cu"
 		t0=$(python3 -c 'import time; print(time.time())')
 		cols=$($g grade "$n" --file "$tmp/$n.cu" --backend "$backend" --progress --json 2>&1 >"$tmp/out.json" | stamp "$t0")
 		verdict=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$tmp/out.json" 2>/dev/null)
@@ -51,7 +56,7 @@ for n in $names; do
 	done
 done
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-out="## Grading stages, $backend backend${device:+, $device}, $(date -u +%Y-%m-%d), $(nproc) cores
+out="## Grading stages${GOLD:+ of the gold solutions}, $backend backend${device:+, $device}, $(date -u +%Y-%m-%d), $(nproc) cores
 
 $table"
 printf '%s\n' "$out"

@@ -71,6 +71,51 @@ buffer_of(uint64_t addr, const struct case_arrays *cases, int ncases, int64_t *o
 	return best;
 }
 
+/*
+ * The simulator names a word of device memory by its allocation ("the word at byte 12 of the 4000-byte
+ * allocation at 0x7f... (float element 3)"): where that allocation is one of the case's arrays, say
+ * sums[3] instead, as every other message does. A text it cannot read stays as it is.
+ */
+char *
+diagnose_name_words(const char *text, size_t length, const struct case_arrays *cases, int ncases)
+{
+	static const char lead[] = "the word at byte ";
+	struct buf out = { 0 };
+	const char *p = text, *end = text + length;
+	for (const char *hit; (hit = memmem(p, (size_t)(end - p), lead, sizeof(lead) - 1));) {
+		buf_add(&out, p, (size_t)(hit - p));
+		p = hit;
+		char *q;
+		unsigned long long bytes = 0, addr = 0, element = 0;
+		strtoull(hit + sizeof(lead) - 1, &q, 10);
+		bool read = q < end && !strncmp(q, " of the ", 8);
+		if (read) {
+			bytes = strtoull(q + 8, &q, 10);
+			read = !strncmp(q, "-byte allocation at 0x", 22);
+		}
+		if (read) {
+			addr = strtoull(q + 20, &q, 16);
+			read = !strncmp(q, " (", 2);
+		}
+		const char *close = read ? memchr(q, ')', (size_t)(end - q)) : NULL, *at = NULL;
+		if (close)
+			at = memmem(q, (size_t)(close - q), " element ", 9);
+		int64_t offset = 0;
+		const struct proto_buffer *b = at ? buffer_of(addr, cases, ncases, &offset) : NULL;
+		if (b && offset == 0 && bytes == b->rows * b->cols * dtype_size(b->dtype)) {
+			element = strtoull(at + 9, NULL, 10);
+			/* a word is an element only where elements are 4 bytes */
+			buf_addf(&out, "%s%s[%llu]", dtype_size(b->dtype) != 4 ? "the 4-byte word at " : "", b->name, element);
+			p = close + 1;
+		} else {
+			buf_add(&out, lead, sizeof(lead) - 1);
+			p = hit + sizeof(lead) - 1;
+		}
+	}
+	buf_add(&out, p, (size_t)(end - p));
+	return buf_detach(&out);
+}
+
 static char *
 out_of_bounds_text(const struct proto_finding *f, const char *who, const struct case_arrays *cases, int ncases)
 {

@@ -32,6 +32,10 @@ struct case_arrays {
 char *diagnose_finding(struct grade_result *r, const struct proto_finding *f, const struct case_arrays *cases,
 		       int ncases);
 
+/* text (length bytes) with the simulator's "the word at byte B of the N-byte allocation at 0x… (… element E)"
+ * named as the case's array where it is one (sums[E]); you own the result. */
+char *diagnose_name_words(const char *text, size_t length, const struct case_arrays *cases, int ncases);
+
 /*
  * A wrong output that holds the right values in the wrong places: each
  * square tile of it transposed (a tile written back as it was read). Adds

@@ -353,7 +353,8 @@ error_message(struct session *s, const struct proto_header *h, int index, const 
 	if (index >= s->ncases)
 		return;
 	diagnose_error(s->r, payload, h->length);
-	session_fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
+	struct case_arrays arrays = { &s->cases[index].info, s->cases[index].addrs };
+	session_fail_case(s, index, diagnose_name_words(payload, h->length, &arrays, 1));
 	if (h->aux == PROTO_STAGE_RACE && !s->r->cases[index].wrong) {
 		s->r->cases[index].wrong = true;
 		if (memmem(payload, h->length, "plain read-modify-write", 23)) {

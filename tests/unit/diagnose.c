@@ -33,6 +33,22 @@ static const char synccheck_log[] =
 	"=========     at 0x2d0 in exercises/sum_reduction.cu:31:sum_reduction_kernel(const float *, float *, int)\n"
 	"=========     by thread (128,0,0) in block (0,0,0)\n";
 
+/* A column-sums case: a, 5 x 1000 floats at 0x7f0000100000; sums, 1000 floats at 0x7f0000000060. */
+static struct case_arrays
+col_sums_arrays(struct proto_case_info *info, uint64_t *addrs)
+{
+	memset(info, 0, sizeof(*info));
+	info->nbuffers = 2;
+	strcpy(info->buffers[0].name, "a");
+	info->buffers[0].rows = 5, info->buffers[0].cols = 1000;
+	strcpy(info->buffers[1].name, "sums");
+	info->buffers[1].rows = 1, info->buffers[1].cols = 1000;
+	info->buffers[1].is_output = 1;
+	memset(addrs, 0, PROTO_MAX_BUFFERS * sizeof(*addrs));
+	addrs[0] = 0x7f0000100000, addrs[1] = 0x7f0000000060;
+	return (struct case_arrays){ info, addrs };
+}
+
 Test(diagnose, memcheck_names_the_array_and_the_element, .timeout = 5)
 {
 	struct proto_finding f[4];
@@ -45,14 +61,9 @@ Test(diagnose, memcheck_names_the_array_and_the_element, .timeout = 5)
 	cr_assert_str_eq(f[0].where, "tests/mistakes/col_sums/guard_off_by_one.cu:17");
 
 	/* sums: 1000 floats at 0x7f0000000060, so the address is sums[1000] */
-	struct proto_case_info info = { .nbuffers = 2 };
-	strcpy(info.buffers[0].name, "a");
-	info.buffers[0].rows = 5, info.buffers[0].cols = 1000;
-	strcpy(info.buffers[1].name, "sums");
-	info.buffers[1].rows = 1, info.buffers[1].cols = 1000;
-	info.buffers[1].is_output = 1;
-	uint64_t addrs[PROTO_MAX_BUFFERS] = { 0x7f0000100000, 0x7f0000000060 };
-	struct case_arrays arrays = { &info, addrs };
+	struct proto_case_info info;
+	uint64_t addrs[PROTO_MAX_BUFFERS];
+	struct case_arrays arrays = col_sums_arrays(&info, addrs);
 	f[0].addr = 0x7f0000000060 + 4000;
 	struct grade_result r;
 	memset(&r, 0, sizeof(r));
@@ -177,4 +188,28 @@ Test(diagnose, a_coalesced_float4_load_is_as_good_as_a_float_load, .timeout = 5)
 	cr_assert_float_eq(f.store_sectors_per_request, 32.0, 1e-9);
 	/* weighed by the bytes asked for: (16 + 32) sectors for 20 ideal */
 	cr_assert_float_eq(f.sectors_per_request, 4 * 48.0 / 20, 1e-9);
+}
+
+Test(diagnose, a_word_of_an_allocation_is_named_as_the_array, .timeout = 5)
+{
+	struct proto_case_info info;
+	uint64_t addrs[PROTO_MAX_BUFFERS];
+	struct case_arrays arrays = col_sums_arrays(&info, addrs);
+	const char text[] = "two blocks update: block (1,0,0) read the word at byte 12 of the 4000-byte allocation at "
+			    "0x7f0000000060 (float element 3), which block (0,0,0) wrote; and the word at byte 8 of the "
+			    "64-byte allocation at 0x7f0000900000 (float element 2) stays";
+	char *named = diagnose_name_words(text, strlen(text), &arrays, 1);
+	cr_assert_str_eq(named, "two blocks update: block (1,0,0) read sums[3], which block (0,0,0) wrote; and the word "
+				"at byte 8 of the 64-byte allocation at 0x7f0000900000 (float element 2) stays");
+	free(named);
+	/* the allocation's size must be the array's: an allocation of the submission's own at that address is not it */
+	const char other[] = "the word at byte 0 of the 16-byte allocation at 0x7f0000000060 (float element 0)";
+	named = diagnose_name_words(other, strlen(other), &arrays, 1);
+	cr_assert_str_eq(named, other);
+	free(named);
+	/* torn text stays as it is */
+	const char torn[] = "the word at byte 12 of the 4000-byte allocation at 0x7f0000000060 (float elem";
+	named = diagnose_name_words(torn, strlen(torn), &arrays, 1);
+	cr_assert_str_eq(named, torn);
+	free(named);
 }

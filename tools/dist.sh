@@ -113,8 +113,11 @@ nvcc_object() {
 	fi
 	if [ -n "$stale" ]; then
 		rm -f "$kept" "$kept.cmd"
-		"$nvcc" $nvcc_flags "${gencode[@]}" -MD -MF "$kept.d" -c "$1" -o "$kept.tmp" || return 1
-		mv "$kept.tmp" "$kept"
+		# under a name of its own until whole: two copies made at once must not write one file
+		"$nvcc" $nvcc_flags "${gencode[@]}" -MD -MF "$kept.d.$$" -c "$1" -o "$kept.tmp.$$" ||
+			{ rm -f "$kept.d.$$" "$kept.tmp.$$"; return 1; }
+		mv "$kept.d.$$" "$kept.d"
+		mv "$kept.tmp.$$" "$kept"
 		printf '%s' "$command" >"$kept.cmd"
 	fi
 	cp "$kept" "$2"

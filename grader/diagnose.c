@@ -88,16 +88,17 @@ diagnose_name_words(const char *text, size_t length, const struct case_arrays *c
 		char *q;
 		unsigned long long bytes = 0, addr = 0, element = 0;
 		strtoull(hit + sizeof(lead) - 1, &q, 10);
-		bool read = q < end && !strncmp(q, " of the ", 8);
-		if (read) {
+		bool parsed = q < end && !strncmp(q, " of the ", 8);
+		if (parsed) {
 			bytes = strtoull(q + 8, &q, 10);
-			read = !strncmp(q, "-byte allocation at 0x", 22);
+			parsed = !strncmp(q, "-byte allocation at 0x", 22);
 		}
-		if (read) {
-			addr = strtoull(q + 20, &q, 16);
-			read = !strncmp(q, " (", 2);
+		if (parsed) {
+			/* from the "0x", which strtoull takes */
+			addr = strtoull(q + strlen("-byte allocation at "), &q, 16);
+			parsed = !strncmp(q, " (", 2);
 		}
-		const char *close = read ? memchr(q, ')', (size_t)(end - q)) : NULL, *at = NULL;
+		const char *close = parsed ? memchr(q, ')', (size_t)(end - q)) : NULL, *at = NULL;
 		if (close)
 			at = memmem(q, (size_t)(close - q), " element ", 9);
 		int64_t offset = 0;

@@ -13,20 +13,26 @@
 set -u
 cd "$(dirname "$0")/../.."
 build/cudalings prepare --backend sim --quiet || exit 1
-first_chunks() {
-	build/judge/transpose --seed "$1" --rtol 1e-5 --atol 0 --case 31,33 --timed 4096,4096 --check-round 3 \
-		--channel 1 | python3 -c '
+# Python that reads a judge's channel from stdin: messages() yields each message's kind, case, aux and payload
+messages='
 import re, struct, sys
 # the message numbers, from the enum in harness/protocol.h
 names = re.findall(r"^\s*(MSG_[A-Z_]+)", open("harness/protocol.h").read().split("MSG_HELLO = 1")[1].split("};")[0], re.M)
 number = {name: i + 2 for i, name in enumerate(names)}
-data = sys.stdin.buffer.read()
-at, samples, expected = 0, {}, {}
-while at < len(data):
-    magic, kind, case, aux, length = struct.unpack_from("<IIIIQ", data, at)
-    assert magic == 0x43554c47, "framing"
-    payload = data[at + 24:at + 24 + length]
-    at += 24 + length
+def messages():
+    data, at = sys.stdin.buffer.read(), 0
+    while at < len(data):
+        magic, kind, case, aux, length = struct.unpack_from("<IIIIQ", data, at)
+        assert magic == 0x43554c47, "framing"
+        yield kind, case, aux, data[at + 24:at + 24 + length]
+        at += 24 + length
+'
+first_chunks() {
+	build/judge/transpose --seed "$1" --rtol 1e-5 --atol 0 --case 31,33 --timed 4096,4096 --check-round 3 \
+		--channel 1 | python3 -c "$messages"'
+samples, expected = {}, {}
+for kind, case, aux, payload in messages():
+    length = len(payload)
     if kind == number["MSG_SAMPLE"]:
         samples[(case, aux)] = [struct.unpack_from("<QQ", payload, i) for i in range(0, length, 16)]
     elif kind == number["MSG_EXPECTED"]:
@@ -50,16 +56,10 @@ if [ "$a" = "$b" ]; then
 fi
 # matmul skips the rows no chunk touches: every sampled element must lie in one it computed
 build/judge/matmul --seed 7 --rtol 1e-5 --atol 0 --case 3,4,5 --timed 2100,4,1100 --check-round 2 --channel 1 |
-	python3 -c '
-import re, struct, sys
-names = re.findall(r"^\s*(MSG_[A-Z_]+)", open("harness/protocol.h").read().split("MSG_HELLO = 1")[1].split("};")[0], re.M)
-number = {name: i + 2 for i, name in enumerate(names)}
-data = sys.stdin.buffer.read()
-at, checked = 0, 0
-while at < len(data):
-    magic, kind, case, aux, length = struct.unpack_from("<IIIIQ", data, at)
-    payload = data[at + 24:at + 24 + length]
-    at += 24 + length
+	python3 -c "$messages"'
+checked = 0
+for kind, case, aux, payload in messages():
+    length = len(payload)
     if kind == number["MSG_EXPECTED"] and case >= 1:
         assert length // 16 == 256 * 4096, "case %d is sampled" % case
         bounds = [struct.unpack_from("<dd", payload, i)[1] for i in range(0, length, 16)]

@@ -12,6 +12,7 @@
 
 #include "command.h"
 #include "common/exit.h"
+#include "common/json.h"
 #include "lib/util.h"
 
 static int cmd_help(const struct parsed_args *a);
@@ -163,6 +164,7 @@ int
 main(int argc, char **argv)
 {
 	error_set_program("cudalings");
+	json_init();
 	tui_argv = argv;
 	if (argc < 2)
 		return open_tui(argv);

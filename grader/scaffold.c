@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/json.h"
 #include "common/root.h"
 #include "starter.h"
 
@@ -282,44 +283,33 @@ static const char slides_template[] =
 	"make grade EX=%1$s\n"
 	"```\n";
 
+/*
+ * The workbook entry, as JSON text parsed once: one call whose result is
+ * checked, rather than thirty whose failures would drop a key unseen. The
+ * name is a C identifier (scaffold_valid_name), so it needs no escaping.
+ * The cases sit on both sides of the block edge, one short of a warp, and
+ * at a size no block divides; rtol is the README's float32 default.
+ */
+static const char entry_template[] =
+	"{ \"name\": \"%1$s\", \"kind\": \"exercise\", \"title\": \"TODO(instructor): the title of %1$s\","
+	"  \"lesson\": \"slides/%1$s.md\", \"launcher\": \"void %1$s_launch(const float *in, float *out, int n)\","
+	"  \"dims\": [\"n\"], \"cases\": [[1], [31], [33], [1000], [4097]], \"timed\": [16777216],"
+	"  \"tolerance\": { \"rtol\": 1e-5, \"atol\": 0 }, \"threshold_ratio\": 1.25,"
+	"  \"hints\": ["
+	"    { \"when\": \"correctness\", \"text\": \"A thread whose index is past n must do nothing: "
+	"test i < n before touching memory.\" },"
+	"    { \"when\": \"performance\", \"text\": \"Let threadIdx.x pick neighbouring elements, so a warp "
+	"reads 32 neighbouring floats.\" } ] }";
+
+/* The new item's entry; NULL after saying why (it cannot happen with a valid name). */
 static cJSON *
 entry_for(const char *name)
 {
-	cJSON *o = cJSON_CreateObject(), *hints, *h;
-	char *text;
-	cJSON_AddStringToObject(o, "name", name);
-	cJSON_AddStringToObject(o, "kind", "exercise");
-	text = xasprintf("TODO(instructor): the title of %s", name);
-	cJSON_AddStringToObject(o, "title", text);
+	char *text = xasprintf(entry_template, name);
+	cJSON *o = cJSON_Parse(text);
+	if (!o)
+		error("the entry for '%s' is not JSON (a fault of the scaffold): %s", name, text);
 	free(text);
-	text = xasprintf("slides/%s.md", name);
-	cJSON_AddStringToObject(o, "lesson", text);
-	free(text);
-	text = xasprintf("void %s_launch(const float *in, float *out, int n)", name);
-	cJSON_AddStringToObject(o, "launcher", text);
-	free(text);
-	cJSON_AddItemToObject(o, "dims", cJSON_CreateStringArray((const char *[]){ "n" }, 1));
-	/* both sides of the block edge, one short of a warp, and a size no block divides */
-	cJSON *cases = cJSON_AddArrayToObject(o, "cases");
-	const int sizes[] = { 1, 31, 33, 1000, 4097 };
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
-		cJSON_AddItemToArray(cases, cJSON_CreateIntArray(&sizes[i], 1));
-	cJSON_AddItemToObject(o, "timed", cJSON_CreateIntArray((const int[]){ 1 << 24 }, 1));
-	cJSON *tol = cJSON_AddObjectToObject(o, "tolerance");
-	cJSON_AddNumberToObject(tol, "rtol", 1e-6);
-	cJSON_AddNumberToObject(tol, "atol", 0);
-	cJSON_AddNumberToObject(o, "threshold_ratio", 1.25);
-	hints = cJSON_AddArrayToObject(o, "hints");
-	const char *const hint_text[][2] = {
-		{ "correctness", "A thread whose index is past n must do nothing: test i < n before touching memory." },
-		{ "performance", "Let threadIdx.x pick neighbouring elements, so a warp reads 32 neighbouring floats." },
-	};
-	for (size_t i = 0; i < 2; i++) {
-		h = cJSON_CreateObject();
-		cJSON_AddStringToObject(h, "when", hint_text[i][0]);
-		cJSON_AddStringToObject(h, "text", hint_text[i][1]);
-		cJSON_AddItemToArray(hints, h);
-	}
 	return o;
 }
 
@@ -397,6 +387,36 @@ item_index(const cJSON *items, const char *name)
 	return -1;
 }
 
+/*
+ * Put the entry of `name` at position `at` of `items` and write the
+ * workbook; an edit that did not happen (the entry not where it was put)
+ * is an error, never "wrote". 0, or -1 after saying why.
+ */
+static int
+add_entry(cJSON *root, cJSON *items, const char *name, int at, struct buf *written)
+{
+	cJSON *entry = entry_for(name);
+	if (!entry)
+		return -1;
+	if (!json_insert(items, at, entry)) {
+		cJSON_Delete(entry);
+		return error("cannot add '%s' to the workbook's items at position %d (cJSON refused the edit)",
+			     name, at + 1);
+	}
+	if (item_index(items, name) != at)
+		return error("the workbook's entry for '%s' is not where it was put (position %d): nothing was written",
+			     name, at + 1);
+	int status = 0;
+	char *text = scaffold_print_workbook(root), *path = xstrdup(workbook_file());
+	if (write_file_atomic(path, text, strlen(text)))
+		status = error("cannot write '%s': %s", path, strerror(errno));
+	else
+		buf_addf(written, "%sworkbook.json\n", workbook_dir());
+	free(path);
+	free(text);
+	return status;
+}
+
 int
 scaffold_new(const char *name, const char *after, struct buf *written)
 {
@@ -440,18 +460,7 @@ scaffold_new(const char *name, const char *after, struct buf *written)
 	}
 	/* the manifest last: the exercise appears in the list only once its files are there */
 	if (!status) {
-		cJSON *entry = entry_for(name);
-		if (at >= 0)
-			cJSON_InsertItemInArray(items, at + 1, entry);
-		else
-			cJSON_AddItemToArray(items, entry);
-		char *text = scaffold_print_workbook(root), *path = xstrdup(workbook_file());
-		if (write_file_atomic(path, text, strlen(text)))
-			status = error("cannot write '%s': %s", path, strerror(errno));
-		else
-			buf_addf(written, "%sworkbook.json\n", dir);
-		free(path);
-		free(text);
+		status = add_entry(root, items, name, at >= 0 ? at + 1 : cJSON_GetArraySize(items), written);
 	}
 	if (status == -1)
 		remove_written(written);

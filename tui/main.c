@@ -20,6 +20,7 @@
 #include "keys.h"
 #include "screen.h"
 #include "common/exit.h"
+#include "common/json.h"
 #include "lib/util.h"
 
 /* The grader: $CUDALINGS_GRADER, else cudalings beside this program. */
@@ -192,6 +193,7 @@ main(int argc, char **argv)
 	}
 	/* the screen shows errors itself (last_error()); only die() prints, after leaving curses */
 	error_set_program("cudalings-tui");
+	json_init();
 	error_set_print(false);
 	grader = find_grader();
 	load_workbook(grader, &wb);

@@ -10,6 +10,7 @@
 
 #include "batch.h"
 #include "batch_rows.h"
+#include "common/json.h"
 #include "scaffold.h"
 
 /* An exercise of two correctness cases (1 and 33) and a timed one. */
@@ -172,4 +173,36 @@ Test(scaffold, names_are_c_identifiers_in_lower_case, .timeout = 5)
 	cr_assert_not(scaffold_valid_name("../scale"));
 	cr_assert_not(scaffold_valid_name("scale-it"));
 	cr_assert_not(scaffold_valid_name("a_name_that_is_far_too_long_for_a_c_name_x"));
+}
+
+/* Debian's cJSON 1.7.15 refuses cJSON_InsertItemInArray in the middle of a parsed array. */
+static void
+assert_inserted(const char *array, int at, const char *want)
+{
+	cJSON *a = parse(array), *n = cJSON_CreateNumber(9);
+	cr_assert(json_insert(a, at, n), "json_insert(%s, %d) failed", array, at);
+	char *got = cJSON_PrintUnformatted(a);
+	cr_assert_str_eq(got, want);
+	free(got);
+	cJSON_Delete(a);
+}
+
+Test(json, inserts_first_in_the_middle_and_last_of_a_parsed_array, .timeout = 5)
+{
+	assert_inserted("[1,2,3]", 0, "[9,1,2,3]");
+	assert_inserted("[1,2,3]", 1, "[1,9,2,3]");
+	assert_inserted("[1,2,3]", 2, "[1,2,9,3]");
+	assert_inserted("[1,2,3]", 3, "[1,2,3,9]");
+	assert_inserted("[1,2,3]", 7, "[1,2,3,9]");
+	assert_inserted("[]", 0, "[9]");
+}
+
+Test(json, an_insert_into_what_is_not_an_array_fails_and_leaves_the_item_yours, .timeout = 5)
+{
+	cJSON *o = parse("{\"a\": 1}"), *n = cJSON_CreateNumber(9);
+	cr_assert_not(json_insert(o, 0, n));
+	cr_assert_not(json_insert(NULL, 0, n));
+	cr_assert_eq(cJSON_GetArraySize(o), 1);
+	cJSON_Delete(n);
+	cJSON_Delete(o);
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# cudalings new, on a copy of the workbook (CUDALINGS_ROOT): the entry goes
+# where --after puts it (first, middle and last item) and nowhere else, and
+# an edit that did not happen is never reported as written. Needs no GPU and
+# compiles nothing; a few seconds.
+set -u
+. "$(dirname "$0")/lib.sh"
+g=$repo/build/cudalings
+
+book=$tmp/book
+mkdir -p "$book"
+(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$book"
+export CUDALINGS_ROOT=$book
+cd "$book"
+cp workbook.json "$tmp/workbook.orig.json"
+names() { python3 -c 'import json,sys; print(" ".join(i["name"] for i in json.load(open(sys.argv[1]))["items"]))' "$1"; }
+first=$(names workbook.json | cut -d' ' -f1)
+last=$(names workbook.json | awk '{print $NF}')
+middle=$(names workbook.json | awk '{print $(int(NF/2))}')
+
+# new NAME AFTER: the entry lands right after AFTER, and every other item is as it was, in order
+placed() {
+	local name=$1 after=$2
+	cp "$tmp/workbook.orig.json" workbook.json
+	rm -f "solutions/$name.cu" "exercises/$name.cu" "harness/checks/$name.cpp" "slides/$name.md"
+	expect 0 "workbook.json" -- "$g" new "$name" --after "$after"
+	if python3 - "$tmp/workbook.orig.json" workbook.json "$name" "$after" <<'PY'; then ok; else bad "new $name --after $after: the entry is not right after $after"; fi
+import json, sys
+before = [i["name"] for i in json.load(open(sys.argv[1]))["items"]]
+after = [i["name"] for i in json.load(open(sys.argv[2]))["items"]]
+name, at = sys.argv[3], sys.argv[4]
+want = before[:before.index(at) + 1] + [name] + before[before.index(at) + 1:]
+assert after == want, (after, want)
+PY
+	expect 0 "^ *[0-9]+ +$name +exercise" -- "$g" list
+}
+placed at_first "$first"
+placed at_middle "$middle"
+placed at_last "$last"
+
+# the scaffold's tolerance is the README's float32 default
+python3 -c 'import json,sys; e=[i for i in json.load(open("workbook.json"))["items"] if i["name"]=="at_last"][0]; sys.exit(e["tolerance"]["rtol"] != 1e-5)' &&
+	ok || bad "the scaffold's rtol is not 1e-5"
+
+echo "scaffold: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -9,7 +9,7 @@
 
 __global__ void matmul_naive_kernel(const float *a, const float *b, float *c, int m, int k, int n)
 {
-    // TODO: this thread's element of C: x picks the column (so a warp writes one row of C, and reads one row of B, 32 neighbours), y picks the row
+    // TODO: this thread's element of C: x picks the column (so the 16 threads of a block row read 16 neighbours of one row of B and write 16 of C; a warp is two such rows), y picks the row
     int col = 0;
     int row = 0;
     if (row >= m || col >= n)

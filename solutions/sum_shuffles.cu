@@ -11,7 +11,7 @@
 #include "cudalings/sum_shuffles.h"
 
 #define THREADS 256     // threads per block: 8 warps
-#define MAX_BLOCKS 1056 // 8 blocks of 256 on each of an H100's 132 multiprocessors
+#define MAX_BLOCKS 1056 // all the blocks of 256 an H100 runs at once: 8 on each of its 132 SMs
 
 // Lane 0 gets the sum of v over the 32 lanes of its warp.
 __device__ float warp_sum(float v)

@@ -9,7 +9,7 @@ the headers shown and a choice of rows are optional):
 
     [figures]: bench/bank-conflicts-h100.md "tile, median µs, × conflict-free"
     [figure headers]: # "tile, time (µs), × conflict-free"
-    [figure rows]: # "COLUMN=VALUE"
+    [figure rows]: # "COLUMN=VALUE"   (or COLUMN!=VALUE, several joined by " & ")
 
     | ... the table, written by this tool ... |
 
@@ -107,7 +107,7 @@ class Bench:
 
     def cell(self, selector, column):
         conditions = parse_selector(selector)
-        headers, rows = self.table_with([name for name, _ in conditions] + [column])
+        headers, rows = self.table_with([name.rstrip("!").strip() for name, _ in conditions] + [column])
         for row in rows:
             if matches(headers, row, conditions) and headers.index(column) < len(row):
                 return row[headers.index(column)]
@@ -115,7 +115,8 @@ class Bench:
 
 
 def parse_selector(selector):
-    """COLUMN=VALUE & COLUMN=VALUE: the conditions that pick rows."""
+    """COLUMN=VALUE & COLUMN!=VALUE: the conditions that pick rows (a name ending in "!" wants
+    the value not to be VALUE: a lesson that leaves one row out, its exercise's answer)."""
     conditions = []
     for part in selector.split(" & "):
         if "=" not in part:
@@ -126,7 +127,12 @@ def parse_selector(selector):
 
 
 def matches(headers, row, conditions):
-    return all(headers.index(n) < len(row) and plain(row[headers.index(n)]) == v for n, v in conditions)
+    def holds(name, value):
+        column = name[:-1].strip() if name.endswith("!") else name
+        if headers.index(column) >= len(row):
+            return False
+        return (plain(row[headers.index(column)]) == value) != name.endswith("!")
+    return all(holds(n, v) for n, v in conditions)
 
 
 def markdown_tables(text):
@@ -251,7 +257,7 @@ class Lesson:
                     raise Problem("%d columns kept but %d headers shown" % (len(columns), len(shown)))
                 bench = self.bench(m.group("source"))
                 conditions = parse_selector(m.group("rows")) if m.group("rows") else []
-                headers, rows = bench.table_with(columns + [n for n, _ in conditions])
+                headers, rows = bench.table_with(columns + [n.rstrip("!").strip() for n, _ in conditions])
                 rows = [r for r in rows if matches(headers, r, conditions)]
                 if not rows:
                     raise Problem("%s has no row with %s" % (bench.rel, m.group("rows")))

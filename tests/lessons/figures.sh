@@ -54,6 +54,14 @@ expect 0 "^3$" -- grep -c "^| solutions/coalescing.cu |\|^| demos/coalescing/" "
 sed -i 's/"demo=coalescing"/"demo=nothing_like_it"/' "$tmp/w/slides/vocabulary.md"
 expect 1 "has no row with demo=nothing_like_it" -- tool
 
+# rows left out: transpose.md shows the conflicted widths, not its exercise's answer
+expect 1 "^0$" -- grep -c "^| 33 | none |" slides/transpose.md
+fresh
+sed -i 's/"conflict on a column read!=none"/"conflict on a column read=none"/' "$tmp/w/slides/transpose.md"
+expect 1 "transpose.md:[0-9]+: the table from bench/bank-conflicts-h100.md differs" -- tool
+expect 0 "wrote slides/transpose.md" -- tool --write
+expect 0 "^\| 33 \| none \|" -- grep "^| 33 | none |" "$tmp/w/slides/transpose.md"
+
 # a cited bench file removed
 fresh
 rm "$tmp/w/bench/bank-conflicts-h100.md"

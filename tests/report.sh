@@ -2,11 +2,12 @@
 # tests/report.sh LOGS SUITE...: every suite's output, whole and in order, with
 # its status and what it took (wall clock, and CPU, which a busy machine
 # affects less), then a table of them; exits 1 when any suite failed or did
-# not run.
+# not run. A suite that exited 77 was skipped, and said why: it is counted
+# apart, as neither passed nor failed.
 set -u
 logs=$1
 shift
-failed=() total_cpu=0
+failed=() skipped=() total_cpu=0
 for suite in "$@"; do
 	id=${suite//\//_}
 	if ! read -r status wall user sys 2>/dev/null <"$logs/$id.result"; then
@@ -14,7 +15,11 @@ for suite in "$@"; do
 	fi
 	echo "== $suite"
 	[ -f "$logs/$id.log" ] && cat "$logs/$id.log"
-	[ "$status" = 0 ] || failed+=("$suite")
+	case $status in
+	0) ;;
+	77) skipped+=("$suite") ;;
+	*) failed+=("$suite") ;;
+	esac
 done
 echo
 echo "== make test: each suite's time (wall, and CPU = user + sys)"
@@ -23,11 +28,15 @@ for suite in "$@"; do
 	read -r status wall user sys 2>/dev/null <"$logs/$id.result" || status=missing wall=0 user=0 sys=0
 	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
 	total_cpu=$(awk -v t="$total_cpu" -v c="$cpu" 'BEGIN { printf "%.1f", t + c }')
-	printf '  %-34s %7.1f s  %7.1f s cpu  %s\n' "$suite" "$wall" "$cpu" "$([ "$status" = 0 ] && echo ok || echo "FAILED ($status)")"
+	printf '  %-34s %7.1f s  %7.1f s cpu  %s\n' "$suite" "$wall" "$cpu" "$(case $status in 0) echo ok ;; 77) echo skipped ;; *) echo "FAILED ($status)" ;; esac)"
 done
 printf '  %-34s %7s    %7.1f s cpu\n' "all suites" "" "$total_cpu"
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "make test: ${#failed[@]} suite(s) failed: ${failed[*]}"
 	exit 1
 fi
-echo "make test: all $# suites passed"
+if [ ${#skipped[@]} -gt 0 ]; then
+	echo "make test: all $(($# - ${#skipped[@]})) suites passed; ${#skipped[@]} skipped (their output says why): ${skipped[*]}"
+else
+	echo "make test: all $# suites passed"
+fi

@@ -4,11 +4,32 @@
 # same) and the builds `make test` made before the scripts started — the
 # simulator, every exercise's runner and judge, the harness's objects — with
 # their times kept, so that the grader in the copy finds them up to date and
-# compiles only what the script changes.
+# compiles only what the script changes. workbook_files REPO lists those files.
+
+# workbook_files REPO: the workbook's files, NUL-separated and relative to REPO: those git tracks (and
+# those it would), or, where REPO is no git checkout or git is not installed (a bare machine, a copy
+# unpacked from an archive), every file but .git and what REPO's .gitignore names
+workbook_files() {
+	local repo=$1 line prune=()
+	if command -v git >/dev/null && git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$repo" ls-files -z -co --exclude-standard
+		return
+	fi
+	while IFS= read -r line; do
+		case $line in
+		'' | '#'*) ;;
+		/*/) prune+=(-o -path "./${line:1:-1}") ;;
+		/*) prune+=(-o -path "./${line:1}") ;;
+		*) prune+=(-o -name "$line") ;;
+		esac
+	done < <(cat "$repo/.gitignore" 2>/dev/null)
+	(cd "$repo" && find . \( -path ./.git "${prune[@]}" \) -prune -o -type f -printf '%P\0')
+}
+
 workbook_copy() {
 	local repo=$1 dest=$2 part
 	mkdir -p "$dest/build"
-	(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$dest"
+	workbook_files "$repo" | tar -C "$repo" --null -T - -cf - | tar -xf - -C "$dest"
 	for part in sim/libcudasim.a sim/cudasim-rewrite sim/student.dynlist sim/student-pch sim/harness sim/runner sim/ref \
 		sim/gold host judge gen; do
 		if [ -e "$repo/build/$part" ]; then

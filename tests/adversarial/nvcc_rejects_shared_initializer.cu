@@ -1,6 +1,7 @@
 // exercise: tile_transpose
 // expect: compile
 // message: initializer not allowed for __shared__ variable
+// nvcc: rejects
 // A __shared__ variable with an initializer, which nvcc refuses (shared
 // memory is not initialized at a block's start).
 #include "cudalings/tile_transpose.h"

@@ -1,6 +1,7 @@
 // exercise: sum_reduction
 // expect: compile
 // message: calling a __host__ function
+// nvcc: rejects
 // Calls host library code (std::accumulate over a std::vector) from a kernel.
 #include <numeric>
 #include <vector>

@@ -1,6 +1,7 @@
 // exercise: sliding_average
 // expect: compile
 // message: device code does not support exception handling
+// nvcc: rejects
 // Throws a C++ exception in a kernel: g++ alone would take it, nvcc does not.
 #include <stdexcept>
 #include "cudalings/sliding_average.h"

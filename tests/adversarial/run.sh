@@ -4,6 +4,8 @@
 # stage it must fail at (or "pass") and a piece of the message the student
 # must see:
 #   // exercise: NAME    // expect: STAGE    // message: TEXT    [// sim-only | // gpu-only]
+#   [// nvcc: rejects]   nvcc's front end refuses it (on the simulator too, where
+#                        nvcc is installed); without nvcc it is skipped, and said so
 # BACKEND=gpu|sim picks the backend (default: what the grader picks).
 # JOBS=N grades N files at once (default 2; 1 on a GPU, whose timings two
 # gradings at once would spoil); the results print in file order. Files
@@ -16,11 +18,14 @@ if [ "$backend" = gpu ] || { [ -z "$backend" ] && { [ -e /dev/nvidiactl ] || [ -
 	on_gpu=true
 fi
 export on_gpu
+nvcc=${CUDALINGS_NVCC:-$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })}
+export nvcc
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export out
 
-# One file: its line of the report in $out/NAME.line, and "ok", "bad" or "skip" as its first word.
+# One file: its line of the report in $out/NAME.line, and "ok", "bad" or "skip" as its first word
+# (a skip is said only where its reason is worth a line).
 grade_one() {
 	f=$1
 	field() { sed -n "s|^// $1: \(.*\)|\1|p" "$f" | head -1; }
@@ -29,6 +34,10 @@ grade_one() {
 	# a race a GPU may hide is the simulator's to catch; a timing trick, the GPU's
 	if { $on_gpu && grep -q '^// sim-only' "$f"; } || { ! $on_gpu && grep -q '^// gpu-only' "$f"; }; then
 		echo skip >"$report"
+		return
+	fi
+	if grep -q '^// nvcc: rejects' "$f" && [ -z "$nvcc" ]; then
+		printf 'skip %-44s only nvcc refuses it, and no nvcc is installed\n' "$f" >"$report"
 		return
 	fi
 	t0=$(date +%s)
@@ -61,7 +70,7 @@ passed=0 failed=0 skipped=0
 for f in "${files[@]}"; do
 	line=$(cat "$out/$(basename "$f").line" 2>/dev/null || echo "bad  $f: no result")
 	case $line in
-	skip) skipped=$((skipped + 1)) ;;
+	skip*) skipped=$((skipped + 1)); [ "$line" = skip ] || echo "  $line" ;;
 	ok*) passed=$((passed + 1)); echo "  $line" ;;
 	*) failed=$((failed + 1)); echo "  ${line/#bad /BAD}" ;;
 	esac

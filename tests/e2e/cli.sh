@@ -3,6 +3,7 @@
 # exit status (2 usage, 3 environment), never a crash. Needs no GPU.
 set -u
 cd "$(dirname "$0")/../.."
+source tests/workbook-copy.sh
 g=$PWD/build/cudalings
 passed=0 failed=0
 tmp=$(mktemp -d)
@@ -56,7 +57,7 @@ expect 0 "__global__ void col_sums_kernel" -- $g starter col_sums
 
 # reset keeps the student's work: in a copy of the workbook, never the repo's own files
 mkdir -p "$tmp/book"
-git ls-files -z | xargs -0 cp --parents -t "$tmp/book"
+workbook_files "$PWD" | xargs -0 cp --parents -t "$tmp/book"
 echo "// my own work" >>"$tmp/book/exercises/matmul.cu"
 expect 0 "your version is in .cudalings/backup/matmul-" -- env CUDALINGS_ROOT="$tmp/book" $g reset matmul
 if grep -q "my own work" "$tmp"/book/.cudalings/backup/matmul-*.cu && ! grep -q "my own work" "$tmp/book/exercises/matmul.cu"; then

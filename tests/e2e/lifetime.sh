@@ -4,6 +4,7 @@
 # gone a moment later. Polls for up to 5 s; no timing is asserted beyond that.
 set -u
 cd "$(dirname "$0")/../.."
+source tests/proc.sh
 g=build/cudalings
 passed=0 failed=0
 tmp=$(mktemp -d)
@@ -18,7 +19,7 @@ CU
 runners() {
 	local src
 	src=$(grep -lF "\"$tmp/endless.cu\"" build/sim/sub/col_sums-*/col_sums.sim.cpp 2>/dev/null | head -1)
-	[ -n "$src" ] && pgrep -f "runner/col_sums .*--student $PWD/${src%/*}/" || true
+	[ -n "$src" ] && proc_find "runner/col_sums .*--student $PWD/${src%/*}/" || true
 }
 for sig in KILL TERM INT; do
 	# a background job starts with SIGINT ignored; a student's Ctrl-C reaches a grader that is not

@@ -7,6 +7,7 @@
 # tested with a stand-in grader in tests/instructor/batch.c.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../proc.sh"
 g=$repo/build/cudalings
 class=$tmp/class
 mkdir -p "$class"
@@ -61,7 +62,7 @@ expect 0 "^s3,pass,.*,yes" -- cat "$tmp/out/gradebook.csv"
 [ ! -s "$tmp/out/.lock" ] && ok || bad "the batch left its record in the lock: $(cat "$tmp/out/.lock")"
 # the graders of the killed batch died with it
 sleep 1
-pgrep -f "$class/s" >/dev/null && bad "a grading of the killed batch is still running" || ok
+proc_find "$class/s" >/dev/null && bad "a grading of the killed batch is still running" || ok
 
 echo "batch: $passed passed, $failed failed"
 [ "$failed" = 0 ]

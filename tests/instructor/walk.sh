@@ -13,6 +13,7 @@ g=$repo/build/cudalings
 book=$tmp/book
 # with the repo's builds: the simulator, and the runners of the exercises it has already
 . "$repo/tests/workbook-copy.sh"
+. "$repo/tests/proc.sh"
 workbook_copy "$repo" "$book"
 export CUDALINGS_ROOT=$book
 # the grader's build cache names its files from the workbook's folder: work there, as an instructor does
@@ -163,14 +164,8 @@ printf '{"verdict": "pa' >"$out/w11_kim.json" # as if cut off mid-write
 expect 0 "20 submissions: 2 graded now, 18 from an earlier run" -- "$g" batch scale "$class" --out "$out" --jobs 2
 check_results
 
-# Whether a runner built in the copy still runs (from /proc: CI's image may have no pgrep).
-runners_left() {
-	local cmd
-	for cmd in /proc/[0-9]*/cmdline; do
-		[[ $(tr '\0' ' ' 2>/dev/null <"$cmd") == *"$book/build/sim/sub/"* ]] && return 0
-	done
-	return 1
-}
+# Whether a runner built in the copy still runs.
+runners_left() { proc_find "$book/build/sim/sub/" >/dev/null; }
 
 # the hanging kernel must outlast what follows (a time-out, Ctrl-C, a killed grader), which stop it themselves:
 # the usual limits, not the lower ones make test sets for the first batch (CUDALINGS_SIM_CPU_LIMIT)

@@ -271,7 +271,7 @@ for how in Escape q Q C-c; do
 	wait_for "[exited"
 	gone=
 	for _ in $(seq 50); do
-		if ! pgrep -g "$pid" >/dev/null; then
+		if ! proc_group "$pid" >/dev/null; then
 			gone=1
 			break
 		fi
@@ -285,7 +285,7 @@ start "$wb" "$env NO_COLOR="
 wait_for "of 4 done"
 check "colour escapes on screen" "T capture-pane -e -p -t tui | grep -q $'\e\\[3[0-9]m'"
 echo "== SIGTERM restores the terminal"
-kill -TERM "$(T list-panes -t tui -F '#{pane_pid}' | xargs pgrep -P)"
+kill -TERM "$(proc_children "$(T list-panes -t tui -F '#{pane_pid}')")"
 wait_for "[exited 143]"
 check "the screen is the shell's again" "! screen | grep -q 'Progress'"
 

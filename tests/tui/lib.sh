@@ -11,6 +11,8 @@ fails=0
 [ -x "$tui" ] || { echo "$0: $tui is not built (make build/cudalings-tui)" >&2; exit 1; }
 command -v tmux >/dev/null || { echo "$0: tmux is needed (apt-get install tmux)" >&2; exit 1; }
 
+source "$repo/tests/proc.sh"
+
 session=0
 T() { tmux -S "$work/tmux.$session.sock" "$@"; }
 

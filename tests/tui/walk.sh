@@ -106,8 +106,8 @@ CU
 # what of this grading runs: its grader (in the copy) and its runner
 grading() {
 	local p
-	pgrep -f "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" || true
-	for p in $(pgrep -f "grade col_sums --json --progress"); do
+	proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" || true
+	for p in $(proc_find "grade col_sums --json --progress"); do
 		[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$wb" ] && echo "$p"
 	done
 }
@@ -116,10 +116,10 @@ for how in Escape Q C-c hangup; do
 	wait_for "of $n done"
 	keys / col_sums Enter c
 	for _ in $(seq 600); do
-		pgrep -f "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null && break
+		proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null && break
 		sleep 0.1
 	done
-	if ! pgrep -f "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null; then
+	if ! proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null; then
 		check "the endless kernel's runner started ($how)" false
 		continue
 	fi

@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,15 @@ loop(struct app *a)
 			timeout = 1000;
 		if (poll(fds, (nfds_t)n, timeout) < 0 && errno != EINTR)
 			die(EXIT_FATAL, "poll: %s", strerror(errno));
+		/*
+		 * The terminal went away (its window closed, ssh dropped). The hangup signal goes to the
+		 * session's leader, which is make itself under `xterm -e make tui`; we may never get it, and
+		 * a terminal that is gone is always readable: quit as on SIGHUP, or spin.
+		 */
+		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			screen_stop_signal = SIGHUP;
+			break;
+		}
 		if (a->grading_item < 0 && state_reload(&a->state))
 			app_forget_results(a);
 		if (a->grading_item >= 0)

@@ -236,7 +236,11 @@ screen_bar(int y, const char *left, const char *right, int attr)
 		screen_text(y, COLS - rw, rw, right, attr);
 }
 
-/* Wait for a key, blocking, while the rest of the program waits too. */
+/*
+ * Wait for a key, blocking, while the rest of the program waits too. ERR when a signal to stop came, or
+ * when the terminal is gone (a blocking read that ends with nothing: no other signal is caught); the
+ * latter counts as the hangup that may never reach us, so the main loop quits after the question.
+ */
 static int
 wait_key(void)
 {
@@ -245,6 +249,8 @@ wait_key(void)
 	nodelay(stdscr, FALSE);
 	ch = getch();
 	nodelay(stdscr, TRUE);
+	if (ch == ERR && !screen_stop_signal)
+		screen_stop_signal = SIGHUP;
 	return ch;
 }
 
@@ -279,7 +285,7 @@ screen_prompt(const char *prompt, char *buf, size_t size)
 		ch = wait_key();
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 			break;
-		if (ch == 27) {
+		if (ch == 27 || ch == ERR) {
 			curs_set(0);
 			return false;
 		}

@@ -34,9 +34,9 @@ int screen_doc_line(int y, int x, int maxw, const struct doc_line *l);
 /* Fill row y with attr and put left and right on it. */
 void screen_bar(int y, const char *left, const char *right, int attr);
 
-/* Ask on the bottom line; true for y. */
+/* Ask on the bottom line; true for y (false, too, when the terminal is gone or a signal stops us). */
 bool screen_confirm(const char *question);
-/* Read a line on the bottom line into buf; false when cancelled with Esc. */
+/* Read a line on the bottom line into buf; false when cancelled with Esc, the terminal gone or a signal. */
 bool screen_prompt(const char *prompt, char *buf, size_t size);
 
 #endif

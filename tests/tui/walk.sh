@@ -139,6 +139,63 @@ for how in Escape Q C-c hangup; do
 	fi
 done
 
+echo "== the terminal of a make tui closes in mid-grade: nothing is left, and nothing spins meanwhile"
+# The window's own command is make tui (as with xterm -e make tui, or ssh -t host make tui): the hangup
+# reaches make, the session's leader, and the workbook learns of it only from its terminal.
+T kill-server 2>/dev/null || true
+session=$((session + 1))
+T -f /dev/null new-session -d -s tui -x 80 -y 24 -c "$repo" \
+	"env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS TERM=screen LC_ALL=C.UTF-8 NO_COLOR=1 CUDALINGS_ROOT='$wb' $env make --no-print-directory tui"
+wait_for "of $n done" 60
+keys / col_sums Enter c
+for _ in $(seq 600); do
+	proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null && break
+	sleep 0.1
+done
+check "the endless kernel's runner started under make tui" \
+	"proc_find 'runner/col_sums .*--student $wb/build/sim/sub/col_sums-' >/dev/null"
+# make, the workbook, its grading: each one's CPU ticks when the terminal closes, and when last seen
+declare -A first_ticks last_ticks last_seen
+tick=$(getconf CLK_TCK)
+procs=$(proc_tree "$(T list-panes -t tui -F '#{pane_pid}')")
+ui=$(for p in $procs; do [[ $(cat "/proc/$p/comm" 2>/dev/null) == @(make|cudalings-tui) ]] && echo "$p"; done)
+ui=$(echo $ui)
+check "make and the workbook run in the window: $ui" "[ $(wc -w <<<"$ui") = 2 ]"
+t0=$(date +%s.%N)
+for p in $procs; do
+	proc_stat "$p" && first_ticks[$p]=$((proc_fields[11] + proc_fields[12]))
+done
+T kill-server
+left=
+for _ in $(seq 100); do
+	left=
+	for p in $procs; do
+		if proc_stat "$p"; then
+			left="$left $p"
+			last_ticks[$p]=$((proc_fields[11] + proc_fields[12]))
+			last_seen[$p]=$(date +%s.%N)
+		fi
+	done
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+t1=$(date +%s.%N)
+if [ -z "$left" ]; then
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  ok   make tui'"'"'s terminal closed: nothing left %.1f s later\n", b - a }'
+else
+	check "make tui's terminal closed: still running 10 s later: $(for p in $left; do tr '\0' ' ' </proc/$p/cmdline; echo; done)" false
+	kill -9 $left 2>/dev/null
+fi
+# make or the workbook, living on at least half a second and using a tenth of a core meanwhile, spun: a
+# wait costs next to nothing, and a spin beside the endless kernel gets a quarter of a core or more (the endless kernel's
+# runner spins by design until it is stopped)
+for p in "${!last_seen[@]}"; do
+	[ -n "${first_ticks[$p]:-}" ] && [[ " $ui " == *" $p "* ]] || continue
+	spun=$(awk -v a="$t0" -v b="${last_seen[$p]}" -v used=$((last_ticks[$p] - first_ticks[$p])) -v hz="$tick" \
+		'BEGIN { if (b - a >= 0.5 && used / hz > (b - a) / 10) printf "%.1f s of CPU in %.1f s", used / hz, b - a }')
+	check "process $p spun after its terminal closed: $spun" "[ -z '$spun' ]"
+done
+
 check "the editor ran twice, on the copy" "[ \$(grep -c '$wb/exercises/$first.cu' '$work/edits/log') = 2 ]"
 check "the repo's own exercise is untouched" "[ \"\$(sha1sum < '$repo/exercises/$first.cu')\" = '$repo_sum' ]"
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" \

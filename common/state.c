@@ -347,6 +347,19 @@ state_load_report(const struct state *st, const char *name)
 	return text;
 }
 
+long long
+state_report_saved(const struct state *st, const char *name)
+{
+	char *path = report_path(st, name);
+	struct stat sb;
+	long long saved = 0;
+
+	if (path && stat(path, &sb) == 0)
+		saved = (long long)sb.st_mtime;
+	free(path);
+	return saved;
+}
+
 static cJSON *
 item(const struct state *st, const char *name, bool create)
 {

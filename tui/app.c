@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "screen.h"
 #include "lib/util.h"
@@ -41,6 +42,7 @@ app_init(struct app *a, struct workbook *wb, const char *grader, const struct vi
 	memset(wb, 0, sizeof(*wb));
 	a->grader = xstrdup(grader);
 	a->grading_item = -1;
+	a->started = (long long)time(NULL);
 	a->watch = (struct watch)WATCH_INIT;
 	state_load(&a->state, a->wb.root);
 	a->results = xcalloc((size_t)a->wb.n, sizeof(*a->results));
@@ -142,7 +144,9 @@ app_result(struct app *a, int i)
 		free(json);
 		return NULL;
 	}
-	r->earlier = true;
+	/* a grading saved while this session ran (make grade beside it, or its own before a reload) is not an earlier session's */
+	r->saved = state_report_saved(&a->state, app_item(a, i)->name);
+	r->earlier = r->saved < a->started;
 	r->exit_status = r->pass ? 0 : 1;
 	a->results[i] = r;
 	free(json);
@@ -159,6 +163,21 @@ app_forget_results(struct app *a)
 	app_refresh(a, -1);
 }
 
+bool
+app_changed_since_graded(struct app *a, int i)
+{
+	const struct item *it = app_item(a, i);
+	char *path;
+	bool changed;
+
+	if (!it->file || a->grading_item == i)
+		return false;
+	path = app_path(a, it->file);
+	changed = state_changed_since_graded(&a->state, it->name, path);
+	free(path);
+	return changed;
+}
+
 const char *
 app_status_label(struct app *a, int i, bool short_form)
 {
@@ -167,14 +186,8 @@ app_status_label(struct app *a, int i, bool short_form)
 
 	if (strcmp(it->kind, "exercise"))
 		return s == STATUS_READ ? "read" : "not read";
-	if (s != STATUS_NOT_STARTED && it->file && a->grading_item != i) {
-		char *path = app_path(a, it->file);
-		bool changed = state_changed_since_graded(&a->state, it->name, path);
-
-		free(path);
-		if (changed)
-			return short_form ? "changed" : "changed since graded";
-	}
+	if (s != STATUS_NOT_STARTED && app_changed_since_graded(a, i))
+		return short_form ? "changed" : "changed since graded";
 	if (short_form && s == STATUS_SIM)
 		return "correct (sim)";
 	if (short_form && s == STATUS_GPU)

@@ -42,6 +42,7 @@ struct app {
 	char message[512];	/* for the status bar until the next key */
 	unsigned message_style;
 	bool quit;
+	long long started;	/* when this session began (seconds since the epoch): older reports are an earlier one's */
 };
 
 /*
@@ -71,6 +72,8 @@ void app_set_result(struct app *a, int i, struct result *r);
 void app_forget_results(struct app *a);
 /* The status of item i as the list shows it; short: in a dozen columns. */
 const char *app_status_label(struct app *a, int i, bool short_form);
+/* Whether item i's file differs from the text last graded (false while it is being graded). */
+bool app_changed_since_graded(struct app *a, int i);
 /* A workbook path (relative to the root) made absolute; you own it. */
 char *app_path(const struct app *a, const char *rel);
 /* The text of a workbook file (rel to the root), or NULL with errno set; you own it. */

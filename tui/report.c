@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/exit.h"
 #include "hint.h"
@@ -380,9 +381,20 @@ render_headline(struct doc *d, const struct item *it, const struct result *r, in
 		doc_printf(d, S_DIM, "%sgraded in %.1f s", *r->backend || *r->device ? "; " : "  ",
 			   r->elapsed_ms / 1000.0);
 	}
-	if (r->earlier) {
+	/* whether this verdict still speaks of the file: the one line that says when it may not */
+	if (r->changed) {
+		doc_newline(d);
+		doc_puts(d, S_WARN, "  changed since graded: c grades it again");
+	} else if (r->earlier) {
 		doc_newline(d);
 		doc_puts(d, S_DIM, "  graded in an earlier session: c grades it again");
+	} else if (r->saved) {
+		time_t saved = (time_t)r->saved;
+		char when[16];
+
+		strftime(when, sizeof(when), "%H:%M:%S", localtime(&saved));
+		doc_newline(d);
+		doc_printf(d, S_DIM, "  graded at %s", when);
 	}
 }
 

@@ -43,8 +43,10 @@ results_open(struct view *v)
 	}
 	/* the student's file, so that compile errors can show their lines */
 	source = it->file ? app_read(a, it->file) : NULL;
-	if (app_result(a, v->item))
+	if (app_result(a, v->item)) {
+		app_result(a, v->item)->changed = app_changed_since_graded(a, v->item);
 		report_render(&v->doc, it, app_result(a, v->item), hints_seen(a, v->item), source, width);
+	}
 	else
 		report_ungraded(&v->doc, it, state_status(&a->state, it->name) == STATUS_NOT_STARTED ?
 				NULL : app_status_label(a, v->item, false), hints_seen(a, v->item), width);

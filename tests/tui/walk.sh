@@ -86,6 +86,11 @@ echo "== an edit after grading shows; a make grade in another terminal shows whi
 echo "// a later edit" >>"$wb/exercises/$first.cu"
 keys j k
 wait_for "changed"  # "changed since graded", said short at 80 columns
+echo "== its results page says so: the verdict no longer speaks of the file"
+keys / "$first" Enter r
+wait_for "changed since graded: c grades it again"
+check "the changed file's verdict is not called an earlier session's" "! screen | grep -q 'earlier session'"
+keys q
 second=$(cd "$wb" && "$grader" list --json | python3 -c '
 import json, sys
 items = [i for i in json.load(sys.stdin)["items"] if i["kind"] == "exercise"]
@@ -93,6 +98,11 @@ print(items[1]["name"], items[1]["order"])')
 read -r second second_order <<<"$second"
 (cd "$wb" && "$grader" grade "$second" --backend sim >/dev/null 2>&1)
 wait_for "failing" 10
+echo "== a grading made beside the workbook is this session's, not an earlier one's"
+keys / "$second" Enter r
+wait_for "graded at "
+check "a grading of seconds ago is not called an earlier session's" "! screen | grep -q 'earlier session'"
+keys q
 keys Q
 wait_for "[exited 0]"
 

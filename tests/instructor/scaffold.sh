@@ -9,7 +9,8 @@ g=$repo/build/cudalings
 
 book=$tmp/book
 mkdir -p "$book"
-(cd "$repo" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -xf - -C "$book"
+. "$repo/tests/workbook-copy.sh"
+workbook_files "$repo" | tar -C "$repo" --null -T - -cf - | tar -xf - -C "$book"
 export CUDALINGS_ROOT=$book
 cd "$book"
 cp workbook.json "$tmp/workbook.orig.json"

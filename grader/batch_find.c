@@ -93,7 +93,11 @@ look_at(struct submission *s, const char *dir, const char *name, const char *exe
 	if (s->path) {
 		/* named as the class folder names it, not by the batch's absolute path */
 		char *shown = is_directory(path) ? xasprintf("%s/%s", name, strrchr(s->path, '/') + 1) : xstrdup(name);
-		s->problem = ungradable_reason(s->path, shown);
+		/* a link anywhere below the class folder (a student's folder, their file) is refused */
+		s->shown_at = strlen(dir) + 1;
+		s->problem = linked_reason(s->path, s->shown_at, shown);
+		if (!s->problem)
+			s->problem = ungradable_reason(s->path, shown);
 		free(shown);
 		if (s->problem) {
 			free(s->path);

@@ -9,11 +9,13 @@
 #define CUDALINGS_BATCH_FIND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct submission {
 	char *student;   /* the file's name less .cu, the folder's name, or the whole name of anything else */
 	char *entry;     /* the entry of the folder it came from */
 	char *path;      /* the .cu to grade, absolute; NULL when there is nothing to grade */
+	size_t shown_at; /* where in path the name the class folder gives it begins (ann/scale.cu) */
 	char *problem;   /* why not, then */
 	/* the batch's */
 	bool final;      /* its row is final: nothing left to do */

@@ -173,19 +173,23 @@ batch_set_up_lanes(struct batch *b)
 	snprintf(b->lanes_env, sizeof(b->lanes_env), "CUDALINGS_LANES=%d", b->nlanes);
 }
 
-/* Start `argv` on a lane's GPU with the batch's settings, its output captured. */
+/*
+ * Start `argv` on a lane's GPU with the batch's settings, its output captured, in `cwd` (NULL: the
+ * workbook's folder). The workbook is named to it: a grading in the class folder finds it all the same.
+ */
 static int
-spawn_on_lane(struct batch *b, struct lane *lane, struct child *c, char **argv)
+spawn_on_lane(struct batch *b, struct lane *lane, struct child *c, char **argv, const char *cwd)
 {
 	char *device = lane->device ? xasprintf("CUDA_VISIBLE_DEVICES=%s", lane->device) : NULL;
-	const char *env[] = { b->lanes_env, device, NULL };
-	/* its own group: the terminal's Ctrl-C reaches the batch, which stops the gradings itself; the
-	   grader's build cache names its files from the workbook's folder */
-	struct spawn_options o = { .cwd = workbook_root(), .env = env, .out = SPAWN_CAPTURE, .err = SPAWN_CAPTURE,
-				   .output_cap = GRADE_OUTPUT_CAP, .timeout_s = b->o->timeout_s };
+	char *root = xasprintf("CUDALINGS_ROOT=%s", workbook_root());
+	const char *env[] = { b->lanes_env, root, device, NULL };
+	/* its own group: the terminal's Ctrl-C reaches the batch, which stops the gradings itself */
+	struct spawn_options o = { .cwd = cwd ? cwd : workbook_root(), .env = env, .out = SPAWN_CAPTURE,
+				   .err = SPAWN_CAPTURE, .output_cap = GRADE_OUTPUT_CAP, .timeout_s = b->o->timeout_s };
 	*c = (struct child){ .label = "grader" };
 	int status = child_spawn(c, argv, &o);
 	free(device);
+	free(root);
 	return status;
 }
 
@@ -193,9 +197,14 @@ static int
 start_grading(struct batch *b, struct lane *lane, int index)
 {
 	struct submission *s = &b->subs[index];
-	char *argv[] = { b->grader, "grade", b->e->name, "--file", s->path, "--json", "--backend",
+	/* from the class folder, by the name it gives the file: what the grader says (Gradescope's output,
+	   the gradebook's message) names no path of this machine */
+	char *folder = xstrndup(s->path, s->shown_at - 1);
+	char *argv[] = { b->grader, "grade", b->e->name, "--file", s->path + s->shown_at, "--json", "--backend",
 			 (char *)backend_name(b->o->backend), NULL };
-	if (spawn_on_lane(b, lane, &lane->child, argv))
+	int spawned = spawn_on_lane(b, lane, &lane->child, argv, folder);
+	free(folder);
+	if (spawned)
 		return -1;
 	lane->busy = true;
 	lane->index = index;
@@ -237,14 +246,14 @@ probe(struct batch *b, struct lane *lane)
 	char *grade_argv[] = { b->grader, "grade", b->e->name, "--file", path, "--json", "--backend",
 			       (char *)backend_name(b->o->backend), NULL };
 	struct child c;
-	if (spawn_on_lane(b, lane, &c, starter_argv) || child_wait(&c) != 0 ||
+	if (spawn_on_lane(b, lane, &c, starter_argv, NULL) || child_wait(&c) != 0 ||
 	    write_file_atomic(path, c.output.data ? c.output.data : "", c.output.len)) {
 		char *said = complaint(&c);
 		why = xasprintf("cannot make the starter of %s: %s", b->e->name, said);
 		free(said);
 	}
 	child_release(&c);
-	if (!why && !spawn_on_lane(b, lane, &c, grade_argv)) {
+	if (!why && !spawn_on_lane(b, lane, &c, grade_argv, NULL)) {
 		child_wait(&c);
 		cJSON *grade = verdict_of(&c);
 		const char *stage = row_text(grade, "stage", "");

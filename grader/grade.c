@@ -141,7 +141,7 @@ needs_gpu(struct grade_state *g)
 static enum step
 compile_failed(struct grade_state *g, const char *output)
 {
-	verdict_compile_failed(g->r, g->e, build_tidy_messages(&g->b, output));
+	verdict_compile_failed(g->r, g->e, build_tidy_messages(&g->b, output, g->r->file));
 	return STEP_VERDICT;
 }
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "buildstep.h"
+#include "quote.h"
 #include "lib/util.h"
 #include "common/root.h"
 /* the compilers and flags (harness/runner.mk) */
@@ -233,30 +234,81 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 	return status;
 }
 
+/* `text` with every `from` replaced by `to`. You own the result. */
+static char *
+replace_all(const char *text, const char *from, const char *to)
+{
+	struct buf out = { 0 };
+	size_t n = strlen(from);
+	for (const char *p = text; *p;) {
+		const char *at = n ? strstr(p, from) : NULL;
+		if (!at) {
+			buf_addstr(&out, p);
+			break;
+		}
+		buf_add(&out, p, (size_t)(at - p));
+		buf_addstr(&out, to);
+		p = at + n;
+	}
+	return out.data ? buf_detach(&out) : xstrdup("");
+}
+
+/* Whether `path` is `dir` or lies in it (both resolved). */
+static bool
+under(const char *path, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+	return n && !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0 || dir[n - 1] == '/');
+}
+
+/* The files a submission's compile messages may quote (quote.h): its own, its exercise's header, the system's. */
+static bool
+may_quote(const char *path, void *ctx)
+{
+	const struct student_build *s = ctx;
+	char *abs = path[0] == '/' ? xstrdup(path) : root_path(path), real[PATH_MAX];
+	bool ok = false;
+	if (realpath(abs, real)) {
+		char *mine = s->source[0] == '/' ? xstrdup(s->source) : root_path(s->source);
+		char *rewritten = s->compile_source ? root_path(s->compile_source) : NULL;
+		char *public_rel = build_public_include(s->e), *public = root_path(public_rel);
+		char *sim_include = root_path("sim/include");
+		char *files[] = { mine, rewritten }, *dirs[] = { public, s->backend == BACKEND_SIM ? sim_include : NULL };
+		char resolved[PATH_MAX];
+		for (size_t i = 0; i < 2 && !ok; i++)
+			ok = files[i] && realpath(files[i], resolved) && !strcmp(real, resolved);
+		for (size_t i = 0; i < 2 && !ok; i++)
+			ok = dirs[i] && realpath(dirs[i], resolved) && under(real, resolved);
+		/* the system's and the toolkit's headers: public text, which a misused API's notes point into */
+		static const char *const system_dirs[] = { "/usr/include", "/usr/lib/gcc", "/usr/local/cuda" };
+		for (size_t i = 0; i < sizeof(system_dirs) / sizeof(*system_dirs) && !ok; i++)
+			ok = realpath(system_dirs[i], resolved) && under(real, resolved);
+		if (!ok && build_nvcc()) {
+			char *toolkit = xstrdup(build_nvcc());
+			for (int up = 0; up < 2 && strrchr(toolkit, '/'); up++)
+				*strrchr(toolkit, '/') = 0;
+			ok = *toolkit && realpath(toolkit, resolved) && strcmp(resolved, "/") && strcmp(resolved, "/usr") &&
+			     under(real, resolved) && !under(real, workbook_root());
+			free(toolkit);
+		}
+		free(mine);
+		free(rewritten);
+		free(public_rel);
+		free(public);
+		free(sim_include);
+	}
+	free(abs);
+	return ok;
+}
+
 char *
-build_tidy_messages(const struct student_build *s, const char *text)
+build_tidy_messages(const struct student_build *s, const char *text, const char *shown)
 {
 	/* nvcc says "path(12): error: …"; make it "path:12: error: …" like gcc, and name the file as given */
 	struct buf out = { 0 };
-	char *renamed = NULL;
-	if (s->nvcc_link) {
-		/* what nvcc read through a link is the student's file */
-		struct buf named = { 0 };
-		size_t n = strlen(s->nvcc_link);
-		for (const char *p = text; *p;) {
-			const char *at = strstr(p, s->nvcc_link);
-			if (!at) {
-				buf_addstr(&named, p);
-				break;
-			}
-			buf_add(&named, p, (size_t)(at - p));
-			buf_addstr(&named, s->source);
-			p = at + n;
-		}
-		renamed = buf_detach(&named);
-		text = renamed ? renamed : "";
-	}
-	for (const char *line = text; *line;) {
+	/* what nvcc read through a link is the student's file */
+	char *renamed = s->nvcc_link ? replace_all(text, s->nvcc_link, s->source) : xstrdup(text);
+	for (const char *line = renamed; *line;) {
 		const char *end = strchrnul(line, '\n');
 		const char *paren = memchr(line, '(', (size_t)(end - line));
 		const char *close = paren ? memchr(paren, ')', (size_t)(end - paren)) : NULL;
@@ -275,7 +327,18 @@ build_tidy_messages(const struct student_build *s, const char *text)
 		line = *end ? end + 1 : end;
 	}
 	free(renamed);
-	return buf_detach(&out);
+	char *tidy = out.data ? buf_detach(&out) : xstrdup("");
+	/* quoted only where the file is one the student may read; then no path of this machine: the student's
+	   file by the name they gave it, the workbook's files relative to it */
+	char *quoted = quote_only_allowed(tidy, may_quote, (void *)s);
+	free(tidy);
+	char *root = xasprintf("%s/", workbook_root());
+	char *named = shown ? replace_all(quoted, s->source, shown) : xstrdup(quoted);
+	char *relative = replace_all(named, root, "");
+	free(root);
+	free(named);
+	free(quoted);
+	return relative;
 }
 
 void

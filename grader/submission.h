@@ -37,8 +37,12 @@ struct student_build {
  */
 int build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		  const char *student_path, struct buf *log);
-/* Rewrite compiler messages so they name the student's file as they gave it, file:line: style. */
-char *build_tidy_messages(const struct student_build *s, const char *text);
+/*
+ * Compiler messages in the student's terms, file:line: style: the file named
+ * `shown` (as they gave it; NULL: as built), quoting only files they may
+ * read (quote.h), no absolute path of the workbook. You own the result.
+ */
+char *build_tidy_messages(const struct student_build *s, const char *text, const char *shown);
 /* The student's compile succeeded: remember it, so an unchanged file is not compiled again. */
 void build_compiled(const struct student_build *s);
 /*

@@ -211,7 +211,7 @@ batch=$!
 grader=
 for _ in $(seq 50); do
 	for cmd in /proc/[0-9]*/cmdline; do
-		[[ $(tr '\0' ' ' 2>/dev/null <"$cmd") == *"grade scale --file $tmp/slow/h15_oli.cu"* ]] &&
+		[[ $(tr '\0' ' ' 2>/dev/null <"$cmd") == *"grade scale --file h15_oli.cu"* ]] &&
 			grader=${cmd#/proc/} grader=${grader%/cmdline}
 	done
 	[ -n "$grader" ] && runners_left && break

@@ -10,9 +10,13 @@
 # A demo's solution is its lesson, not an answer: demos ship their source.
 #
 # Needs build/cudalings and the simulator (make dist builds them). With nvcc
-# the gpu objects are fat binaries: SASS for every architecture in
-# DIST_GPU_ARCHS plus PTX of the newest, so they run on any recent GPU.
-# Without nvcc the copy grades on the simulator only, and says so.
+# the gpu objects are fat binaries of SASS alone, for every architecture in
+# DIST_GPU_ARCHS: no PTX and no line table, which would hand the reference's
+# source-level shape (its shared tile, 32 × 33 floats) to anyone with
+# `strings`; a GPU newer than the list grades on the simulator, or with a
+# copy made for it. The simulator's objects are stripped of debug
+# information and local symbols. Without nvcc the copy grades on the
+# simulator only, and says so.
 #
 # tools/dist.sh --list prints the paths the copy holds, one per line, and
 # makes nothing (tests/lessons/links.sh checks what the lessons cite).
@@ -65,8 +69,11 @@ elif [ -x /usr/local/cuda/bin/nvcc ]; then
 else
 	nvcc=
 fi
-# the grader's flags for a .cu on the GPU, and where a runner's sources find their headers
-nvcc_flags="$(sh tools/runner-flags.sh NVCC_FLAGS) $(sh tools/runner-flags.sh RUNNER_INCLUDES)"
+# the grader's flags for a .cu on the GPU, and where a runner's sources find their headers; no line
+# table or debug information in what ships (-lineinfo, -G, -g)
+nvcc_flags=$(for f in $(sh tools/runner-flags.sh NVCC_FLAGS) $(sh tools/runner-flags.sh RUNNER_INCLUDES); do
+	case $f in -lineinfo | -G | -g) ;; *) printf '%s ' "$f" ;; esac
+done)
 
 # what the loop below makes for an item: a demo's solution is its lesson, an exercise's stays behind
 item_files() {
@@ -94,8 +101,11 @@ mkdir -p "$copy/shipped/sim" "$copy/shipped/starters" "$copy/solutions" "$copy/e
 	echo "dist: no nvcc here: the copy carries no GPU reference objects and grades on the simulator only"
 gencode=()
 for a in $archs; do gencode+=(-gencode "arch=compute_$a,code=sm_$a"); done
-newest=${archs##* }
-gencode+=(-gencode "arch=compute_$newest,code=compute_$newest")
+
+# strip_object FILE: no debug information (the source's names and lines), no local symbol a link does not need
+strip_object() {
+	objcopy --strip-debug --strip-unneeded "$1"
+}
 
 # nvcc_object SOURCE DEST: SOURCE compiled for the GPU into DEST. The object is kept in
 # build/dist-objects/ and compiled again only when the command changed or a file it read is newer
@@ -121,6 +131,7 @@ nvcc_object() {
 		printf '%s' "$command" >"$kept.cmd"
 	fi
 	cp "$kept" "$2"
+	strip_object "$2"
 }
 
 while read -r kind name; do
@@ -137,6 +148,7 @@ while read -r kind name; do
 	fi
 	rm -f "$out/$name.log"
 	cp "build/sim/ref/$name.raw.o" "$copy/shipped/sim/$name.o"
+	strip_object "$copy/shipped/sim/$name.o"
 	# the starter, never this tree's exercises/ file, which an instructor may have been editing
 	"$g" starter "$name" >"$copy/shipped/starters/$name.cu"
 	cp "$copy/shipped/starters/$name.cu" "$copy/exercises/$name.cu"
@@ -152,7 +164,7 @@ while read -r kind name; do
 				die "nvcc could not build the gold solution of $name"
 		fi
 	fi
-	echo "  $name: reference for the simulator${nvcc:+ and for sm_${archs// /, sm_} + PTX}"
+	echo "  $name: reference for the simulator${nvcc:+ and for sm_${archs// /, sm_} (SASS only)}"
 done <<<"$items"
 rmdir "$copy/solutions" 2>/dev/null || true
 

@@ -31,13 +31,31 @@ for name in $exercises; do
 	if [ -n "$nvcc_here" ] && command -v cuobjdump >/dev/null; then
 		elf=$(cuobjdump --list-elf "$copy/shipped/gpu/$name.o" 2>&1)
 		ptx=$(cuobjdump --list-ptx "$copy/shipped/gpu/$name.o" 2>&1)
-		grep -q sm_90 <<<"$elf" && grep -q sm_90 <<<"$ptx" && ok ||
-			bad "shipped/gpu/$name.o is not a fat binary with sm_90 code and PTX: $elf $ptx"
+		grep -q sm_90 <<<"$elf" && ! grep -q sm_ <<<"$ptx" && ok ||
+			bad "shipped/gpu/$name.o is not a fat binary of sm_90 code alone, without PTX: $elf $ptx"
 	elif [ -n "$nvcc_here" ]; then
 		# no cuobjdump to list its contents: at least the object carries a fat binary
 		objdump -h "$copy/shipped/gpu/$name.o" | grep -q '\.nv_fatbin' && ok ||
 			bad "shipped/gpu/$name.o carries no fat binary"
 	fi
+done
+# the shipped objects give no answer away: no PTX (".shared .align 4 .b8 _ZZ…E4tile[4224]"), no debug
+# information, none of the names the solution gives its shared arrays
+for name in $exercises; do
+	shared=$(sed -n 's/.*__shared__ *\(volatile *\)\?[a-z0-9_]* *\([A-Za-z_][A-Za-z0-9_]*\) *\[.*/\2/p' "solutions/$name.cu" | sort -u)
+	for o in "$copy/shipped/sim/$name.o" "$copy/shipped/gpu/$name.o" "$copy/shipped/gpu/gold/$name.o"; do
+		[ -e "$o" ] || continue
+		strings -a "$o" >"$tmp/strings"
+		if grep -qE '^\s*\.(version|target|visible|entry|shared)\b|\.shared .*\[[0-9]+\]' "$tmp/strings"; then
+			bad "${o#"$copy/"} holds PTX: $(grep -E '\.(version|target|shared)' "$tmp/strings" | head -3)"
+		elif objdump -h "$o" | grep -q '\.debug_\|\.nv_debug'; then
+			bad "${o#"$copy/"} holds debug information"
+		elif [ -n "$shared" ] && grep -qwF "$shared" "$tmp/strings"; then
+			bad "${o#"$copy/"} names the solution's shared arrays: $(grep -wF "$shared" "$tmp/strings" | head -3)"
+		else
+			ok
+		fi
+	done
 done
 if grep -rl --include='*.cu' "BEGIN SOLUTION" "$copy" >"$tmp/leaks"; then
 	bad "the copy holds solutions: $(cat "$tmp/leaks")"

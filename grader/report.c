@@ -98,19 +98,23 @@ static const struct {
 			     "kernel whose data fit there looks faster than it is on fresh data" },
 };
 
-/* text, folded at `width` columns, each line after `prefix` */
-static void
-print_folded(FILE *out, const char *text, const char *prefix, int width)
+void
+report_folded(FILE *out, const char *text, const char *prefix, int width)
 {
 	int room = width - (int)strlen(prefix);
+	if (room < 10)
+		room = 10;
 	while (*text) {
-		int n = (int)strlen(text);
-		if (n > room) {
-			n = room;
-			while (n > 0 && text[n] != ' ')
-				n--;
-			if (!n)
-				n = room;
+		/* the bytes of the first `room` characters, then back to the last space among them */
+		int n = 0, columns = 0;
+		while (text[n] && (columns < room || ((unsigned char)text[n] & 0xc0) == 0x80))
+			columns += ((unsigned char)text[n++] & 0xc0) != 0x80;
+		if (text[n]) {
+			int cut = n;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut)
+				n = cut;
 		}
 		fprintf(out, "%s%.*s\n", prefix, n, text);
 		text += n;
@@ -129,7 +133,7 @@ report_timing_ways(FILE *out, const struct exercise *e, const struct grade_resul
 			"one:\n");
 		for (int k = WAY_RIGHT; k < WAY_KINDS; k++) {
 			fprintf(out, "    %s\n", ways[k].how);
-			print_folded(out, ways[k].why, "        ", 80);
+			report_folded(out, ways[k].why, "        ", 80);
 		}
 		return;
 	}
@@ -146,7 +150,7 @@ report_timing_ways(FILE *out, const struct exercise *e, const struct grade_resul
 			snprintf(mhz, sizeof(mhz), "%u", w->sm_mhz);
 		fprintf(out, "    %-44s %9.1f %8.2f %8s\n", ways[w->kind].how, w->us,
 			right && right->us > 0 ? w->us / right->us : 0, mhz);
-		print_folded(out, ways[w->kind].why, "        ", 80);
+		report_folded(out, ways[w->kind].why, "        ", 80);
 		if (w->samples > 1)
 			fprintf(out, "        %u launches: %.1f to %.1f µs\n", w->samples, w->low_us, w->high_us);
 	}

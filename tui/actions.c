@@ -1,4 +1,5 @@
 /* actions: what the keys start, on the app they are given (see actions.h). */
+#include <curses.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -125,7 +126,8 @@ grade_item(struct app *a, int i)
 
 	if (a->grading_item >= 0)
 		action_cancel(a);
-	ret = demo ? grade_start_demo(&a->grading, a->grader, a->wb.root, it->name)
+	/* a demo's table as wide as the results page's text (pager_reset: a column of margin each side) */
+	ret = demo ? grade_start_demo(&a->grading, a->grader, a->wb.root, it->name, COLS - 3)
 		   : grade_start(&a->grading, a->grader, a->wb.root, it->name);
 	if (ret < 0) {
 		app_message(a, S_FAIL, "%s", last_error());

@@ -1,6 +1,7 @@
 /* grade: one grading or demo run as a job: its progress events and its verdict (see grade.h). */
 #include "grade.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,10 +54,13 @@ grade_start(struct grading *g, const char *grader, const char *root, const char 
 }
 
 int
-grade_start_demo(struct grading *g, const char *grader, const char *root, const char *name)
+grade_start_demo(struct grading *g, const char *grader, const char *root, const char *name, int width)
 {
-	char *argv[] = { (char *)grader, "run", (char *)name, NULL };
+	char columns[16];
+	char *argv[] = { (char *)grader, "run", (char *)name, "--width", columns, NULL };
 
+	/* the grader's narrowest table is 40 columns: narrower, the page wraps it */
+	snprintf(columns, sizeof(columns), "%d", width < 40 ? 40 : width > 1000 ? 1000 : width);
 	memset(g, 0, sizeof(*g));
 	if (job_start(&g->job, argv, root) < 0)
 		return -1;

@@ -23,8 +23,8 @@ struct grading {
 
 /* Start grading name with the grader program in the workbook root. */
 int grade_start(struct grading *g, const char *grader, const char *root, const char *name);
-/* Start running the demo name's variants side by side (`cudalings run NAME`). */
-int grade_start_demo(struct grading *g, const char *grader, const char *root, const char *name);
+/* Start running the demo name's variants side by side (`cudalings run NAME`), its table laid out at width. */
+int grade_start_demo(struct grading *g, const char *grader, const char *root, const char *name, int width);
 /* What a finished demo run printed, stdout then stderr; you own it. */
 char *grade_demo_output(const struct grading *g);
 /* Take in the progress; true once the grader has finished. */

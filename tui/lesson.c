@@ -61,9 +61,10 @@ solution_open(struct view *v)
 	int width = pager_reset(v);
 	struct doc code;
 	int saved = errno;
+	char *heading = xasprintf("Solution: %s", it->title);
 
-	doc_newline(&v->doc);
-	doc_printf(&v->doc, S_H1, "Solution: %s", it->title);
+	doc_wrap_text(&v->doc, S_H1, heading, width, "", "");
+	free(heading);
 	doc_newline(&v->doc);
 	if (!text) {
 		doc_newline(&v->doc);

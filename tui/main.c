@@ -82,8 +82,8 @@ draw(struct app *a)
 		v->ops->open(v);
 	erase();
 	if (v->ops->per_item)
-		snprintf(left, sizeof(left), " cudalings · %s · %d. %s · %s", v->ops->name,
-			 app_item(a, v->item)->order, app_item(a, v->item)->name, app_item(a, v->item)->title);
+		snprintf(left, sizeof(left), " cudalings · %s · %d. %s", v->ops->name,
+			 app_item(a, v->item)->order, app_item(a, v->item)->name);
 	else if (a->nviews > 1)
 		snprintf(left, sizeof(left), " cudalings · %s", v->ops->name);
 	else
@@ -96,6 +96,10 @@ draw(struct app *a)
 	} else if (watch_active(&a->watch)) {
 		snprintf(right, sizeof(right), "watching %s ", app_item(a, a->watch_item)->name);
 	}
+	/* the item's title where it fits whole: cut, it would say something else */
+	if (v->ops->per_item && utf8_width(left, strlen(left)) + 3 + utf8_width(app_item(a, v->item)->title,
+		strlen(app_item(a, v->item)->title)) + utf8_width(right, strlen(right)) < COLS)
+		snprintf(left + strlen(left), sizeof(left) - strlen(left), " · %s", app_item(a, v->item)->title);
 	screen_bar(0, left, right, screen_attr(S_TITLE));
 	/* a long message takes up to three lines from the view rather than be cut */
 	doc_init(&msg, screen_ascii);

@@ -348,23 +348,19 @@ static void
 render_headline(struct doc *d, const struct item *it, const struct result *r, int width)
 {
 	bool sim = !strcmp(r->backend, "sim");
+	unsigned style = r->pass ? S_PASS : S_FAIL;
+	char *text;
 
-	doc_newline(d);
-	if (r->pass) {
-		doc_puts(d, S_PASS, "✓ ");
-		doc_printf(d, S_PASS | F_STRONG, "%s %s", it->title,
-			   sim ? "is correct on the simulator" : "passed on the GPU");
-	} else if (r->exit_status >= 2) {
-		doc_puts(d, S_FAIL, "✗ ");
-		doc_printf(d, S_FAIL | F_STRONG, "the grader could not grade %s (exit %d%s)", it->name,
-			   r->exit_status, r->exit_status == 3 ? ": environment error" :
-			   r->exit_status == 2 ? ": usage error" : "");
-	} else {
-		doc_puts(d, S_FAIL, "✗ ");
-		doc_printf(d, S_FAIL | F_STRONG, "%s fails", it->title);
-		if (*r->stage)
-			doc_printf(d, S_FAIL | F_STRONG, " at %s", r->stage);
-	}
+	if (r->pass)
+		text = xasprintf("%s %s", it->title, sim ? "is correct on the simulator" : "passed on the GPU");
+	else if (r->exit_status >= 2)
+		text = xasprintf("the grader could not grade %s (exit %d%s)", it->name, r->exit_status,
+				 r->exit_status == 3 ? ": environment error" : r->exit_status == 2 ? ": usage error" : "");
+	else
+		text = xasprintf("%s fails%s%s", it->title, *r->stage ? " at " : "", r->stage);
+	/* the verdict whole, on as many lines as it takes: a headline cut at the edge says something else */
+	doc_wrap(d, &(struct doc_span){ text, style | F_STRONG }, 1, width, r->pass ? "✓ " : "✗ ", "  ", style);
+	free(text);
 	if (*r->message) {
 		doc_wrap_text(d, S_PLAIN, r->message, width, "  ", "  ");
 	}
@@ -441,11 +437,11 @@ report_render(struct doc *d, const struct item *it, const struct result *r,
 void
 report_ungraded(struct doc *d, const struct item *it, const char *last, int hints_shown, int width)
 {
-	doc_newline(d);
-	if (last)
-		doc_printf(d, S_PLAIN, "%s: %s, when last graded (before this session).", it->title, last);
-	else
-		doc_printf(d, S_PLAIN, "%s has not been graded yet.", it->title);
+	char *text = last ? xasprintf("%s: %s, when last graded (before this session).", it->title, last)
+			  : xasprintf("%s has not been graded yet.", it->title);
+
+	doc_wrap_text(d, S_PLAIN, text, width, "", "");
+	free(text);
 	doc_newline(d);
 	doc_newline(d);
 	doc_puts(d, S_DIM, "Press e to edit the exercise, c to grade it, w to grade on every save.");
@@ -457,12 +453,13 @@ report_progress(struct doc *d, const struct item *it, const char *verb,
 		const struct grade_step *steps, int nsteps, int width)
 {
 	int last_stage = -1;
+	char *heading = xasprintf("%s %s", verb, it->title);
 
 	for (int i = 0; i < nsteps; i++)
 		if (!steps[i].is_case)
 			last_stage = i;
-	doc_newline(d);
-	doc_printf(d, S_H3, "%s %s", verb, it->title);
+	doc_wrap_text(d, S_H3, heading, width, "", "");
+	free(heading);
 	doc_newline(d);
 	for (int i = 0; i < nsteps; i++) {
 		const struct grade_step *s = &steps[i];
@@ -493,8 +490,7 @@ report_progress(struct doc *d, const struct item *it, const char *verb,
 void
 report_demo(struct doc *d, const struct item *it, const char *output, int status, int width)
 {
-	doc_newline(d);
-	doc_puts(d, S_H3, it->title);
+	doc_wrap_text(d, S_H3, it->title, width, "", "");
 	doc_newline(d);
 	doc_newline(d);
 	if (!output) {

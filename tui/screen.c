@@ -7,6 +7,8 @@
 
 #include <curses.h>
 #include <term.h>
+/* term.h names the terminal's capabilities as macros: this one would take struct doc's lines */
+#undef lines
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -257,9 +259,18 @@ wait_key(void)
 bool
 screen_confirm(const char *question)
 {
-	int ch;
+	struct doc q;
+	int ch, rows;
 
-	screen_bar(LINES - 1, question, "y/n", screen_attr(S_WARN));
+	/* the whole question, on as many of the bottom lines as it takes (three at most): cut, it asks another */
+	doc_init(&q, screen_ascii);
+	doc_wrap_text(&q, S_WARN, question, COLS - 5, "", "");
+	rows = q.n < 1 ? 1 : q.n > 3 ? 3 : q.n;
+	for (int i = 0; i < rows; i++) {
+		screen_bar(LINES - rows + i, "", i == rows - 1 ? "y/n " : NULL, screen_attr(S_WARN));
+		screen_doc_line(LINES - rows + i, 0, COLS - 5, &q.lines[i]);
+	}
+	doc_free(&q);
 	refresh();
 	do
 		ch = wait_key();

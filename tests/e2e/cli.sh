@@ -193,6 +193,20 @@ fi
 # a demo on the simulator shows its variants' memory figures side by side
 expect 0 "naive_transpose.cu +correct +4.0/32.0" -- $g run naive_transpose --backend sim
 expect 0 "coalesced_writes.cu +correct +32.0/4.0" -- $g run naive_transpose --backend sim
+# at a width (the workbook's page): every line within it, what a variant shows under its row, and the
+# figure columns that do not fit left out in their stated order, said so
+$g run naive_transpose --backend sim --width 60 >"$tmp/demo-60.txt" 2>&1
+within() { local LC_ALL=C.UTF-8 line; while IFS= read -r line; do [ ${#line} -le "$1" ] || return 1; done <"$2"; }
+if within 60 "$tmp/demo-60.txt" &&
+	grep -q "^  (left out at 60 columns: reads/out)$" "$tmp/demo-60.txt" &&
+	grep -qE "^  coalesced_writes.cu +correct +32.0/4.0 +-$" "$tmp/demo-60.txt" &&
+	grep -qE "^      the other way round" "$tmp/demo-60.txt"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAIL: cudalings run --width 60 is not laid out at 60 columns:" && cat "$tmp/demo-60.txt"
+fi
+expect 2 "--width takes the columns of the table, 40 to 1000, not '7'" -- $g run naive_transpose --width 7
 
 # the simulator's settings are the grader's: the student's shell cannot turn a check off
 expect 1 "two blocks write the same" -- env CUDASIM_ORDER_CHECK=0 CUDASIM_TIMEOUT=0 $g grade col_sums \

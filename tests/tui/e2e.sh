@@ -61,6 +61,12 @@ loop_at() {
 	keys h h
 	wait_for "That was the last hint."
 	golden 08-hints-formulas
+	echo "== $size: the solution, before a pass: asked first, the question whole"
+	keys s
+	wait_for "anyway?"
+	golden 31-solution-asked
+	keys n
+	wait_for "That was the last hint."
 
 	echo "== $size: edit (the scripted editor puts the solution in), grade again: a pass"
 	echo solution > "$work/edits/next"
@@ -142,6 +148,7 @@ loop_at() {
 	echo "== $size: reset to the starter"
 	keys R
 	wait_for "Reset exercises/row_sums.cu to its starter?"
+	golden 32-reset-asked
 	keys y
 	wait_for ".cudalings/backup/row_sums.cu"
 	check "the starter is back" "cmp -s '$wb/starters/row_sums.cu' '$wb/exercises/row_sums.cu'"

@@ -60,6 +60,26 @@ resize() {
 	T resize-window -t tui -x "${size%x*}" -y "${size#*x}"
 }
 
+# uncut NAME FILE: nothing a student must read whole is cut on the screen in FILE: the title bar and the
+# bottom line (messages, questions) hold no "…" (a grading's own "name… Ns" aside), and a verdict's
+# headline (" ✓ …", " ✗ …") stays clear of the right edge, where the page would clip it
+uncut() {
+	local LC_ALL=C.UTF-8 cols=${size%x*} rows=${size#*x} n=0 line
+	while IFS= read -r line; do
+		n=$((n + 1))
+		if [ "$n" = 1 ] || [ "$n" = "$rows" ]; then
+			line=$(sed -E 's/(grading|running) [a-z_]+… Ns \*//' <<<"$line")
+			[[ $line == *…* ]] || continue
+		elif [[ $line =~ ^\ [✓✗]\  ]]; then
+			[[ $line == *…* ]] || [ ${#line} -ge $((cols - 1)) ] || continue
+		else
+			continue
+		fi
+		echo "FAIL: screen $1 at $size cuts line $n: '$line'" >&2
+		fails=$((fails + 1))
+	done <"$2"
+}
+
 # golden NAME: compare the screen with tests/tui/golden/$size/NAME.txt
 # (UPDATE_GOLDEN=1 writes it instead).  Durations are masked: the seconds a
 # grading has run, and how long one took.
@@ -79,6 +99,7 @@ golden() {
 		cmp -s "$work/screen.txt" "$work/again.txt" && break
 		mv "$work/again.txt" "$work/screen.txt"
 	done
+	uncut "$1" "$work/screen.txt"
 	# what a student copies off the screen must compile: no space that is not a space
 	if grep -q $'\xc2\xa0' "$work/screen.txt"; then
 		echo "FAIL: screen $1 has a no-break space" >&2

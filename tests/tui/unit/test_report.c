@@ -175,6 +175,56 @@ Test(report, a_pass_on_the_simulator, .timeout = 10)
 	workbook_free(&wb);
 }
 
+Test(report, a_headline_wider_than_the_page_is_wrapped_whole, .timeout = 10)
+{
+	struct doc d;
+	char *title;
+
+	load("grade-pass-sim.json");
+	/* the real workbook's longest: at 80 columns (77 of text) it was cut at "simulat" */
+	title = wb.items[1].title;
+	wb.items[1].title = xstrdup("The assessment: a transpose without bank conflicts");
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 3, NULL, 77);
+	cr_assert_str_eq(line_text(&d, 0), "✓ The assessment: a transpose without bank conflicts is correct on the");
+	cr_assert_str_eq(line_text(&d, 1), "  simulator");
+	doc_free(&d);
+	free(wb.items[1].title);
+	wb.items[1].title = title;
+	result_free(&res);
+	workbook_free(&wb);
+}
+
+Test(report, a_kept_verdict_says_whether_it_still_speaks_of_the_file, .timeout = 10)
+{
+	struct doc d;
+
+	load("grade-pass-sim.json");
+	res.earlier = true;
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 3, NULL, 70);
+	cr_assert(find_line(&d, "  graded in an earlier session: c grades it again") > 0);
+	doc_free(&d);
+	/* edited since: that, and not when */
+	res.changed = true;
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 3, NULL, 70);
+	cr_assert(find_line(&d, "  changed since graded: c grades it again") > 0);
+	cr_assert_eq(find_line(&d, "earlier session"), -1);
+	doc_free(&d);
+	/* saved during this session (a make grade beside the workbook): when, and no "earlier session" */
+	res.changed = false;
+	res.earlier = false;
+	res.saved = 1;
+	doc_init(&d, false);
+	report_render(&d, &wb.items[1], &res, 3, NULL, 70);
+	cr_assert(find_line(&d, "  graded at ") > 0);
+	cr_assert_eq(find_line(&d, "earlier session"), -1);
+	doc_free(&d);
+	result_free(&res);
+	workbook_free(&wb);
+}
+
 Test(report, a_grader_that_could_not_grade_says_so, .timeout = 10)
 {
 	struct doc d;

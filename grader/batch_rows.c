@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "tools.h"
 
 /* ------------------------------------------------------------ rows on disk */
 
@@ -216,9 +217,10 @@ csv_field(struct buf *b, const char *text, bool last)
 }
 
 /*
- * The cases every student is counted on: each correctness case of the
- * manifest and, on a GPU, the timed one, however many input sets the
- * grader judges it on. Run or not, so every row has the same total.
+ * The cases every student is counted on, as the grader counts them: each
+ * correctness case of the manifest and the timed one, however many input
+ * sets the grader judges it on (on the simulator, its measured copy).
+ * Run or not, so every row has the same total.
  */
 struct outcome {
 	bool ran, passed;
@@ -237,7 +239,9 @@ case_outcome(const cJSON *grade, const char *label, bool timed, struct outcome *
 	const cJSON *c;
 	memset(out, 0, sizeof(*out));
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grade, "cases")) {
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "timed")) != timed ||
+		bool is_timed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "timed")) ||
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "measured"));
+		if (is_timed != timed ||
 		    (!timed && strcmp(row_text(c, "name", ""), label)))
 			continue;
 		bool passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
@@ -254,7 +258,7 @@ count_cases(const struct exercise *e, const cJSON *grade, int *passed, int *tota
 	struct outcome o;
 	char label[80];
 	*passed = 0;
-	*total = e->ncases + (on_gpu(grade) && e->has_timed);
+	*total = e->ncases + e->has_timed;
 	for (int i = 0; i < e->ncases; i++) {
 		case_label(e->cases[i], e->ndims, label, sizeof(label));
 		case_outcome(grade, label, false, &o);
@@ -311,12 +315,13 @@ gradescope_test(cJSON *tests, const char *name, bool passed, const char *output)
 	return t;
 }
 
+/* A case's test; the timed one's says how it was judged: " (timed)" on a GPU, " (measured)" on the simulator. */
 static void
-add_case_test(cJSON *tests, const cJSON *grade, const char *label, bool timed, double *score)
+add_case_test(cJSON *tests, const cJSON *grade, const char *label, const char *timed, double *score)
 {
 	struct outcome o;
 	case_outcome(grade, timed ? NULL : label, timed, &o);
-	char *name = xasprintf("case %s%s", label, timed ? " (timed)" : "");
+	char *name = xasprintf("case %s%s", label, timed ? timed : "");
 	const char *stage = row_text(grade, "stage", NULL);
 	char *output = o.ran ? xstrdup(o.passed ? "correct" : o.message)
 			     : xasprintf("not run: the grading stopped at %s", stage ? stage : "an earlier case");
@@ -361,12 +366,17 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 	char label[80];
 	for (int i = 0; i < e->ncases; i++) {
 		case_label(e->cases[i], e->ndims, label, sizeof(label));
-		add_case_test(tests, grade, label, false, &score);
+		add_case_test(tests, grade, label, NULL, &score);
 	}
 	double median = timing_number(grade, "median_us");
+	if (e->has_timed) {
+		int measured[PROTO_MAX_DIMS];
+		if (!gpu)
+			tools_measured_dims(e, measured);
+		case_label(gpu ? e->timed : measured, e->ndims, label, sizeof(label));
+		add_case_test(tests, grade, label, gpu ? " (timed)" : " (measured)", &score);
+	}
 	if (gpu && e->has_timed) {
-		case_label(e->timed, e->ndims, label, sizeof(label));
-		add_case_test(tests, grade, label, true, &score);
 		bool fast = !strcmp(row_text(grade, "performance", ""), "pass");
 		char *text = isnan(median) ? xstrdup("not measured: the kernel must be correct first")
 			: xasprintf("%.1f µs, %.2f× the reference solution's %.1f µs (limit %.2f×)", median,

@@ -63,8 +63,8 @@ for student, grade in sorted(grades.items()):
     row = body.get(student)
     if not check(row is not None and len(row) == 9, f"gradebook row of {student} has 9 fields"):
         continue
-    # the timed case counts once, however many input sets it was judged on
-    timed = [c["passed"] for c in grade["cases"] if c.get("timed")]
+    # the timed case counts once, however many input sets it was judged on (the simulator's measured copy)
+    timed = [c["passed"] for c in grade["cases"] if c.get("timed") or c.get("measured")]
     passed = sum(1 for c in grade["cases"] if c["passed"] and not c.get("timed") and not c.get("measured")) \
         + bool(timed and all(timed))
     timing = grade.get("timing") or {}

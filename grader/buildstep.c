@@ -161,8 +161,9 @@ build_step(const char *target, const struct args *cmd, const char *const *deps, 
 	for (int i = 0; i < cmd->n; i++)
 		args_add(&run, strcmp(cmd->v[i], target) ? cmd->v[i] : tmp);
 	struct buf out = { 0 };
-	bool ok = run_command(run.v, workbook_root(), 600, &out);
 	char *tmp_abs = root_path(tmp), *target_abs = root_path(target);
+	run_remove_on_signal(tmp_abs, true); /* a Ctrl-C mid-compile leaves no half-made file */
+	bool ok = run_command(run.v, workbook_root(), 600, &out);
 	if (ok && rename(tmp_abs, target_abs)) {
 		buf_addf(&out, "cannot rename '%s': %s\n", tmp, strerror(errno));
 		ok = false;
@@ -175,6 +176,7 @@ build_step(const char *target, const struct args *cmd, const char *const *deps, 
 	} else {
 		remember_command(target, cmd);
 	}
+	run_remove_on_signal(tmp_abs, false);
 	free(tmp_abs);
 	free(target_abs);
 	free(tmp);

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,12 +83,26 @@ record_progress(const struct exercise *e, const struct grade_result *r, cJSON *r
 	state_free(&st);
 }
 
+/*
+ * Ctrl-C: said, then the default, so the shell (and make) see a program ended by SIGINT (status 130).
+ * lib/run.c's handler runs first once a child has started, and ends every process the grading started.
+ */
+static void
+on_interrupt(int sig)
+{
+	progress_interrupted();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* The options read into the grading's own: 0, or the exit status after saying why. */
 static int
 read_options(const struct parsed_args *a, struct grade_options *o)
 {
 	o->file = option_value(a, "file");
-	o->progress = option_given(a, "progress");
+	/* the workbook asks for JSON lines; a person at a terminal gets a line, a --json reader nothing */
+	o->progress = option_given(a, "progress") ? PROGRESS_JSON
+		    : option_given(a, "json") ? PROGRESS_NONE : progress_choose(false);
 	o->skip_timing = option_given(a, "no-timing");
 	o->sanitize = option_given(a, "sanitize"); /* on the simulator its checks always run */
 	o->profile = option_given(a, "profile");
@@ -137,6 +152,13 @@ cmd_grade(const struct parsed_args *a)
 	int status = read_options(a, &o);
 	if (status)
 		return status;
+	if (o.progress != PROGRESS_JSON) {
+		struct sigaction sa = { .sa_handler = on_interrupt }, old;
+		sigemptyset(&sa.sa_mask);
+		/* a Ctrl-C the caller chose to ignore stays ignored */
+		if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(SIGINT, &sa, NULL);
+	}
 	/* a file named relative to where the student stands, before we move to the workbook */
 	char *absolute = NULL;
 	if (o.file) {
@@ -182,6 +204,7 @@ cmd_grade(const struct parsed_args *a)
 	char *graded = own_file && is_own_file(o.file, own_file) ? read_file(own_file, &graded_length) : NULL;
 	struct grade_result r;
 	status = grade_run(e, &o, &r);
+	progress_clear(o.progress);
 	cJSON *j = report_json(&r);
 	print_report(a, &r, j, &listing, e, o.file ? o.file : own_file);
 	sass_release(&listing);

@@ -78,23 +78,6 @@ gpu_present(void)
 	return any;
 }
 
-static void
-progress(const struct grade_state *g, const char *stage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-progress(const struct grade_state *g, const char *stage, const char *fmt, ...)
-{
-	if (!g->o->progress)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "{\"event\":\"stage\",\"stage\":\"%s\",\"message\":\"", stage);
-	vfprintf(stderr, fmt, ap);
-	fputs("\"}\n", stderr);
-	va_end(ap);
-	fflush(stderr);
-}
-
 static uint64_t
 fresh_seed(void)
 {
@@ -194,7 +177,7 @@ static enum step
 stage_build(struct grade_state *g)
 {
 	struct buf log = { 0 };
-	progress(g, "compile", "compiling %s", g->r->file);
+	progress_stage(g->o->progress, "compile", "compiling %s", g->r->file);
 	int prepared = build_prepare(&g->b, g->e, g->o->backend, g->o->file ? g->o->file : g->e->file, &log);
 	enum step result = STEP_OK;
 	if (prepared < 0)
@@ -342,7 +325,7 @@ stage_compile(struct grade_state *g)
 static enum step
 stage_inspect(struct grade_state *g)
 {
-	progress(g, "link", "checking what the file calls, and linking it");
+	progress_stage(g->o->progress, "link", "checking what the file calls, and linking it");
 	if (includes_refused(g))
 		return STEP_VERDICT;
 	struct buf why = { 0 };
@@ -446,7 +429,7 @@ stage_run(struct grade_state *g)
 {
 	struct session *s = &g->s;
 	struct child *runner = &g->runner;
-	progress(g, "run", "running %d cases", s->ncases);
+	progress_stage(g->o->progress, "run", "running %d cases", s->ncases);
 	if (!g->runner_started && runner_start(g, false))
 		return environment_error(g, xasprintf("cannot start the runner of '%s'", g->e->name));
 	if (!g->go_sent) {

@@ -12,6 +12,7 @@
 #include "common/outcome.h"
 #include "lines.h"
 #include "manifest.h"
+#include "progress.h"
 
 struct grade_options {
 	const char *file;       /* the student's file; NULL for exercises/NAME.cu */
@@ -19,7 +20,7 @@ struct grade_options {
 	enum backend backend;
 	bool backend_given;     /* else: the GPU when there is one, the simulator otherwise */
 	uint64_t seed;          /* 0: a fresh one */
-	bool progress;          /* JSON lines on stderr as it goes */
+	enum progress_mode progress; /* what is said as it goes: JSON lines, a terminal's line, nothing */
 	bool skip_timing;
 	bool skip_frontend;     /* sim: nvcc's front end does not read the file (a mutant of code it accepts) */
 	bool sanitize;          /* gpu: also run the cases under compute-sanitizer */

@@ -77,22 +77,6 @@ session_arrays(const struct session *s)
 	return a;
 }
 
-static void
-progress(const struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-progress(const struct session *s, const char *fmt, ...)
-{
-	if (!s->progress)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-}
-
 /* --------------------------------------------------------------- framing */
 
 /* The largest payload a message of this type may carry, so a lying header cannot make us allocate. */
@@ -294,8 +278,7 @@ case_finished(struct session *s, int index)
 		free(diagnose_finding(s->r, &x->uninitialized, &arrays, 1));
 	}
 	x->have_uninitialized = false;
-	progress(s, "{\"event\":\"case\",\"index\":%d,\"count\":%d,\"name\":\"%s\",\"passed\":%s}", index + 1,
-		 s->ncases, c->name, c->ran && c->passed ? "true" : "false");
+	progress_case(s->progress, index + 1, s->ncases, c->name, c->ran && c->passed);
 }
 
 static bool
@@ -487,6 +470,7 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 			break;
 		}
 		s->current = index;
+		progress_case_begin(s->progress, index + 1, s->ncases, s->r->cases[index].name);
 		for (int i = index; i < (index == s->timed ? s->ncases : index + 1); i++)
 			s->r->cases[i].ran = s->r->cases[i].passed = true;
 		break;
@@ -522,7 +506,7 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		error_message(s, h, index, payload);
 		break;
 	case MSG_STAGE:
-		progress(s, "{\"event\":\"stage\",\"stage\":\"timing\",\"message\":\"%.*s\"}", (int)h->length, payload);
+		progress_stage_text(s->progress, "timing", payload, h->length);
 		break;
 	case MSG_WAYS:
 		/* the "Measure it" demo's ways of timing: shown, never judged; once, in the timed case */

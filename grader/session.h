@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "grade.h"
+#include "progress.h"
 #include "protocol.h"
 #include "lib/util.h"
 
@@ -67,7 +68,7 @@ struct session {
 	enum stage tool_stage; /* a failure compute-sanitizer found (STAGE_NONE: none), and its message */
 	char *tool_message;
 	char *check_error;     /* the judge described buffers the launcher's signature does not take */
-	bool progress;         /* JSON lines on stderr as cases end */
+	enum progress_mode progress; /* what is said as cases end */
 };
 
 /* A session for r's cases (r->ncases of them, named already); s->measured is -1 until set. */

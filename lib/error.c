@@ -11,6 +11,7 @@ static const char *program;
 static bool quiet;
 static char last[1024];
 void (*die_hook)(void);
+void (*error_print_hook)(void);
 
 void
 error_set_program(const char *name)
@@ -40,6 +41,8 @@ report(const char *kind, bool always, const char *fmt, va_list ap)
 	memcpy(last, message, sizeof(last));
 	if (quiet && !always)
 		return;
+	if (error_print_hook)
+		error_print_hook();
 	fprintf(stderr, "%s: %s%s\n", program ? program : program_invocation_short_name, kind, message);
 }
 

@@ -27,6 +27,8 @@ void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The last message error() or warn() made, or "" (the storage stays the library's). */
 const char *last_error(void);
 
+/* Run before a message is printed on stderr: a line rewritten in place (a grading's progress) clears itself. */
+extern void (*error_print_hook)(void);
 /* Run before die() prints: a full-screen program leaves its screen there. */
 extern void (*die_hook)(void);
 /* Print "fatal: …" and exit with `status` (common/exit.h names them). */

@@ -49,6 +49,10 @@ static pid_t live_owner; /* a copy of this table in a forked process is not its 
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static struct sigaction previous[sizeof(fatal_signals) / sizeof(*fatal_signals)];
 
+/* the files half made by those children (a compiler's output under a name of its own), removed with them */
+#define DOOMED_MAX 8
+static char *volatile doomed[DOOMED_MAX];
+
 static void
 kill_live(void)
 {
@@ -59,10 +63,23 @@ kill_live(void)
 			kill(-live[i], SIGKILL);
 }
 
+void
+run_remove_on_signal(char *path, bool remove)
+{
+	for (int i = 0; i < DOOMED_MAX; i++)
+		if (doomed[i] == (remove ? NULL : path)) {
+			doomed[i] = remove ? path : NULL;
+			return;
+		}
+}
+
 static void
 on_fatal_signal(int sig)
 {
 	kill_live();
+	for (int i = 0; i < DOOMED_MAX; i++)
+		if (doomed[i])
+			unlink(doomed[i]);
 	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(*fatal_signals); i++)
 		if (fatal_signals[i] == sig)
 			sigaction(sig, &previous[i], NULL);

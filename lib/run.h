@@ -81,6 +81,12 @@ struct child {
 };
 
 /*
+ * A file a child is writing, removed (remove true) if a signal ends this program before the caller
+ * forgets it again (remove false) with the same pointer, which stays the caller's until then.
+ */
+void run_remove_on_signal(char *path, bool remove);
+
+/*
  * Start argv[0] (looked up in PATH). -1 when it cannot start (no such
  * program, a folder that cannot be entered), with error() saying why.
  */

@@ -13,7 +13,7 @@ TEST_SCRIPTS += tests/layout.sh tests/lessons/figures.sh tests/e2e/cli.sh tests/
 	tests/mistakes/run.sh tests/lines/run.sh tests/sass/run.sh tests/board/run.sh tests/views/run.sh
 # the lessons' own checks: what they cite ships, diagrams fit, hints in tiers, no solution given away
 TEST_SCRIPTS += tests/lessons/links.sh tests/lessons/diagrams.sh tests/lessons/hints.sh tests/lessons/solutions.sh
-TEST_SCRIPTS += tests/e2e/sample.sh tests/e2e/pch.sh
+TEST_SCRIPTS += tests/e2e/sample.sh tests/e2e/pch.sh tests/e2e/terminal.sh
 
 # Valid CUDA syntax (tests/corpus/): each file is a program that checks its own
 # results, built through the simulator's rewriter here; tests/corpus/run.sh

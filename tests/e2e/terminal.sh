@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# make grade at a terminal (a pseudo-terminal, tests/e2e/pty_run.py): the progress line rewritten in
+# place, then the verdict with make's exit status the grader's and no line of make's own; Ctrl-C in
+# mid-case says "interrupted", ends with status 130 and leaves no process or half-made file behind.
+# Without a terminal, no control codes. Needs no GPU; nothing timed is asserted.
+set -u
+cd "$(dirname "$0")/../.."
+passed=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pty=tests/e2e/pty_run.py
+export BACKEND=sim NO_COLOR=1
+
+# check WHAT STATUS WANT_STATUS OUTPUT REGEX...: the status, and each REGEX (a leading ! wants no match)
+check() {
+	local what=$1 status=$2 want=$3 out=$4 bad=""
+	shift 4
+	[ "$status" = "$want" ] || bad="status $status, not $want"
+	for re in "$@"; do
+		if [ "${re#!}" != "$re" ]; then
+			grep -qaE -- "${re#!}" <<<"$out" && bad="$bad; /${re#!}/ is there"
+		else
+			grep -qaE -- "$re" <<<"$out" || bad="$bad; no /$re/"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		passed=$((passed + 1))
+		echo "  ok   $what"
+	else
+		failed=$((failed + 1))
+		printf '  BAD  %s: %s\n%s\n' "$what" "$bad" "$(cat -v <<<"$out" | tail -c 3000)"
+	fi
+}
+
+cat >"$tmp/endless.cu" <<'CU'
+#include "cudalings/col_sums.h"
+__global__ void spin(float *s) { volatile float x = 0; for (;;) x += 1; s[0] = x; }
+void col_sums_launch(const float *a, float *s, int rows, int cols) { spin<<<1, 1>>>(s); }
+CU
+cat >"$tmp/zero.cu" <<'CU'
+#include "cudalings/col_sums.h"
+__global__ void zero(float *s, int cols) { int c = blockIdx.x * blockDim.x + threadIdx.x; if (c < cols) s[c] = 0; }
+void col_sums_launch(const float *a, float *s, int rows, int cols) { zero<<<(cols + 255) / 256, 256>>>(s, cols); }
+CU
+esc=$'\033'
+
+out=$(python3 $pty -- make --no-print-directory grade EX=col_sums FILE=solutions/col_sums.cu)
+check "a pass: status 0, the stages and the cases on one line, then the verdict" $? 0 "$out" \
+	"compiling solutions/col_sums.cu…" "${esc}\[K  running 8 cases: case 8 of 8, 256x256…" \
+	"PASS  all 8 cases correct" "!make(\[[0-9]+\])?: "
+# every case line the report prints is counted in its verdict, and the JSON has as many
+lines=$(grep -c '^  case ' <<<"$(tr -d '\r' <<<"$out" | sed "s/.*${esc}\[K//")")
+check "the verdict counts the case lines it prints" "$lines" 8 "$out"
+
+out=$(python3 $pty -- make --no-print-directory grade EX=col_sums FILE="$tmp/zero.cu")
+check "a fail: make exits 1 as the grader does, with no line of make's own" $? 1 "$out" \
+	"FAIL  at correctness" "!make(\[[0-9]+\])?: " "!Error 1"
+
+out=$(python3 $pty -- make --no-print-directory grade EX=nosuch)
+check "a usage error: make exits 2, the grader's message only" $? 2 "$out" "there is no exercise 'nosuch'" \
+	"!make(\[[0-9]+\])?: \*\*\*"
+
+before=$(find build -name '*.tmp-*' | sort)
+out=$(python3 $pty --interrupt-on 'case 1 of 8' -- make --no-print-directory grade EX=col_sums FILE="$tmp/endless.cu")
+check "Ctrl-C in mid-case: interrupted, status 130, no line of make's" $? 130 "$out" "${esc}\[Kinterrupted" \
+	"!make(\[[0-9]+\])?: " "!FAIL"
+# the runner of this grading: the one loading the object built from endless.cu, polled for 5 s at most
+runners() {
+	local src
+	src=$(grep -lF "\"$tmp/endless.cu\"" build/sim/sub/col_sums-*/col_sums.sim.cpp 2>/dev/null | head -1)
+	[ -n "$src" ] && pgrep -f "runner/col_sums .*--student $PWD/${src%/*}/" || true
+}
+for _ in $(seq 50); do [ -z "$(runners)" ] && break; sleep 0.1; done
+check "Ctrl-C: no runner left" "$(runners)" "" ""
+# a Ctrl-C while the object is being built leaves no half-made file (other suites may build beside us)
+touch "$tmp/endless.cu"
+out=$(python3 $pty --interrupt-on 'compiling' -- build/cudalings grade col_sums --file "$tmp/endless.cu")
+check "Ctrl-C while compiling: interrupted, status 130" $? 130 "$out" "interrupted"
+left() { comm -13 <(echo "$before") <(find build -name '*.tmp-*' | sort) | grep /col_sums; }
+for _ in $(seq 50); do [ -z "$(left)" ] && break; sleep 0.1; done
+check "Ctrl-C while compiling: no half-made file" "$(left)" "" ""
+
+# no terminal: the same verdict, no control code, the status still the grader's
+out=$(make --no-print-directory grade EX=col_sums FILE="$tmp/nosuch.cu" 2>&1)
+check "no terminal, a bad file: status 2, no make line" $? 2 "$out" "cannot read" "!make(\[[0-9]+\])?: \*\*\*"
+out=$(make --no-print-directory grade EX=col_sums FILE=solutions/col_sums.cu 2>&1)
+check "no terminal: no control codes" $? 0 "$out" "PASS  all 8 cases" "!$esc"
+
+echo "terminal: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -83,7 +83,7 @@ for i in json.load(sys.stdin)["items"]:
     assert i["has_solution"] == (i["kind"] == "demo"), i' && ok || bad "the copy's list --json misreports which solutions ship"
 expect 1 "FAIL +at correctness" -- build/cudalings grade col_sums
 cp "$repo/solutions/col_sums.cu" "$tmp/my_col_sums.cu"
-expect 0 "PASS +all 7 cases correct" -- build/cudalings grade col_sums --file "$tmp/my_col_sums.cu"
+expect 0 "PASS +all 8 cases correct" -- build/cudalings grade col_sums --file "$tmp/my_col_sums.cu"
 # the runner linked the shipped reference: nothing was compiled from a solution
 [ ! -e build/sim/ref/col_sums.raw.o ] && [ -e build/sim/ref/col_sums.o ] && ok ||
 	bad "the copy built its reference from somewhere other than shipped/sim/col_sums.o"

@@ -411,13 +411,24 @@ const char diagnose_ncu_metrics[] =
 	"launch__thread_count,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,"
 	/* how much of each sector a request used: the like-with-like figure (a float4 load uses all of 16) */
 	"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,"
-	"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct";
+	"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,"
+	"smsp__sass_average_data_bytes_per_sector_mem_global.pct";
 const char diagnose_ncu_core_metrics[] =
 	"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
 	"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
 	"smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,"
 	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
 	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+/* what the budgets judge and no more: every metric costs the profiled launch its replays */
+const char diagnose_ncu_budget_metrics[] =
+	"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+	"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
+	"smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,"
+	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
+	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,launch__thread_count,"
+	"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,"
+	"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,"
+	"smsp__sass_average_data_bytes_per_sector_mem_global.pct";
 
 /* The next field of a CSV line ("a","1,024",…) into out; NULL after the last. */
 static const char *
@@ -436,13 +447,33 @@ csv_field(const char *p, char *out, size_t n)
 	return *p == ',' ? p + 1 : NULL;
 }
 
+/* One kernel's sectors and how much of them its instructions used, as Nsight Compute gave them. */
+struct ncu_kernel {
+	double load_sectors, store_sectors;
+	double load_pct, store_pct, global_pct; /* < 0: not given */
+};
+
+static void
+ncu_kernel_ideal(const struct ncu_kernel *k, double *load_ideal, double *store_ideal)
+{
+	double load = k->load_pct >= 0 ? k->load_sectors * k->load_pct / 100 : 0;
+	double store = k->store_pct >= 0 ? k->store_sectors * k->store_pct / 100 : 0;
+	/* the L1's global loads count cp.async's (LDGSTS) too, the loads' figure only LDG's: every global
+	   instruction's use of its sectors, less the stores', is what the loads needed */
+	double all = k->global_pct >= 0 ? (k->load_sectors + k->store_sectors) * k->global_pct / 100 : 0;
+	if (all > load + store)
+		load = all - store;
+	*load_ideal += load;
+	*store_ideal += store;
+}
+
 int
 diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 {
-	int name_col = -1, value_col = -1, rows = 0;
-	double read = 0, written = 0, ns = 0, conflicts = 0;
-	/* a kernel's sectors come before its use of them (the metrics are sorted by name) */
-	double load_sectors = 0, store_sectors = 0, load_ideal = 0, store_ideal = 0;
+	int id_col = -1, name_col = -1, value_col = -1, kernels = 0;
+	double read = 0, written = 0, ns = 0, conflicts = 0, load_ideal = 0, store_ideal = 0;
+	char kernel_id[64] = "";
+	struct ncu_kernel k = { 0, 0, -1, -1, -1 };
 	memset(c, 0, sizeof(*c));
 	for (const char *line = text; line && *line;) {
 		const char *end = strchrnul(line, '\n');
@@ -452,23 +483,27 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 		if (row[0] != '"')
 			continue; /* ==PROF== lines and the program's own output */
 		int col = 0;
-		char name[256] = "";
+		char name[256] = "", id[64] = "";
 		double value = -1;
 		for (const char *p = row; p; col++) {
 			p = csv_field(p, field, sizeof(field));
-			if (name_col < 0 && !strcmp(field, "Metric Name"))
+			if (id_col < 0 && !strcmp(field, "ID"))
+				id_col = col;
+			else if (name_col < 0 && !strcmp(field, "Metric Name"))
 				name_col = col;
 			else if (value_col < 0 && !strcmp(field, "Metric Value"))
 				value_col = col;
+			else if (col == id_col)
+				snprintf(id, sizeof(id), "%s", field);
 			else if (col == name_col)
 				snprintf(name, sizeof(name), "%s", field);
 			else if (col == value_col) {
 				char digits[512];
-				size_t k = 0;
+				size_t n = 0;
 				for (const char *q = field; *q; q++)
 					if (*q != ',')
-						digits[k++] = *q; /* "16,777,216" */
-				digits[k] = 0;
+						digits[n++] = *q; /* "16,777,216" */
+				digits[n] = 0;
 				char *stop;
 				value = strtod(digits, &stop);
 				if (stop == digits)
@@ -477,20 +512,29 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 		}
 		if (!name[0] || value < 0)
 			continue;
-		rows++;
+		/* a kernel's rows come together, under its ID */
+		if (!kernels || strcmp(id, kernel_id)) {
+			if (kernels)
+				ncu_kernel_ideal(&k, &load_ideal, &store_ideal);
+			k = (struct ncu_kernel){ 0, 0, -1, -1, -1 };
+			snprintf(kernel_id, sizeof(kernel_id), "%s", id);
+			kernels++;
+		}
 		uint64_t v = (uint64_t)(value + 0.5);
 		if (!strcmp(name, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"))
 			c->load_requests += v;
 		else if (!strcmp(name, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
-			c->load_sectors += v, load_sectors = value;
+			c->load_sectors += v, k.load_sectors = value;
 		else if (!strcmp(name, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"))
 			c->store_requests += v;
 		else if (!strcmp(name, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"))
-			c->store_sectors += v, store_sectors = value;
+			c->store_sectors += v, k.store_sectors = value;
 		else if (!strcmp(name, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"))
-			load_ideal += load_sectors * value / 100;
+			k.load_pct = value;
 		else if (!strcmp(name, "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"))
-			store_ideal += store_sectors * value / 100;
+			k.store_pct = value;
+		else if (!strcmp(name, "smsp__sass_average_data_bytes_per_sector_mem_global.pct"))
+			k.global_pct = value;
 		else if (!strncmp(name, "smsp__inst_executed_op_shared_", 30))
 			c->shared_requests += v;
 		else if (!strncmp(name, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_", 47))
@@ -504,6 +548,8 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 		else if (!strcmp(name, "gpu__time_duration.sum"))
 			ns += value;
 	}
+	if (kernels)
+		ncu_kernel_ideal(&k, &load_ideal, &store_ideal);
 	/* a wavefront per request, and one more per conflict */
 	c->shared_wavefronts = c->shared_requests + (uint64_t)(conflicts + 0.5);
 	/* Nsight counts warp requests, not threads' loads: a full warp per request */
@@ -512,5 +558,5 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 	c->load_ideal = (uint64_t)(load_ideal + 0.5);
 	c->store_ideal = (uint64_t)(store_ideal + 0.5);
 	*dram_gbps = ns > 0 ? (read + written) / ns : -1;
-	return rows ? 0 : -1;
+	return kernels ? kernels : -1;
 }

@@ -69,7 +69,10 @@ int diagnose_parse_sanitizer(const char *text, struct proto_finding *out, int ma
  * (sectors and bank conflicts) again where a version lacks one of the rest. */
 extern const char diagnose_ncu_metrics[];
 extern const char diagnose_ncu_core_metrics[];
-/* Nsight Compute's --csv --print-units base report, summed over its kernels; -1 when none is in it. */
+/* What the exercise's budgets need of Nsight Compute, and no more. */
+extern const char diagnose_ncu_budget_metrics[];
+/* Nsight Compute's --csv --print-units base report, summed over its kernels: how many kernels it
+ * measured, or -1 when none is in it. */
 int diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps);
 
 #endif

@@ -25,6 +25,7 @@
 #include "deadlines.h"
 #include "lib/run.h"
 #include "memlimit.h"
+#include "point.h"
 #include "sandbox.h"
 #include "session.h"
 #include "submission.h"
@@ -58,6 +59,7 @@ struct grade_state {
 	char channel_text[16], threshold_text[32];
 	struct child runner;   /* gpu: started while the file compiles, so the GPU's start costs no wait */
 	bool runner_started, go_sent;
+	struct point_run point; /* gpu, budgets_on_gpu: Nsight Compute over one launch, started with the runner */
 	int status;            /* exit status when the environment stops the grading */
 };
 
@@ -280,6 +282,8 @@ stage_compile(struct grade_state *g)
 			nkids++;
 	}
 	/* the runner starts meanwhile: on a GPU its start is most of a second of the driver's */
+	if (g->b.compile_argv)
+		point_begin(&g->point, g->e, g->o->backend, g->cmd.options, g->cmd.channel_fd);
 	if (g->b.compile_argv && runner_start(g, true) == 0) {
 		struct child *all[4] = { &judge, &compile, &scan, &g->runner };
 		while (judge.running || compile.running || scan.running)
@@ -430,6 +434,7 @@ stage_run(struct grade_state *g)
 	struct session *s = &g->s;
 	struct child *runner = &g->runner;
 	progress_stage(g->o->progress, "run", "running %d cases", s->ncases);
+	point_begin(&g->point, g->e, g->o->backend, g->cmd.options, g->cmd.channel_fd);
 	if (!g->runner_started && runner_start(g, false))
 		return environment_error(g, xasprintf("cannot start the runner of '%s'", g->e->name));
 	if (!g->go_sent) {
@@ -472,19 +477,6 @@ stage_run(struct grade_state *g)
 	if (s->stopped_early)
 		g->r->performance = PERFORMANCE_NOT_MEASURED;
 	return STEP_OK;
-}
-
-/* Whether the timing, as measured, misses the threshold (the verdict decides; this only asks for figures). */
-static bool
-too_slow(const struct grade_state *g)
-{
-	const struct session *s = &g->s;
-	if (!s->have_timing || g->o->backend != BACKEND_GPU)
-		return false;
-	for (int i = 0; i < g->e->nabsolute; i++)
-		if (!strcmp(g->e->absolute[i].device, s->device.name))
-			return s->timing.student_us > g->e->absolute[i].us;
-	return s->timing.ratio > g->e->threshold_ratio;
 }
 
 /* The heat map: what was measured and on which case, or why nothing was; the lines' text, the hot ones. */
@@ -534,10 +526,14 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	/* a symbol of the CUDA runtime the simulator lacks (cudaLaunchKernel, say) is no student's mistake */
 	if (result == STEP_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))
 		result = STEP_ENVIRONMENT;
+	bool point = g->point.begun && result == STEP_OK && verdict_cases_passed(&g->s);
+	if (point)
+		progress_stage(g->o->progress, "point", "measuring the exercise's budgets with Nsight Compute");
+	point_finish(&g->point, &g->s, point);
 	if (result == STEP_OK && o->backend == BACKEND_GPU && o->sanitize)
 		tools_sanitize(&g->s, cmd);
 	/* a kernel too slow gets Nsight Compute's figures even unasked: they say where the time goes */
-	bool profile = o->profile || (too_slow(g) && tools_profile_available());
+	bool profile = !r->figures.measured && (o->profile || (verdict_too_slow(&g->s) && tools_profile_available()));
 	if (result == STEP_OK && o->backend == BACKEND_GPU && profile && e->has_timed)
 		tools_profile(&g->s, cmd);
 	if (result == STEP_OK && o->backend == BACKEND_GPU && o->lines && e->has_timed) {
@@ -552,6 +548,7 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 		child_release(&g->frontend);
 	/* a runner started early for a file that never got to run: it is waiting, and goes now */
 	child_release(&g->runner);
+	point_release(&g->point);
 	tools_free_argv(cmd->options);
 	session_release(&g->s);
 	build_release(&g->b);
@@ -567,6 +564,7 @@ grade_release(struct grade_result *r)
 	free(r->message);
 	free(r->note);
 	free(r->timing.noise);
+	free(r->point.why_not);
 	free(r->compile_output);
 	free(r->program_output);
 	for (int i = 0; i < r->ncases; i++)

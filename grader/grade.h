@@ -67,6 +67,20 @@ struct memory_figures {
 	char global_where[256], shared_where[256];                  /* the costliest line, "" if unknown */
 };
 
+/* Whether the exercise's point, its budgets, was judged, and by what (JSON "point"). */
+enum point_state {
+	POINT_NONE,        /* no budget decides here: none declared, or a GPU where the time alone decides */
+	POINT_CHECKED,     /* by the simulator, or on a GPU by Nsight Compute (budgets_on_gpu) */
+	POINT_NOT_CHECKED, /* budgets_on_gpu, and Nsight Compute could not measure them: why_not says why */
+};
+
+struct point_check {
+	enum point_state state;
+	const char *by;  /* "simulator" or "nsight compute" when checked */
+	char *why_not;   /* when not checked */
+	int kernels;     /* on a GPU: the kernels Nsight Compute measured in the profiled launch */
+};
+
 struct timing_result {
 	bool measured;
 	double median_us, reference_us, copy_us, threshold_us, wall_us;
@@ -102,6 +116,7 @@ struct grade_result {
 	struct diagnostic diagnostics[16];
 	int ndiagnostics;
 	struct memory_figures figures;
+	struct point_check point;
 	const char *hint;
 	enum tier tier;     /* a pass's standing: pass, near gold (within NEAR_GOLD_RATIO× of gold), gold (as fast or
 			       faster); TIER_NONE for a failure */

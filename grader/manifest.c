@@ -137,8 +137,8 @@ valid_name(const char *name)
 /* The keys the format knows, by where they stand: one table, so an unknown key is a mistake, with its nearest. */
 static const char *const root_keys[] = { "version", "title", "items", NULL };
 static const char *const item_keys[] = { "name", "kind", "title", "lesson", "launcher", "dims", "cases", "timed",
-					  "tolerance", "threshold_ratio", "absolute_us", "hints", "budgets", "allow",
-					  "timing_ways", "check", "equivalent_mutants", NULL };
+					  "tolerance", "threshold_ratio", "absolute_us", "hints", "budgets", "budgets_on_gpu",
+					  "allow", "timing_ways", "check", "equivalent_mutants", NULL };
 static const char *const equivalent_keys[] = { "mutant", "why", NULL };
 static const char *const tolerance_keys[] = { "rtol", "atol", NULL };
 static const char *const hint_keys[] = { "when", "text", NULL };
@@ -362,6 +362,15 @@ parse_exercise(const cJSON *o, struct exercise *e)
 		e->budgets[e->nbudgets].name = xstrdup(limit->string);
 		e->budgets[e->nbudgets++].limit = limit->valuedouble;
 	}
+
+	/* the budgets are the exercise's point: on a GPU too they decide, measured by Nsight Compute */
+	const cJSON *on_gpu = cJSON_GetObjectItemCaseSensitive(o, "budgets_on_gpu");
+	if (on_gpu && !cJSON_IsBool(on_gpu))
+		return error("workbook.json: %s: \"budgets_on_gpu\" must be true or false", name);
+	e->budgets_on_gpu = cJSON_IsTrue(on_gpu);
+	if (e->budgets_on_gpu && (!e->nbudgets || !e->has_timed))
+		return error("workbook.json: %s: \"budgets_on_gpu\" needs \"budgets\" to judge and a \"timed\" size to "
+			     "measure them at", name);
 
 	const cJSON *absolute = cJSON_GetObjectItemCaseSensitive(o, "absolute_us"), *a;
 	e->absolute = xcalloc((size_t)cJSON_GetArraySize(absolute) + 1, sizeof(*e->absolute));

@@ -70,6 +70,7 @@ struct exercise {
 	int nhints;
 	struct budget *budgets;
 	int nbudgets;
+	bool budgets_on_gpu; /* the budgets decide on a GPU too, measured by Nsight Compute on the timed case */
 	char **allow; /* calls the inspection would refuse that this exercise permits */
 	int nallow;
 	bool timing_ways; /* a demo whose runs time the kernel the right way and the wrong ways (--timing-ways) */

@@ -332,6 +332,19 @@ report_json(const struct grade_result *r)
 		cJSON_AddItemToArray(diags, j);
 	}
 	add_figures(o, &r->figures);
+	if (r->point.state == POINT_NONE) {
+		cJSON_AddNullToObject(o, "point");
+	} else {
+		/* whether the exercise's budgets judged this kernel: on a GPU only with Nsight Compute */
+		cJSON *j = cJSON_AddObjectToObject(o, "point");
+		cJSON_AddBoolToObject(j, "checked", r->point.state == POINT_CHECKED);
+		cJSON_AddItemToObject(j, "by", string_or_null(r->point.by));
+		cJSON_AddItemToObject(j, "why_not", string_or_null(r->point.why_not));
+		if (r->point.kernels)
+			cJSON_AddNumberToObject(j, "kernels", r->point.kernels);
+		else
+			cJSON_AddNullToObject(j, "kernels");
+	}
 	lines_add_json(o, &r->lines);
 	if (r->e->timing_ways) {
 		cJSON *list = cJSON_AddArrayToObject(o, "timing_ways");

@@ -214,19 +214,20 @@ tools_profile(struct session *s, const struct runner_command *cmd)
 	}
 	/* the timed size, as a plain case */
 	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_TIMED_SIZE, -1, NULL);
-	/* clocks as they are: METHOD.md, and the timing, leave them alone */
-	enum { METRICS = 7 };
-	char *tool[] = { program, "--csv", "--print-units", "base", "--clock-control", "none", "--metrics",
-			 [METRICS] = (char *)diagnose_ncu_metrics, NULL };
+	/* clocks as they are: METHOD.md, and the timing, leave them alone; the student's launch alone, which
+	   the runner brackets with cudaProfilerStart/Stop (the harness's own kernels would dilute the figures) */
+	enum { METRICS = 9 };
+	char *tool[] = { program, "--csv", "--print-units", "base", "--clock-control", "none",
+			 "--profile-from-start", "off", "--metrics", [METRICS] = (char *)diagnose_ncu_metrics, NULL };
 	char *output = run_tool(s, tool, args, cmd->channel_fd, discard_channel);
 	struct proto_counts counts;
 	double gbps;
-	if (output && diagnose_parse_ncu(output, &counts, &gbps) && strstr(output, "metric")) {
+	if (output && diagnose_parse_ncu(output, &counts, &gbps) < 0 && strstr(output, "metric")) {
 		free(output);
 		tool[METRICS] = (char *)diagnose_ncu_core_metrics;
 		output = run_tool(s, tool, args, cmd->channel_fd, discard_channel);
 	}
-	if (output && diagnose_parse_ncu(output, &counts, &gbps) == 0) {
+	if (output && diagnose_parse_ncu(output, &counts, &gbps) > 0) {
 		diagnose_figures(&counts, "nsight compute", &s->r->figures);
 		s->r->figures.dram_gbps = gbps;
 	} else {

@@ -66,6 +66,26 @@ absolute_threshold(const struct exercise *e, const char *device)
 	return 0;
 }
 
+bool
+verdict_too_slow(const struct session *s)
+{
+	if (!s->have_timing || s->backend != BACKEND_GPU)
+		return false;
+	double absolute = absolute_threshold(s->e, s->device.name);
+	return absolute > 0 ? s->timing.student_us > absolute : s->timing.ratio > s->e->threshold_ratio;
+}
+
+bool
+verdict_cases_passed(const struct session *s)
+{
+	if (s->refused || s->tool_stage != STAGE_NONE)
+		return false;
+	for (int i = 0; i < s->e->ncases; i++)
+		if (!s->r->cases[i].ran || !s->r->cases[i].passed)
+			return false;
+	return true;
+}
+
 char *
 verdict_noise(const struct proto_timing *m)
 {
@@ -262,8 +282,14 @@ verdict_conclude(struct session *s)
 	/* a correct kernel's figures are said even when the timing has already failed it */
 	bool all_correct = r->stage == STAGE_NONE || r->stage == STAGE_PERFORMANCE;
 	const char *over = all_correct ? diagnose_budgets(s->e, r) : NULL;
-	/* the simulator's figures stand in for a time; on a GPU the time decides, and figures explain it */
-	bool figures_decide = r->figures.source && !strcmp(r->figures.source, "simulator");
+	/* the simulator's figures stand in for a time; on a GPU the time decides, and figures explain it,
+	   but where the budgets are the exercise's point (budgets_on_gpu): there Nsight Compute's decide too */
+	bool by_simulator = r->figures.source && !strcmp(r->figures.source, "simulator");
+	if (by_simulator && s->e->nbudgets && all_correct) {
+		r->point.state = POINT_CHECKED;
+		r->point.by = "simulator";
+	}
+	bool figures_decide = by_simulator || r->point.state == POINT_CHECKED;
 	if (over && r->stage == STAGE_NONE && figures_decide) {
 		/* a correct kernel that uses memory the way the lesson warns against */
 		r->performance = PERFORMANCE_FAIL;
@@ -302,4 +328,11 @@ verdict_conclude(struct session *s)
 	else
 		r->message = xasprintf("all %d cases correct%s", correct,
 				       r->backend == BACKEND_SIM ? " on the simulator; timing needs a GPU" : "");
+	if (r->point.state == POINT_NOT_CHECKED) {
+		/* a pass that is only a time: the student and the instructor must both see it */
+		char *longer = xasprintf("%s; the exercise's memory budgets were NOT checked (%s)", r->message,
+					 r->point.why_not);
+		free(r->message);
+		r->message = longer;
+	}
 }

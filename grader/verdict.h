@@ -26,6 +26,11 @@ char *verdict_noise(const struct proto_timing *m);
 void verdict_timing(struct grade_result *r, const struct exercise *e, const struct proto_timing *m,
 		    const struct proto_case_info *info, const struct proto_device *device);
 
+/* Whether the timing, as measured, misses the threshold (the verdict decides; this only asks for figures). */
+bool verdict_too_slow(const struct session *s);
+/* Every correctness case ran and passed, and nothing was refused: the kernel's point is worth measuring. */
+bool verdict_cases_passed(const struct session *s);
+
 /* Come to the verdict: stage, message, performance, figures and hint. */
 void verdict_conclude(struct session *s);
 

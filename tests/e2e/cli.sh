@@ -90,6 +90,10 @@ bad_book "{\"items\": [{$demo, \"cases\": [[4]], \"timed\": [4], \"timing_ways\"
 	'd: "timing_ways" must be true or false'
 bad_book "{\"items\": [{$demo, \"cases\": [[1], [4]], \"timed\": [4], \"timing_ways\": true}]}" \
 	'd: "timing_ways" is for a demo whose first case is its "timed" size'
+bad_book "{\"items\": [{$demo, \"cases\": [[4]], \"timed\": [4], \"budgets_on_gpu\": \"yes\"}]}" \
+	'd: "budgets_on_gpu" must be true or false'
+bad_book "{\"items\": [{$demo, \"cases\": [[4]], \"timed\": [4], \"budgets_on_gpu\": true}]}" \
+	'd: "budgets_on_gpu" needs "budgets" to judge'
 bad_book "{\"items\": [{$demo, \"cases\": [[4]], \"check\": \"e\"}]}" \
 	"d: \"check\" names 'e', which is not an exercise or demo listed before it"
 other='"name": "e", "kind": "demo", "launcher": "void e_launch(const float *in, float *out, int n)", "dims": ["n"]'

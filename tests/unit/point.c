@@ -1,0 +1,159 @@
+/* An exercise's point on a GPU: Nsight Compute's log read, and the budgets judging a kernel by it. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagnose.h"
+#include "point.h"
+#include "session.h"
+#include "verdict.h"
+
+#define HEAD "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\"," \
+	     "\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+#define ROW(id, name, value) "\"" id "\",\"42\",\"runner\",\"h\",\"k\",\"1\",\"7\",\"m\",\"" name "\",\"\",\"" value "\"\n"
+
+/* The naive transpose turned round, as ncu measured it on an H100: reads down columns, coalesced writes. */
+static const char naive[] = "==PROF== Connected to process 42\n" HEAD
+	ROW("0", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "524,288")
+	ROW("0", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "524,288")
+	ROW("0", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "16,777,216")
+	ROW("0", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "2,097,152")
+	ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global.pct", "22.22")
+	ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "12.50")
+	ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "100");
+
+Test(point, the_naive_transpose_reads_as_the_simulator_counts_it, .timeout = 5)
+{
+	struct proto_counts c;
+	struct memory_figures f;
+	char *why;
+	cr_assert_eq(point_read_log(naive, &c, &why), 1);
+	cr_assert_null(why);
+	diagnose_figures(&c, "nsight compute", &f);
+	cr_assert_float_eq(f.load_sectors_per_request, 32.0, 1e-6);
+	cr_assert_float_eq(f.store_sectors_per_request, 4.0, 1e-6);
+	/* the simulator's 18: loads and stores weighed by the bytes each asked for */
+	cr_assert_float_eq(f.sectors_per_request, 18.0, 1e-6);
+}
+
+Test(point, cp_async_loads_count_by_what_they_used, .timeout = 5)
+{
+	/* ncu's L1 counts LDGSTS among the global loads; the loads' own use figure counts LDG only (0 here) */
+	static const char log[] = HEAD
+		ROW("0", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "524,288")
+		ROW("0", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "524,288")
+		ROW("0", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "2,097,152")
+		ROW("0", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "2,097,152")
+		ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global.pct", "100")
+		ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "0")
+		ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "100")
+		/* a second kernel of the same launch: its figures add to the first's */
+		ROW("1", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "1")
+		ROW("1", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "32")
+		ROW("1", "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "12.5");
+	struct proto_counts c;
+	struct memory_figures f;
+	char *why;
+	cr_assert_eq(point_read_log(log, &c, &why), 2);
+	diagnose_figures(&c, "nsight compute", &f);
+	cr_assert_float_eq(f.load_sectors_per_request, 4.0, 1e-6);
+	cr_assert_lt(f.sectors_per_request, 4.01);
+	cr_assert_gt(f.store_sectors_per_request, 4.0); /* the second kernel's one scattered store counts */
+}
+
+Test(point, no_counters_says_why, .timeout = 5)
+{
+	struct proto_counts c;
+	char *why;
+	cr_assert_eq(point_read_log("==PROF== Connected to process 7\n==ERROR== Failed to initialize the profiler: "
+				    "LibraryNotLoaded\n==PROF== Disconnected\n", &c, &why), -1);
+	cr_assert(strstr(why, "could not measure") && strstr(why, "LibraryNotLoaded"), "%s", why);
+	free(why);
+	cr_assert_eq(point_read_log("==WARNING== No kernels were profiled.\n", &c, &why), -1);
+	cr_assert(strstr(why, "no kernel"), "%s", why);
+	free(why);
+	cr_assert_eq(point_read_log(NULL, &c, &why), -1);
+	cr_assert_not_null(why);
+	free(why);
+	/* a line the profiled program printed is no figure */
+	cr_assert_eq(point_read_log("\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"4\"\n", &c, &why), -1);
+	free(why);
+}
+
+/* ----------------------------------------------------------------- the verdict */
+
+static struct budget budgets[] = { { "sectors_per_request", 4 } };
+static struct exercise tile = { .name = "tile_transpose", .ncases = 1, .threshold_ratio = 1.25, .budgets = budgets,
+				.nbudgets = 1, .budgets_on_gpu = true };
+
+/* A GPU grading whose one case passed, with Nsight Compute's figures of the naive transpose. */
+static void
+graded(struct session *s, struct grade_result *r, enum point_state state)
+{
+	memset(r, 0, sizeof(*r));
+	r->ncases = 1;
+	r->cases = calloc(1, sizeof(*r->cases));
+	strcpy(r->cases[0].name, "31x33");
+	r->cases[0].ran = r->cases[0].passed = true;
+	r->backend = BACKEND_GPU;
+	session_init(s, &tile, BACKEND_GPU, r, -1);
+	struct proto_counts c;
+	char *why;
+	cr_assert_eq(point_read_log(naive, &c, &why), 1);
+	if (state != POINT_NOT_CHECKED)
+		diagnose_figures(&c, "nsight compute", &r->figures);
+	r->point.state = state;
+	if (state == POINT_CHECKED)
+		r->point.by = "nsight compute";
+	if (state == POINT_NOT_CHECKED)
+		r->point.why_not = strdup("Nsight Compute (ncu) is not beside nvcc on this machine");
+}
+
+static void
+release(struct session *s, struct grade_result *r)
+{
+	session_release(s);
+	free(r->message);
+	free(r->point.why_not);
+	for (int i = 0; i < r->ndiagnostics; i++) {
+		free(r->diagnostics[i].kind);
+		free(r->diagnostics[i].message);
+		free(r->diagnostics[i].file);
+	}
+	free(r->cases);
+}
+
+Test(point, measured_on_a_gpu_the_budget_fails_the_kernel, .timeout = 5)
+{
+	struct session s;
+	struct grade_result r;
+	graded(&s, &r, POINT_CHECKED);
+	verdict_conclude(&s);
+	cr_assert_eq(r.verdict, VERDICT_FAIL);
+	cr_assert_eq(r.stage, STAGE_PERFORMANCE);
+	cr_assert(strstr(r.message, "global loads touch 18.0 sectors") && strstr(r.message, "Nsight Compute"), "%s",
+		  r.message);
+	release(&s, &r);
+}
+
+Test(point, where_the_budgets_only_explain_the_time_decides, .timeout = 5)
+{
+	struct session s;
+	struct grade_result r;
+	graded(&s, &r, POINT_NONE); /* --profile on an exercise without budgets_on_gpu */
+	verdict_conclude(&s);
+	cr_assert_eq(r.verdict, VERDICT_PASS, "%s", r.message);
+	release(&s, &r);
+}
+
+Test(point, a_pass_that_was_not_checked_says_so, .timeout = 5)
+{
+	struct session s;
+	struct grade_result r;
+	graded(&s, &r, POINT_NOT_CHECKED);
+	verdict_conclude(&s);
+	cr_assert_eq(r.verdict, VERDICT_PASS);
+	cr_assert(strstr(r.message, "NOT checked") && strstr(r.message, "ncu"), "%s", r.message);
+	release(&s, &r);
+}

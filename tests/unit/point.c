@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "diagnose.h"
 #include "point.h"
@@ -155,5 +157,141 @@ Test(point, a_pass_that_was_not_checked_says_so, .timeout = 5)
 	verdict_conclude(&s);
 	cr_assert_eq(r.verdict, VERDICT_PASS);
 	cr_assert(strstr(r.message, "NOT checked") && strstr(r.message, "ncu"), "%s", r.message);
+	release(&s, &r);
+}
+
+/* ----------------------------------------------------------------- the profiled run, with a stand-in ncu */
+
+/*
+ * A folder with an "nvcc" and, unless mode is NULL, an "ncu" beside it that
+ * does what a real one would for the grader: it checks the command line it
+ * was given (the student's launch alone, the runner as the profiled process,
+ * waiting for the go), waits for the go on its input, then writes its log,
+ * by mode: "naive" the naive transpose's figures, "error" no access to the
+ * counters, "many" the kernel cap reached.
+ */
+static char dir[] = "/tmp/cudalings-point-test-XXXXXX";
+
+static void
+remove_fake(void)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/nvcc", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/ncu", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void
+fake_toolkit(const char *mode)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	atexit(remove_fake);
+	char path[128];
+	snprintf(path, sizeof(path), "%s/nvcc", dir);
+	FILE *f = fopen(path, "w");
+	fputs("#!/bin/sh\nexit 0\n", f);
+	fclose(f);
+	chmod(path, 0755);
+	setenv("CUDALINGS_NVCC", strdup(path), 1);
+	if (!mode)
+		return;
+	snprintf(path, sizeof(path), "%s/ncu", dir);
+	f = fopen(path, "w");
+	fprintf(f, "#!/bin/sh\n"
+		   "args=\" $* \"\n"
+		   "while [ $# -gt 0 ]; do [ \"$1\" = --log-file ] && log=$2; shift; done\n"
+		   "for want in ' --profile-from-start off ' ' --launch-count %d ' ' --clock-control none ' "
+		   "' --under-tool 1 ' ' --wait-go 1 ' ' --case 64,64 '; do\n"
+		   "  case $args in *\"$want\"*) ;; *) echo \"==ERROR== not asked:$want\" >\"$log\"; exit 1 ;; esac\n"
+		   "done\n"
+		   "go=$(head -c 1)\n"
+		   "[ \"$go\" = g ] || { echo '==ERROR== no go' >\"$log\"; exit 1; }\n"
+		   "case %s in\n"
+		   "naive) cat >\"$log\" <<'LOG'\n%sLOG\n;;\n"
+		   "error) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+		   "Performance Counters' >\"$log\" ;;\n"
+		   "many) { printf '%%s' '" HEAD "'; i=0; while [ $i -lt %d ]; do "
+		   "echo \"\\\"$i\\\",\\\"42\\\",\\\"r\\\",\\\"h\\\",\\\"k\\\",\\\"1\\\",\\\"7\\\",\\\"m\\\","
+		   "\\\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\\\",\\\"\\\",\\\"1\\\"\"; i=$((i+1)); done; } >\"$log\" ;;\n"
+		   "esac\n",
+		POINT_MAX_KERNELS, mode, naive, POINT_MAX_KERNELS);
+	fclose(f);
+	chmod(path, 0755);
+}
+
+static struct exercise timed_tile = { .name = "tile_transpose", .ncases = 1, .threshold_ratio = 1.25,
+				      .budgets = budgets, .nbudgets = 1, .budgets_on_gpu = true, .ndims = 2,
+				      .has_timed = true, .timed = { 64, 64 } };
+
+/* point_begin, the go, point_finish, as grade.c runs them. */
+static void
+profiled(struct session *s, struct grade_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->ncases = 1;
+	r->cases = calloc(1, sizeof(*r->cases));
+	r->cases[0].ran = r->cases[0].passed = true;
+	session_init(s, &timed_tile, BACKEND_GPU, r, -1);
+	char *options[] = { "build/runner", "--channel", "123", NULL };
+	struct point_run p;
+	memset(&p, 0, sizeof(p));
+	point_begin(&p, &timed_tile, BACKEND_GPU, options, 123);
+	cr_assert(p.begun);
+	point_finish(&p, s, verdict_cases_passed(s));
+	point_release(&p);
+}
+
+Test(point, the_launch_is_measured_after_the_go_and_read_from_ncus_log, .timeout = 20)
+{
+	fake_toolkit("naive");
+	struct session s;
+	struct grade_result r;
+	profiled(&s, &r);
+	cr_assert_eq(r.point.state, POINT_CHECKED, "%s", r.point.why_not ? r.point.why_not : "");
+	cr_assert_str_eq(r.point.by, "nsight compute");
+	cr_assert_eq(r.point.kernels, 1);
+	cr_assert_float_eq(r.figures.sectors_per_request, 18.0, 1e-6);
+	verdict_conclude(&s);
+	cr_assert_eq(r.stage, STAGE_PERFORMANCE, "%s", r.message);
+	release(&s, &r);
+}
+
+Test(point, no_counters_leaves_the_point_not_checked_and_said, .timeout = 20)
+{
+	fake_toolkit("error");
+	struct session s;
+	struct grade_result r;
+	profiled(&s, &r);
+	cr_assert_eq(r.point.state, POINT_NOT_CHECKED);
+	cr_assert(strstr(r.point.why_not, "ERR_NVGPUCTRPERM"), "%s", r.point.why_not);
+	verdict_conclude(&s);
+	cr_assert_eq(r.verdict, VERDICT_PASS);
+	cr_assert(strstr(r.message, "NOT checked") && strstr(r.message, "ERR_NVGPUCTRPERM"), "%s", r.message);
+	release(&s, &r);
+}
+
+Test(point, without_ncu_the_point_is_not_checked_and_said, .timeout = 20)
+{
+	fake_toolkit(NULL);
+	struct session s;
+	struct grade_result r;
+	profiled(&s, &r);
+	cr_assert_eq(r.point.state, POINT_NOT_CHECKED);
+	cr_assert(strstr(r.point.why_not, "not beside nvcc"), "%s", r.point.why_not);
+	release(&s, &r);
+}
+
+Test(point, a_launch_of_more_kernels_than_measured_fails, .timeout = 20)
+{
+	fake_toolkit("many");
+	struct session s;
+	struct grade_result r;
+	profiled(&s, &r);
+	cr_assert_eq(r.point.state, POINT_NOT_CHECKED);
+	verdict_conclude(&s);
+	cr_assert_eq(r.stage, STAGE_PERFORMANCE, "%s", r.message ? r.message : "");
+	cr_assert(strstr(r.message, "launch fewer kernels"), "%s", r.message);
 	release(&s, &r);
 }

@@ -532,8 +532,9 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	point_finish(&g->point, &g->s, point);
 	if (result == STEP_OK && o->backend == BACKEND_GPU && o->sanitize)
 		tools_sanitize(&g->s, cmd);
-	/* a kernel too slow gets Nsight Compute's figures even unasked: they say where the time goes */
-	bool profile = !r->figures.measured && (o->profile || (verdict_too_slow(&g->s) && tools_profile_available()));
+	/* a kernel too slow gets Nsight Compute's figures even unasked, where the point has not measured them:
+	   they say where the time goes; --profile adds the DRAM's */
+	bool profile = o->profile || (!r->figures.measured && verdict_too_slow(&g->s) && tools_profile_available());
 	if (result == STEP_OK && o->backend == BACKEND_GPU && profile && e->has_timed)
 		tools_profile(&g->s, cmd);
 	if (result == STEP_OK && o->backend == BACKEND_GPU && o->lines && e->has_timed) {

@@ -7,6 +7,8 @@
 # launcher, renamed, as the grader does, so they link into one program.
 # Needs nvcc and the generated headers (build/gen/cudalings/, made by `make`
 # and any grading). GOLD_ARCH picks the GPU (default sm_90), OUT_DIR the folder.
+# EXERCISES="NAME ..." builds only those exercises; DEMOS="NAME ..." adds those demos: their check, solutions/NAME.cu as the
+# reference and each demos/NAME/VARIANT.cu as a variant.
 set -eu
 cd "$(dirname "$0")/../.."
 out=${OUT_DIR:-build/gold-bench}
@@ -16,7 +18,7 @@ nvcc=${NVCC:-nvcc}
 nvcc_flags="$(sh tools/runner-flags.sh NVCC_FLAGS) $(sh tools/runner-flags.sh RUNNER_INCLUDES)"
 mkdir -p "$out/obj"
 [ -d build/gen/cudalings ] || { echo "build.sh: no build/gen/cudalings: run make and any grading first" >&2; exit 3; }
-names=$(python3 -c 'import json; print(" ".join(i["name"] for i in json.load(open("workbook.json"))["items"] if i.get("kind", "exercise") == "exercise"))')
+names=${EXERCISES-$(python3 -c 'import json; print(" ".join(i["name"] for i in json.load(open("workbook.json"))["items"] if i.get("kind", "exercise") == "exercise"))')}
 
 jobs=${JOBS:-2}
 objects=() launchers=()
@@ -42,6 +44,24 @@ for n in $names; do
 		objects+=("$out/obj/gold__$n.o")
 		launchers+=("$n:gold:gold__${n}_launch")
 	fi
+done
+for d in ${DEMOS:-}; do
+	check=$(python3 -c 'import json, sys
+print(next(i.get("check", i["name"]) for i in json.load(open("workbook.json"))["items"] if i["name"] == sys.argv[1]))' "$d")
+	if ! printf '%s\n' "${objects[@]}" | grep -qx "$out/obj/check_$check.o"; then
+		g++ -std=gnu++17 -O2 -fopenmp -Iharness -Ibuild/gen -c "harness/checks/$check.cpp" -o "$out/obj/check_$check.raw.o"
+		objcopy --redefine-sym "check_definition=check__$check" "$out/obj/check_$check.raw.o" "$out/obj/check_$check.o"
+		objects+=("$out/obj/check_$check.o")
+	fi
+	compile "solutions/$d.cu" ref "$d"
+	objects+=("$out/obj/ref__$d.o")
+	launchers+=("$d:reference:ref__${d}_launch")
+	for v in demos/"$d"/*.cu; do
+		label=$(basename "$v" .cu | tr -c 'a-zA-Z0-9_\n' _)
+		compile "$v" "var_$label" "$d"
+		objects+=("$out/obj/var_${label}__$d.o")
+		launchers+=("$d:$label:var_${label}__${d}_launch")
+	done
 done
 for v in "$@"; do
 	base=$(basename "$v" .cu) ex=${base%@*} label=${base#*@}

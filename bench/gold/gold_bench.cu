@@ -22,7 +22,10 @@
  * Prints a Markdown table (µs, GB/s or TFLOP/s, % of the physical reference,
  * × the reference solution); exit 1 when any launcher was wrong.
  *
- *   gold_bench [--rounds N] [--only NAME] [--skip-check]
+ *   gold_bench [--rounds N] [--only NAME] [--skip-check] [--launch LABEL]
+ *
+ * --launch LABEL launches only that variant, twice, at the timed size, and
+ * times nothing: what Nsight Compute profiles (bench/memory_map/run.sh).
  */
 #include <cuda_runtime.h>
 
@@ -165,7 +168,7 @@ compute_expected(const exercise &e, buffers &b, expected &x)
 		x.from_cublas = true;
 		return;
 	}
-	std::vector<const float *> in(b.c.nbuffers, nullptr);
+	std::vector<const void *> in(b.c.nbuffers, nullptr); /* as check.h lays them out: every buffer here is float32 */
 	std::vector<proto_expect *> outs(b.c.nbuffers, nullptr);
 	for (int k = 0; k < b.c.nbuffers; k++)
 		if (b.c.spec[k].role == BUFFER_IN)
@@ -301,12 +304,31 @@ time_shape(const exercise &e, const shape &s, int rounds, void *flush, size_t fl
 	}
 }
 
+/* The variant labelled `label` alone, launched twice (the first warms up), for a profiler to watch. */
+static void
+launch_only(const exercise &e, const shape &s, const char *label)
+{
+	buffers b(e, s);
+	for (const variant &v : e.variants) {
+		if (strcmp(v.label, label))
+			continue;
+		for (int i = 0; i < 2; i++) {
+			b.poison();
+			e.check->launch(v.fn, &b.c, b.dev);
+			CUDA(cudaGetLastError());
+			CUDA(cudaDeviceSynchronize());
+		}
+		printf("launched %s %s %.0f bytes\n", e.name, label, e.check->bytes(&b.c));
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	int rounds = 30;
 	const char *only = NULL;
 	bool skip_check = false;
+	const char *launch = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
 			rounds = atoi(argv[++i]);
@@ -314,8 +336,10 @@ main(int argc, char **argv)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--skip-check"))
 			skip_check = true;
+		else if (!strcmp(argv[i], "--launch") && i + 1 < argc)
+			launch = argv[++i];
 		else {
-			fprintf(stderr, "usage: gold_bench [--rounds N] [--only NAME[,NAME…]] [--skip-check]\n");
+			fprintf(stderr, "usage: gold_bench [--rounds N] [--only NAME[,NAME…]] [--skip-check] [--launch LABEL]\n");
 			return 2;
 		}
 	}
@@ -348,9 +372,15 @@ main(int argc, char **argv)
 			}
 			printf("%s: checked %zu launchers at %zu sizes\n", e.name, e.variants.size(), all.size());
 		}
-		for (const shape &s : e.timed)
-			time_shape(e, s, rounds, flush, flush_bytes);
+		for (const shape &s : e.timed) {
+			if (launch)
+				launch_only(e, s, launch);
+			else
+				time_shape(e, s, rounds, flush, flush_bytes);
+		}
 	}
+	if (launch)
+		return failures ? 1 : 0;
 
 	printf("\n## gold_bench on %s, %s\n\n", p.name, date);
 	printf("Median of %d rounds, each from a flushed L2 with poisoned outputs, all variants in the same rounds.\n"

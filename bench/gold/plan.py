@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """bench/gold/plan.py WORKBOOK OUT.inc LAUNCHER...: the gold benchmark's plan.
 
-Every graded exercise of workbook.json with its check, tolerance, cases and
-timed size, and the launchers built for it; a LAUNCHER is EXERCISE:LABEL:SYMBOL
+Every graded exercise of workbook.json (and every demo given launchers) with
+its check, tolerance, cases and timed size, and the launchers built for it; a LAUNCHER is EXERCISE:LABEL:SYMBOL
 (bench/gold/build.sh names them). matmul is also timed at 4096 cubed, where the
 issue's target for it is set. An exercise with harness/physical/NAME.cpp is
 compared with cuBLAS SGEMM, the others with a device-to-device copy.
@@ -20,7 +20,7 @@ def shape(dims):
 
 def main():
     workbook, out, launchers = sys.argv[1], sys.argv[2], sys.argv[3:]
-    items = [i for i in json.load(open(workbook))["items"] if i.get("kind", "exercise") == "exercise"]
+    items = [i for i in json.load(open(workbook))["items"] if i.get("kind", "exercise") in ("exercise", "demo")]
     by_exercise = {}
     for spec in launchers:
         name, label, symbol = spec.split(":")
@@ -31,14 +31,17 @@ def main():
         name = item["name"]
         if name not in by_exercise:
             continue
-        lines.append('extern "C" const struct check check__%s;' % name)
+        check = item.get("check", name)  # a demo may use another item's check (memory_map: coalescing's)
+        declaration = 'extern "C" const struct check check__%s;' % check
+        if declaration not in lines:
+            lines.append(declaration)
         for _, symbol in by_exercise[name]:
             lines.append('extern "C" void %s(void);' % symbol)
         tol = item.get("tolerance", {})
         timed = [item["timed"]] + EXTRA_TIMED.get(name, [])
         variants = ", ".join('{ "%s", (const void *)&%s }' % (label, symbol) for label, symbol in by_exercise[name])
         body.append('\tplan.push_back(exercise{ "%s", &check__%s, %d, %r, %r, %s, { %s }, { %s }, { %s } });'
-                    % (name, name, len(item["dims"]), float(tol.get("rtol", 1e-5)), float(tol.get("atol", 0)),
+                    % (name, check, len(item["dims"]), float(tol.get("rtol", 1e-5)), float(tol.get("atol", 0)),
                        "true" if os.path.exists("harness/physical/%s.cpp" % name) else "false",
                        ", ".join(shape(c) for c in item["cases"]), ", ".join(shape(t) for t in timed), variants))
     lines.append("")

@@ -11,8 +11,9 @@ $(B)/tests/unit-grader: $(GRADER_TEST_OBJS) $(CUDALINGS_OBJS) $(HARNESS_HOST_OBJ
 TEST_PROGRAMS += $(B)/tests/unit-grader
 TEST_SCRIPTS += tests/layout.sh tests/lessons/figures.sh tests/e2e/cli.sh tests/e2e/lifetime.sh tests/e2e/compile.sh tests/e2e/workbook.sh tests/e2e/typed.sh tests/adversarial/run.sh \
 	tests/mistakes/run.sh tests/lines/run.sh tests/sass/run.sh tests/board/run.sh tests/views/run.sh
-# the lessons' own checks: what they cite ships, diagrams fit, hints in tiers, no solution given away
-TEST_SCRIPTS += tests/lessons/links.sh tests/lessons/diagrams.sh tests/lessons/hints.sh tests/lessons/solutions.sh
+# the lessons' own checks: what they cite ships, diagrams fit, hints in tiers, no solution given away, each after what it builds on
+TEST_SCRIPTS += tests/lessons/links.sh tests/lessons/diagrams.sh tests/lessons/hints.sh tests/lessons/solutions.sh \
+	tests/lessons/order.sh
 TEST_SCRIPTS += tests/e2e/sample.sh tests/e2e/pch.sh tests/e2e/terminal.sh
 
 # Valid CUDA syntax (tests/corpus/): each file is a program that checks its own

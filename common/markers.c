@@ -2,6 +2,8 @@
 #include "common/markers.h"
 
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum marker
@@ -27,4 +29,40 @@ marker_of(const char *line, size_t length, const char **rest)
 		}
 	}
 	return MARKER_NONE;
+}
+
+int
+markers_solution_lines(const char *text, marker_line_fn *fn, void *ctx)
+{
+	enum marker block = MARKER_NONE; /* MARKER_BEGIN: in an answer; MARKER_STARTER: in its starter */
+	int answers = 0;
+
+	for (const char *line = text; *line;) {
+		const char *end = strchr(line, '\n'), *rest;
+		if (!end)
+			end = line + strlen(line);
+		size_t len = (size_t)(end - line);
+		enum marker m = marker_of(line, len, &rest);
+
+		if (m == MARKER_BEGIN) {
+			/* "    // BEGIN SOLUTION: walk down the column" reads "    // walk down the column" */
+			int indent = (int)strspn(line, " \t");
+			char *todo;
+
+			block = MARKER_BEGIN;
+			while (*rest == ':' || isblank((unsigned char)*rest))
+				rest++;
+			if (rest < end && asprintf(&todo, "%.*s// %.*s", indent, line, (int)(end - rest), rest) >= 0) {
+				fn(todo, strlen(todo), false, ctx);
+				free(todo);
+			}
+		} else if (m == MARKER_STARTER || m == MARKER_END) {
+			block = m == MARKER_END ? MARKER_NONE : m;
+		} else if (block != MARKER_STARTER) {
+			fn(line, len, block == MARKER_BEGIN, ctx);
+			answers += block == MARKER_BEGIN;
+		}
+		line = *end ? end + 1 : end;
+	}
+	return answers;
 }

@@ -180,6 +180,10 @@ cmd_grade(const struct parsed_args *a)
 	}
 	char *default_file = root_path(e->file ? e->file : e->solution);
 	if (check_submission(o.file ? o.file : default_file)) {
+		/* the student's own file emptied or deleted: the starter can come back */
+		if (!o.file && e->file)
+			fprintf(stderr, "make reset EX=%s puts the starter back (what is there now goes to "
+				".cudalings/backup/)\n", e->name);
 		free(default_file);
 		return EXIT_USAGE;
 	}

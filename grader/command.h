@@ -27,7 +27,8 @@ struct command {
 
 /* Each command's file defines its entry; grader/main.c lists them in the order `cudalings help` shows. */
 extern const struct command command_list, command_grade, command_run, command_reset, command_starter,
-	command_starters, command_check, command_new, command_batch, command_sass, command_board, command_prepare;
+	command_starters, command_check, command_new, command_batch, command_sass, command_board, command_prepare,
+	command_hint, command_status, command_solution;
 
 /* The workbook's manifest, loaded once, and the working directory moved to the workbook: every build
    path is relative to it. Exits 2 when the manifest is broken (it said why). */

@@ -35,7 +35,8 @@ static const struct command command_tui = {
 
 /* In the order `cudalings help` lists them. */
 static const struct command *const commands[] = {
-	&command_list, &command_grade, &command_run, &command_reset, &command_starter, &command_starters,
+	&command_list, &command_status, &command_grade, &command_hint, &command_solution, &command_run, &command_reset,
+	&command_starter, &command_starters,
 	&command_check, &command_new, &command_batch, &command_sass, &command_board, &command_prepare, &command_tui,
 	&command_help,
 };

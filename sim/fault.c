@@ -434,10 +434,11 @@ sim_fault_report(void)
 		sim_error(err, "%s was still running after %g s of CPU time%s: an endless loop, or "
 			  "threads that wait for each other (a spin lock, or a block that "
 			  "waits for another block, never ends on the simulator, which runs "
-			  "one block at a time), or a launch too big for a CPU (%llu blocks of "
+			  "one block at a time), or a launch too big for a CPU (%llu block%s of "
 			  "%u threads)%s",
 			  who, timeout_seconds(), src,
 			  (unsigned long long)gridDim.x * gridDim.y * gridDim.z,
+			  (unsigned long long)gridDim.x * gridDim.y * gridDim.z == 1 ? "" : "s",
 			  blockDim.x * blockDim.y * blockDim.z,
 			  timeout_fixed ? "" : "; CUDASIM_TIMEOUT=seconds changes the limit");
 		return err;

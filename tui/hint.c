@@ -5,61 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hints.h"
 #include "lib/util.h"
-
-/* Add the hints for when to out[0..n), skipping those in already; returns the new n. */
-static int
-add_group(const struct item *it, const char *when, const struct hint **out, int n)
-{
-	for (int i = 0; i < it->nhints; i++) {
-		bool dup = false;
-
-		if (strcmp(it->hints[i].when, when))
-			continue;
-		for (int k = 0; k < n; k++)
-			dup |= out[k] == &it->hints[i];
-		if (!dup)
-			out[n++] = &it->hints[i];
-	}
-	return n;
-}
-
-/*
- * A refused call is no compiler error, a replayed round no wrong index: after
- * these diagnoses the stage's hints would mislead (as in grader/verdict.c).
- */
-static bool
-stage_misleads(const struct result *r)
-{
-	static const char *const kinds[] = { "refused", "timing", "slow" };
-
-	for (size_t i = 0; r->ndiags && i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(r->diags[0].kind, kinds[i]))
-			return true;
-	return false;
-}
 
 int
 hint_list(const struct item *it, const struct result *r, const struct hint ***out, const char **key)
 {
 	const struct hint **h = xcalloc((size_t)it->nhints + 1, sizeof(*h));
-	const char *stage = r && *r->stage ? r->stage : "correctness";
-	int n = 0, before;
+	const char **whens = xcalloc((size_t)it->nhints + 1, sizeof(*whens));
+	const char **kinds = xcalloc((size_t)(r ? r->ndiags : 0) + 1, sizeof(*kinds));
+	int *order = xcalloc((size_t)it->nhints + 1, sizeof(*order));
 
+	for (int i = 0; i < it->nhints; i++)
+		whens[i] = it->hints[i].when;
+	for (int i = 0; r && i < r->ndiags; i++)
+		kinds[i] = r->diags[i].kind;
+	struct hint_verdict v = { r != NULL, r && r->pass, r ? r->stage : NULL, kinds, r ? r->ndiags : 0 };
+	int n = hints_order(whens, it->nhints, &v, order, key);
+
+	for (int i = 0; i < n; i++)
+		h[i] = &it->hints[order[i]];
 	*out = h;
-	*key = stage;
-	if (r && r->pass)
-		return 0;
-	for (int i = 0; r && i < r->ndiags; i++) {
-		before = n;
-		n = add_group(it, r->diags[i].kind, h, n);
-		if (!before && n)
-			*key = r->diags[i].kind;
-	}
-	if (!r || !stage_misleads(r))
-		n = add_group(it, stage, h, n);
-	n = add_group(it, "fail", h, n);
-	return add_group(it, "any", h, n);
+	free(order);
+	free(kinds);
+	free(whens);
+	return n;
 }
 
 /* ---- formulas in prose ---- */

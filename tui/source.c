@@ -10,41 +10,25 @@
 #include "highlight.h"
 #include "lib/util.h"
 
+struct solution_page {
+	struct doc *d;
+	int width;
+	bool in_comment;
+};
+
+static void
+solution_line(const char *line, size_t len, bool answer, void *ctx)
+{
+	struct solution_page *p = ctx;
+
+	highlight_put(p->d, line, len, true, &p->in_comment, p->width, answer ? "┃ " : "  ", answer ? "┃   " : "    ",
+		      S_PASS);
+}
+
 int
 source_solution(struct doc *d, const char *text, int width)
 {
-	enum marker block = MARKER_NONE;	/* MARKER_BEGIN: in an answer; MARKER_STARTER: in its starter */
-	bool in_comment = false;
-	int answers = 0;
+	struct solution_page p = { d, width, false };
 
-	for (const char *line = text; *line;) {
-		const char *end = strchrnul(line, '\n'), *rest;
-		size_t len = (size_t)(end - line);
-		enum marker m = marker_of(line, len, &rest);
-
-		if (m == MARKER_BEGIN) {
-			/* "    // BEGIN SOLUTION: walk down the column" reads "    // walk down the column" */
-			size_t indent = strspn(line, " \t");
-
-			block = MARKER_BEGIN;
-			while (*rest == ':' || isblank((unsigned char)*rest))
-				rest++;
-			if (rest < end) {
-				char *todo = xasprintf("%.*s// %.*s", (int)indent, line, (int)(end - rest), rest);
-
-				highlight_put(d, todo, strlen(todo), true, &in_comment, width, "  ", "    ", S_PLAIN);
-				free(todo);
-			}
-		} else if (m == MARKER_STARTER || m == MARKER_END) {
-			block = m == MARKER_END ? MARKER_NONE : m;
-		} else if (block != MARKER_STARTER) {
-			bool answer = block == MARKER_BEGIN;
-
-			highlight_put(d, line, len, true, &in_comment, width, answer ? "┃ " : "  ",
-				      answer ? "┃   " : "    ", S_PASS);
-			answers += answer;
-		}
-		line = *end ? end + 1 : end;
-	}
-	return answers;
+	return markers_solution_lines(text, solution_line, &p);
 }

@@ -66,6 +66,52 @@ else
 	failed=$((failed + 1))
 	echo "FAIL: reset lost the student's file or did not restore the starter"
 fi
+
+# hints, where the student stands and the solution, from the command line: the one progress state the
+# workbook keeps, and its rules (hints one at a time, per failure; the solution asked for before a pass)
+book() { env CUDALINGS_ROOT="$tmp/book" "$@" </dev/null; }
+expect 0 "^hint 1 of 3: Does every column get exactly one thread" -- book $g hint col_sums
+expect 0 "^hint 2 of 3: A thread's column" -- book $g hint col_sums
+expect 0 '"correctness": 2' -- python3 -m json.tool "$tmp/book/.cudalings/state.json"
+expect 2 "hints come one at a time: you have seen 0 of 3; 'cudalings hint matrix_add' shows hint 1" -- \
+	book $g hint matrix_add 3
+expect 2 "col_sums has 3 hints for where it fails, not 4" -- book $g hint col_sums 4
+expect 2 "the hint's number is 1, 2, 3…, not 'x'" -- book $g hint col_sums x
+expect 2 "'coalescing' is a demo" -- book $g hint coalescing
+# a grading that failed with a diagnosis: its own hints, counted apart from the first try's
+mkdir -p "$tmp/book/.cudalings/reports"
+echo '{"exercise": "col_sums", "verdict": "fail", "stage": "run", "diagnostics": [{"kind": "out_of_bounds"}]}' \
+	>"$tmp/book/.cudalings/reports/col_sums.json"
+expect 0 "^hint 1 of 3: Which thread touches memory past the end" -- book $g hint col_sums
+expect 0 " 5  col_sums +exercise +not started" -- book $g status
+expect 0 "0 of 12 exercises done" -- book $g status
+expect 0 " 1  coalescing +demo +not read" -- book $g status
+expect 2 "you have not passed col_sums yet: 'cudalings solution col_sums --yes' shows it anyway" -- \
+	book $g solution col_sums
+expect 0 "int col = blockIdx.x \* blockDim.x \+ threadIdx.x;" -- book $g solution col_sums --yes
+expect 0 "^    // give each thread its own column" -- book $g solution col_sums --yes
+python3 - "$tmp/book/.cudalings/state.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["items"]["col_sums"]["status"] = "correct_on_sim"
+json.dump(s, open(sys.argv[1], "w"))
+PY
+expect 0 " 5  col_sums +exercise +correct on the simulator" -- book $g status
+expect 0 "1 of 12 exercises done \(0 on a GPU\)" -- book $g status
+echo "// my own col_sums" >>"$tmp/book/exercises/col_sums.cu"
+expect 0 "exercises/col_sums.cu is the solution now; your version is in .cudalings/backup/col_sums-" -- \
+	book $g solution col_sums --use
+if grep -q "my own col_sums" "$tmp"/book/.cudalings/backup/col_sums-*.cu && ! grep -q "BEGIN SOLUTION" \
+	"$tmp/book/exercises/col_sums.cu" && grep -q "int col = blockIdx.x" "$tmp/book/exercises/col_sums.cu"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	echo "FAIL: solution --use lost the student's file or wrote the solution with its markers"
+fi
+: >"$tmp/book/exercises/matrix_add.cu"
+expect 2 "make reset EX=matrix_add puts the starter back" -- book $g grade matrix_add
+rm "$tmp/book/exercises/matrix_add.cu"
+expect 2 "make reset EX=matrix_add puts the starter back" -- book $g grade matrix_add
 echo '{"items": [' >"$tmp/book/workbook.json"
 expect 2 "workbook.json:[0-9]+: not valid JSON" -- env CUDALINGS_ROOT="$tmp/book" $g list
 expect 2 "no workbook.json there" -- env CUDALINGS_ROOT=/nonexistent $g list

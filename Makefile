@@ -36,7 +36,8 @@ GRADER_OBJS := $(GRADER_SRCS:%.c=$(B)/%.o)
 # common/: what the grader and the workbook both use (the progress state, the solution markers)
 COMMON_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard common/*.c))
 # Fragments append objects and libraries that link into build/cudalings.
-CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(COMMON_OBJS) $(LIB_OBJS)
+# harness/plan.c: the grader checks the capture process's plans with the measuring runner's own check
+CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(COMMON_OBJS) $(LIB_OBJS) $(B)/harness/plan.o
 CUDALINGS_LIBS := -lcjson -lm
 # Criterion test programs appended by fragments; `make test` runs each.
 TEST_PROGRAMS :=

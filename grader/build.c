@@ -25,8 +25,6 @@
 /* Every compiler and flag the runners and judges are built with: harness/runner.mk, which the Makefile
    reads too, as C strings (SIM_CXXFLAGS, NVCC_FLAGS, HOST_CFLAGS…) */
 #include "runner_flags.h"
-/* what the runner exports to the student's shared object: the simulator's student-facing API only */
-#define SIM_DYNLIST "build/sim/student.dynlist"
 
 static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c",
 						  "harness/sandbox.c" };
@@ -35,79 +33,6 @@ const char *
 backend_name(enum backend b)
 {
 	return b == BACKEND_GPU ? "gpu" : "sim";
-}
-
-const char *
-build_nvcc(void)
-{
-	static const char *nvcc;
-	static bool looked;
-	if (looked)
-		return nvcc;
-	looked = true;
-	const char *env = getenv("CUDALINGS_NVCC");
-	if (env && *env)
-		return nvcc = env;
-	nvcc = path_search("nvcc");
-	if (!nvcc && access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
-		nvcc = "/usr/local/cuda/bin/nvcc";
-	return nvcc;
-}
-
-char *
-build_cuda_tool(const char *name)
-{
-	const char *nvcc = build_nvcc();
-	const char *slash = nvcc ? strrchr(nvcc, '/') : NULL;
-	char *path = slash ? xasprintf("%.*s/%s", (int)(slash - nvcc), nvcc, name) : NULL;
-	if (path && access(path, X_OK) == 0)
-		return path;
-	free(path);
-	return NULL;
-}
-
-/*
- * The GPU's architecture, as nvcc's -arch=native would find it, but asked
- * here: nvcc asks the driver from inside the compile, whose address-space
- * limit the driver does not load under, and then compiles for its default
- * (sm_75) with only a warning, so sm_80's instructions (__reduce_add_sync,
- * cp.async) are missing and the kernel is JIT-compiled at every load.
- */
-const char *
-build_arch(void)
-{
-	static char arch[32];
-	const char *env = getenv("CUDALINGS_ARCH");
-	if (env && *env)
-		return env;
-	if (!arch[0]) {
-		char *query = build_cuda_tool("__nvcc_device_query");
-		char *argv[] = { query, NULL };
-		struct buf out = { 0 };
-		unsigned cc = 0;
-		/* "90", or "90,80" with several GPUs: the first is the one the runner opens */
-		if (query && run_command(argv, workbook_root(), 30, &out) && out.data && sscanf(out.data, "%u", &cc) == 1 &&
-		    cc >= 50)
-			snprintf(arch, sizeof(arch), "sm_%u", cc);
-		else
-			snprintf(arch, sizeof(arch), "native");
-		buf_free(&out);
-		free(query);
-	}
-	return arch;
-}
-
-bool
-build_sim_ready(void)
-{
-	const char *parts[] = { "build/sim/libcudasim.a", "build/sim/cudasim-rewrite", SIM_DYNLIST };
-	bool ok = true;
-	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts) && ok; i++) {
-		char *path = root_path(parts[i]);
-		ok = file_exists(path);
-		free(path);
-	}
-	return ok;
 }
 
 /* ------------------------------------------------------------ generated files */
@@ -395,7 +320,94 @@ seccomp_include(void)
 	return have ? "-I.gpu/root/usr/include" : NULL;
 }
 
-/* The runner of an exercise: harness, check, glue and reference; the student's code comes in by dlopen. */
+/* The harness's C files and the exercise's check, which the runner and (GPU) the capture process share. */
+static int
+add_harness_objects(const struct exercise *e, struct args *objects, struct buf *log)
+{
+	int status = 0;
+	for (size_t i = 0; i < sizeof(harness_c_sources) / sizeof(*harness_c_sources) && !status; i++) {
+		char *object = xasprintf("build/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
+		bool sandbox = strstr(harness_c_sources[i], "sandbox") != NULL;
+		status = compile_host(false, harness_c_sources[i], object, sandbox ? seccomp_include() : NULL, log);
+		args_add(objects, object);
+		free(object);
+	}
+	char *check = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check);
+	char *object = xasprintf("build/host/checks/%s.o", e->name);
+	if (!status && !file_exists(check)) {
+		buf_addf(log, "the exercise has no check: '%s' is missing\n", check);
+		status = -1;
+	}
+	if (!status)
+		status = compile_host(true, check, object, NULL, log);
+	args_add(objects, object);
+	free(object);
+	free(check);
+	return status;
+}
+
+/* The GPU's objects besides runner.cu: the GPU's opening before the filter, and the measuring side's replay. */
+static int
+add_gpu_objects(struct args *objects, bool replay, struct buf *log)
+{
+	char *include = build_cuda_include();
+	int status = compile_cu(BACKEND_GPU, "harness/gpu_open.cu", "build/gpu/harness/gpu_open.o", false, log);
+	args_add(objects, "build/gpu/harness/gpu_open.o");
+	if (replay && !status) {
+		status = compile_host(true, "harness/replay.cpp", "build/gpu/harness/replay.o", include, log);
+		args_add(objects, "build/gpu/harness/replay.o");
+	}
+	if (replay && !status) {
+		status = compile_host(false, "harness/plan.c", "build/host/plan.o", NULL, log);
+		args_add(objects, "build/host/plan.o");
+	}
+	free(include);
+	return status;
+}
+
+/*
+ * The capture process of an exercise (GPU only): the one process that runs the student's host code,
+ * recording its launcher's calls (harness/capture.cpp); harness and check, no solution of the instructor's.
+ */
+int
+build_capture(const struct exercise *e, const char *capture, struct buf *log)
+{
+	struct args objects = { 0 };
+	char *include = build_cuda_include();
+	int status = compile_host(true, "harness/capture.cpp", "build/gpu/harness/capture.o", include, log);
+	free(include);
+	args_add(&objects, "build/gpu/harness/capture.o");
+	if (!status)
+		status = add_gpu_objects(&objects, false, log);
+	if (!status)
+		status = add_harness_objects(e, &objects, log);
+	if (!status) {
+		struct args cmd = { 0 };
+		char *seccomp = seccomp_library();
+		char *arch = xasprintf("-arch=%s", build_arch());
+		ARGS_ADD(&cmd, build_nvcc(), arch, "-cudart", "shared", "-o", capture);
+		for (int i = 0; i < objects.n; i++)
+			args_add(&cmd, objects.v[i]);
+		/* the runtime's entry points it defines are the ones the student's shared object binds to */
+		ARGS_ADD(&cmd, "-Xcompiler", OPENMP, seccomp, "-ldl", "-Xlinker", "--dynamic-list=harness/capture.dynlist");
+		struct args deps = { 0 };
+		for (int i = 0; i < objects.n; i++)
+			args_add(&deps, objects.v[i]);
+		args_add(&deps, "harness/capture.dynlist");
+		status = build_step(capture, &cmd, (const char *const *)deps.v, deps.n, NULL, log);
+		args_free(&deps);
+		args_free(&cmd);
+		free(arch);
+		free(seccomp);
+	}
+	args_free(&objects);
+	return status;
+}
+
+/*
+ * The runner of an exercise: harness, check, glue and reference. On the simulator the student's code
+ * comes in by dlopen; on a GPU only its device code does, with the plans of its launcher's calls.
+ */
 int
 build_runner(const struct exercise *e, enum backend b, const char *runner, struct buf *log)
 {
@@ -410,24 +422,10 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 		status = compile_cu(b, "harness/timing_ways.cu", "build/gpu/harness/timing_ways.o", false, log);
 		args_add(&objects, "build/gpu/harness/timing_ways.o");
 	}
-	for (size_t i = 0; i < sizeof(harness_c_sources) / sizeof(*harness_c_sources) && !status; i++) {
-		object = xasprintf("build/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
-		bool sandbox = strstr(harness_c_sources[i], "sandbox") != NULL;
-		status = compile_host(false, harness_c_sources[i], object, sandbox ? seccomp_include() : NULL, log);
-		args_add(&objects, object);
-		free(object);
-	}
-	char *check = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check);
-	object = xasprintf("build/host/checks/%s.o", e->name);
-	if (!status && !file_exists(check)) {
-		buf_addf(log, "the exercise has no check: '%s' is missing\n", check);
-		status = -1;
-	}
+	if (b == BACKEND_GPU && !status)
+		status = add_gpu_objects(&objects, true, log);
 	if (!status)
-		status = compile_host(true, check, object, NULL, log);
-	args_add(&objects, object);
-	free(object);
-	free(check);
+		status = add_harness_objects(e, &objects, log);
 
 	char *gold = gold_source(e, b);
 	if (gold) {
@@ -441,15 +439,11 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	char *physical = b == BACKEND_GPU ? physical_source(e) : NULL;
 	if (physical) {
 		object = xasprintf("build/gpu/physical/%s.o", e->name);
-		char *nvcc = xstrdup(build_nvcc()), *bin = strrchr(nvcc, '/');
-		if (bin)
-			*bin = 0;
-		char *include = xasprintf("-I%s/../include", nvcc);
+		char *include = build_cuda_include();
 		if (!status)
 			status = compile_host(true, physical, object, include, log);
 		args_add(&objects, object);
 		free(include);
-		free(nvcc);
 		free(object);
 	}
 
@@ -488,7 +482,8 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 		for (int i = 0; i < objects.n; i++)
 			args_add(&deps, objects.v[i]);
 		if (b == BACKEND_GPU) {
-			ARGS_ADD(&cmd, "-Xcompiler", OPENMP, seccomp, "-ldl");
+			/* the driver API loads and launches the student's device code (harness/replay.cpp) */
+			ARGS_ADD(&cmd, "-Xcompiler", OPENMP, seccomp, "-ldl", "-lcuda");
 			if (physical)
 				args_add(&cmd, "-lcublas");
 		} else {
@@ -513,6 +508,12 @@ build_runner_path(const struct exercise *e, enum backend b)
 }
 
 char *
+build_capture_path(const struct exercise *e)
+{
+	return xasprintf("build/gpu/capture/%s", e->name);
+}
+
+char *
 build_judge_path(const struct exercise *e)
 {
 	return xasprintf("build/judge/%s", e->name);
@@ -521,10 +522,13 @@ build_judge_path(const struct exercise *e)
 int
 build_exercise(const struct exercise *e, enum backend b, struct buf *log)
 {
-	char *runner = build_runner_path(e, b), *judge = build_judge_path(e);
+	char *runner = build_runner_path(e, b), *judge = build_judge_path(e), *capture = build_capture_path(e);
 	int status = build_runner(e, b, runner, log);
+	if (!status && b == BACKEND_GPU)
+		status = build_capture(e, capture, log);
 	if (!status)
 		status = build_judge(e, judge, log);
+	free(capture);
 	free(runner);
 	free(judge);
 	return status;

@@ -9,19 +9,12 @@
 
 #include <stdbool.h>
 #include "manifest.h"
+#include "toolchain.h"
 #include "lib/run.h"
 
-enum backend { BACKEND_GPU, BACKEND_SIM };
 
 const char *backend_name(enum backend b);
-/* The nvcc to use, or NULL when there is none. */
-const char *build_nvcc(void);
-/* A program of the CUDA toolkit beside nvcc (compute-sanitizer, ncu), or NULL; you own it. */
-char *build_cuda_tool(const char *name);
-/* The -arch nvcc builds for: $CUDALINGS_ARCH, else "native". */
-const char *build_arch(void);
-/* Whether the simulator's tools are built. */
-bool build_sim_ready(void);
+
 
 /*
  * The exercise's runner (harness, check, glue, reference and gold solutions,
@@ -30,10 +23,13 @@ bool build_sim_ready(void);
  */
 int build_runner(const struct exercise *e, enum backend b, const char *runner, struct buf *log);
 int build_judge(const struct exercise *e, const char *judge, struct buf *log);
-/* Where they are: build/BACKEND/runner/NAME and build/judge/NAME. You own the paths. */
+/* On a GPU, the capture process: the student's launcher runs there, and its calls are recorded as plans. */
+int build_capture(const struct exercise *e, const char *capture, struct buf *log);
+/* Where they are: build/BACKEND/runner/NAME, build/judge/NAME and build/gpu/capture/NAME. You own the paths. */
 char *build_runner_path(const struct exercise *e, enum backend b);
 char *build_judge_path(const struct exercise *e);
-/* The runner and the judge of an exercise, each made unless up to date. */
+char *build_capture_path(const struct exercise *e);
+/* The runner and the judge of an exercise (and on a GPU its capture process), each made unless up to date. */
 int build_exercise(const struct exercise *e, enum backend b, struct buf *log);
 /* The only folder the student's compile may include from: build/gen/public/NAME/. You own it. */
 char *build_public_include(const struct exercise *e);

@@ -186,3 +186,20 @@ make_starter(const struct exercise *e)
 	free(path);
 	return starter;
 }
+
+bool
+gpu_present(void)
+{
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+	if (visible && (!*visible || !strcmp(visible, "-1")))
+		return false;
+	if (file_exists("/dev/nvidia0") || file_exists("/dev/nvidiactl"))
+		return true;
+	DIR *d = opendir("/proc/driver/nvidia/gpus");
+	bool any = false;
+	for (struct dirent *entry; d && (entry = readdir(d));)
+		any |= entry->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return any;
+}

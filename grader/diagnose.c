@@ -560,3 +560,28 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 	*dram_gbps = ns > 0 ? (read + written) / ns : -1;
 	return kernels ? kernels : -1;
 }
+
+void
+diagnose_race(struct grade_result *r, const char *case_name, const char *text, size_t n)
+{
+	if (memmem(text, n, "plain read-modify-write", 23)) {
+		/* its own id, for hints: no barrier and no second order would help */
+		diagnose_add(r, "cross_block_update",
+			     xasprintf("in case %s two blocks update the same element with a plain "
+				       "read-modify-write: on a GPU they run at once and one update is lost "
+				       "(atomicAdd, or one block per element)", case_name));
+		return;
+	}
+	const char *why = memmem(text, n, "two blocks write", 16)
+				  ? "two blocks write the same element: on a GPU whichever runs last wins (one block "
+				    "per element, or atomicAdd)"
+			  : memmem(text, n, "blocks run", 10)
+				  ? "the result depends on the order in which blocks run: blocks cannot wait for each "
+				    "other within a launch (an atomic, or a second launch?)"
+			  : memmem(text, n, "two threads of block", 20)
+				  ? "two threads of a block write the same element: whichever writes last wins (is an "
+				    "index or a bound wrong?)"
+				  : "the result depends on the order in which the threads of a block run: a missing "
+				    "__syncthreads()?";
+	diagnose_add(r, "race", xasprintf("in case %s %s", case_name, why));
+}

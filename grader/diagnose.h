@@ -75,4 +75,8 @@ extern const char diagnose_ncu_budget_metrics[];
  * measured, or -1 when none is in it. */
 int diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps);
 
+/* The simulator found a result that depends on the order of threads or blocks (its words in text, n
+   bytes): the diagnosis of that kind of race in case `case_name`, in the lessons' terms. */
+void diagnose_race(struct grade_result *r, const char *case_name, const char *text, size_t n);
+
 #endif

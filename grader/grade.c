@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "common/exit.h"
 #include "diagnose.h"
 #include "inspect.h"
@@ -33,52 +34,11 @@
 #include "lib/util.h"
 #include "common/root.h"
 #include "verdict.h"
+#include "grade_state.h"
 
 /* The timed round the grader judges is one of the rounds every measurement has. */
 #define CHECKED_ROUNDS 20
 
-enum step { STEP_OK, STEP_VERDICT, STEP_ENVIRONMENT };
-
-struct grade_state {
-	const struct exercise *e;
-	const struct grade_options *o;
-	struct grade_result *r;
-	struct session s;
-	struct student_build b;
-	uint64_t seed;
-	int check_round;
-	char seed_text[32];
-	int measured_dims[PROTO_MAX_DIMS]; /* sim: the timed case made small, for the memory figures */
-	bool has_measured;
-	struct child frontend; /* sim: nvcc's front end, running beside the rest */
-	bool frontend_running;
-	bool includes_refused; /* the file reached for the grader's files: that is its verdict, whatever nvcc says */
-	bool nvcc_accepted;    /* sim: nvcc's front end read the file and found nothing wrong */
-	int last_case;         /* the case the runner's deadline was last set for */
-	struct runner_command cmd;
-	char channel_text[16], threshold_text[32];
-	struct child runner;   /* gpu: started while the file compiles, so the GPU's start costs no wait */
-	bool runner_started, go_sent;
-	struct point_run point; /* gpu, budgets_on_gpu: Nsight Compute over one launch, started with the runner */
-	int status;            /* exit status when the environment stops the grading */
-};
-
-bool
-gpu_present(void)
-{
-	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
-	if (visible && (!*visible || !strcmp(visible, "-1")))
-		return false;
-	if (file_exists("/dev/nvidia0") || file_exists("/dev/nvidiactl"))
-		return true;
-	DIR *d = opendir("/proc/driver/nvidia/gpus");
-	bool any = false;
-	for (struct dirent *entry; d && (entry = readdir(d));)
-		any |= entry->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return any;
-}
 
 static uint64_t
 fresh_seed(void)
@@ -93,12 +53,6 @@ fresh_seed(void)
 	return seed ? seed : hash_bytes(&(double){ now_seconds() }, sizeof(double), (uint64_t)getpid());
 }
 
-/* A descriptor number for the channel that the student's code cannot count on. */
-static int
-random_channel_fd(uint64_t seed)
-{
-	return 100 + (int)(hash_bytes(&seed, sizeof(seed), 7) % 800);
-}
 
 static enum step
 environment_error(struct grade_state *g, char *message)
@@ -132,7 +86,6 @@ compile_failed(struct grade_state *g, const char *output)
 
 /* ----------------------------------------------------------------- the stages */
 
-static int runner_start(struct grade_state *g, bool early);
 
 /* Name the cases: the correctness cases, then (GPU) the timed case and the timed round the grader judges. */
 static void
@@ -285,9 +238,9 @@ stage_compile(struct grade_state *g)
 	if (g->b.compile_argv)
 		point_begin(&g->point, g->e, g->o->backend, g->cmd.options, g->cmd.channel_fd);
 	if (g->b.compile_argv && runner_start(g, true) == 0) {
-		struct child *all[4] = { &judge, &compile, &scan, &g->runner };
+		struct child *all[5] = { &judge, &compile, &scan, &g->runner, &g->capture };
 		while (judge.running || compile.running || scan.running)
-			child_pump(all, 4, 0.02);
+			child_pump(all, g->capture_started ? 5 : 4, 0.02);
 	} else {
 		child_pump(kids, nkids, -1);
 	}
@@ -354,79 +307,10 @@ stage_inspect(struct grade_state *g)
 	return result;
 }
 
-static void
-runner_channel(struct child *c, const char *data, size_t n)
-{
-	struct grade_state *g = c->ctx;
-	session_feed(&g->s, FROM_RUNNER, data, n);
-	if (g->s.stop_runner)
-		child_kill(c);
-	else
-		limits_runner_deadline(&g->s, g->o->backend, !g->go_sent, c, &g->last_case);
-}
 
-static void
-runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_text, char *threshold_text)
-{
-	cmd->channel_fd = random_channel_fd(g->seed);
-	snprintf(channel_text, 16, "%d", cmd->channel_fd);
-	snprintf(threshold_text, 32, "%.17g", g->e->threshold_ratio);
-	char **options = xcalloc(16, sizeof(char *));
-	int n = 0;
-	options[n++] = root_path(g->b.runner);
-	options[n++] = xstrdup("--channel");
-	options[n++] = xstrdup(channel_text);
-	options[n++] = xstrdup("--seed");
-	options[n++] = xstrdup(g->seed_text);
-	options[n++] = xstrdup("--threshold");
-	options[n++] = xstrdup(threshold_text);
-	options[n++] = xstrdup("--student");
-	options[n++] = root_path(g->b.library);
-	if (g->e->timing_ways) {
-		options[n++] = xstrdup("--timing-ways");
-		options[n++] = xstrdup("1");
-	}
-	if (g->o->backend == BACKEND_SIM && limits_sim_launch() > 0) {
-		options[n++] = xstrdup("--launch-cpu-limit");
-		options[n++] = xasprintf("%g", limits_sim_launch());
-	}
-	cmd->options = options;
-}
 
-/*
- * Start the runner. Early (while the student's file compiles), it opens the
- * GPU and installs its filter, then waits for a byte on its input before it
- * loads the file: the GPU's start, most of a second, overlaps the compiler
- * instead of following it (on the simulator it costs next to nothing, and
- * the same path runs everywhere). 0, or -1 when it could not start.
- */
-static int
-runner_start(struct grade_state *g, bool early)
-{
-	const char *wait[] = { "--wait-go", "1" };
-	int n = 0;
-	while (g->cmd.options[n])
-		n++;
-	char **options = xcalloc((size_t)n + 3, sizeof(char *));
-	memcpy(options, g->cmd.options, (size_t)n * sizeof(char *));
-	if (early)
-		memcpy(options + n, wait, sizeof(wait));
-	char **argv = tools_argv(g->e, options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
-				 g->has_measured ? g->measured_dims : NULL);
-	free(options);
-	g->runner = (struct child){ .label = "runner", .on_channel = runner_channel, .ctx = g };
-	struct spawn_options spawn = { .cwd = workbook_root(), .channel = true, .channel_child_fd = g->cmd.channel_fd,
-				       .timeout_s = START_LIMIT_S, .output_cap = 64 * 1024, .no_processes = true,
-				       .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .clean_on_exit = true,
-				       .input_pipe = early,
-				       /* the CUDA runtime reserves vast address space; the simulator does not */
-				       .memory_limit = g->o->backend == BACKEND_SIM ? memory_limit_runner() : 0 };
-	int spawned = child_spawn(&g->runner, argv, &spawn);
-	tools_free_argv(argv);
-	g->runner_started = spawned == 0;
-	g->go_sent = !early;
-	return spawned;
-}
+
+
 
 static enum step
 stage_run(struct grade_state *g)
@@ -435,8 +319,11 @@ stage_run(struct grade_state *g)
 	struct child *runner = &g->runner;
 	progress_stage(g->o->progress, "run", "running %d cases", s->ncases);
 	point_begin(&g->point, g->e, g->o->backend, g->cmd.options, g->cmd.channel_fd);
-	if (!g->runner_started && runner_start(g, false))
+	/* on a GPU the runner waits, as when started early, for the plans the capture process records first */
+	if (!g->runner_started && runner_start(g, g->o->backend == BACKEND_GPU))
 		return environment_error(g, xasprintf("cannot start the runner of '%s'", g->e->name));
+	if (g->capture_started && !capture_stage(g))
+		return STEP_VERDICT;
 	if (!g->go_sent) {
 		/* the file is compiled and linked: the runner may load it, within the load's limit from now */
 		g->go_sent = true;
@@ -465,8 +352,7 @@ stage_run(struct grade_state *g)
 	session_runner_ended(s, runner->timed_out, limits_runner_current(&g->s, g->o->backend), status);
 	free(status);
 	if (runner->output.len)
-		g->r->program_output = xasprintf("%s%s", runner->output.data,
-						 runner->output_truncated ? "\n[output cut: more than 64 KiB]\n" : "");
+		program_output(g, runner);
 	child_release(runner);
 	if (s->have_device) {
 		free(g->r->device);
@@ -550,7 +436,9 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	/* a runner started early for a file that never got to run: it is waiting, and goes now */
 	child_release(&g->runner);
 	point_release(&g->point);
+	child_release(&g->capture);
 	tools_free_argv(cmd->options);
+	tools_free_argv(cmd->capture_options);
 	session_release(&g->s);
 	build_release(&g->b);
 	free(g);

@@ -522,3 +522,28 @@ case_label(const int *dims, int ndims, char *out, size_t size)
 	for (int i = 0; i < ndims && used < size; i++)
 		used += (size_t)snprintf(out + used, size - used, "%s%d", i ? "x" : "", dims[i]);
 }
+
+/*
+ * The check's buffers against the launcher's signature in workbook.json, in order and by type: a check
+ * that says uint8 where the launcher takes `const int *` would read every element wrong. NULL when
+ * they agree, else the sentence (you own it).
+ */
+char *
+manifest_buffers_disagree(const struct exercise *e, const struct proto_case_info *info)
+{
+	if (!e || !e->nparams)
+		return NULL;
+	if (info->nbuffers != e->nparams)
+		return xasprintf("the check of '%s' declares %d buffer%s, but its launcher takes %d pointer%s: %s",
+				 e->name, info->nbuffers, info->nbuffers == 1 ? "" : "s", e->nparams,
+				 e->nparams == 1 ? "" : "s", e->launcher);
+	for (int k = 0; k < info->nbuffers; k++) {
+		const struct proto_buffer *b = &info->buffers[k];
+		if (b->dtype != e->params[k].dtype)
+			return xasprintf("the check of '%s' declares buffer %d '%s' as %s, but the launcher's "
+					 "parameter '%s' is %s: change the check's check_buffer_typed or the signature "
+					 "in workbook.json", e->name, k + 1, b->name, dtype_name(b->dtype),
+					 e->params[k].text, dtype_name(e->params[k].dtype));
+	}
+	return NULL;
+}

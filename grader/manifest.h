@@ -99,4 +99,10 @@ bool item_solution_present(const struct exercise *e);
 /* "31x33" */
 void case_label(const int *dims, int ndims, char *out, size_t size);
 
+/*
+ * The check's buffers (the judge's case info) against the launcher's signature in workbook.json, in
+ * order and by type. NULL when they agree, else the sentence (you own it).
+ */
+char *manifest_buffers_disagree(const struct exercise *e, const struct proto_case_info *info);
+
 #endif

@@ -26,21 +26,23 @@ session_init(struct session *s, const struct exercise *e, enum backend backend, 
 	s->ncases = r->ncases;
 	s->timed = timed;
 	s->measured = -1;
-	s->current = -1;
+	s->current = s->capture_current = -1;
 	s->cases = xcalloc((size_t)(s->ncases ? s->ncases : 1), sizeof(*s->cases));
 }
 
 void
 session_release(struct session *s)
 {
-	for (int i = 0; i < s->ncases; i++)
+	for (int i = 0; i < s->ncases; i++) {
 		for (int k = 0; k < PROTO_MAX_BUFFERS; k++) {
 			free(s->cases[i].values[k]);
 			free(s->cases[i].second[k]);
 			free(s->cases[i].sample[k]);
 		}
+		buf_free(&s->cases[i].plan);
+	}
 	free(s->cases);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < SESSION_SOURCES; i++)
 		buf_free(&s->in[i].pending);
 	free(s->device_error);
 	free(s->refused);
@@ -79,59 +81,23 @@ session_arrays(const struct session *s)
 
 /* --------------------------------------------------------------- framing */
 
-/* The largest payload a message of this type may carry, so a lying header cannot make us allocate. */
-static uint64_t
-payload_limit(const struct session *s, const struct proto_header *h, enum session_source from)
-{
-	bool judge = from == FROM_JUDGE;
-	if (h->case_index > (uint32_t)s->ncases || h->aux >= 64)
-		return 0;
-	switch (h->type) {
-	case MSG_EXPECTED:
-		return judge ? (uint64_t)1 << 40 : 0;
-	case MSG_SAMPLE:
-		return judge ? sizeof(struct proto_chunk) * PROTO_SAMPLE_CHUNKS : 0;
-	case MSG_CASE_INFO:
-		return judge ? sizeof(struct proto_case_info) : 0;
-	case MSG_OUTPUT:
-	case MSG_REPOISONED: {
-		const struct case_state *x = h->case_index < (uint32_t)s->ncases ? &s->cases[h->case_index] : NULL;
-		if (judge || !x || h->aux >= PROTO_MAX_BUFFERS || !x->values[h->aux])
-			return 0;
-		return x->count[h->aux] * dtype_size(x->info.buffers[h->aux].dtype);
-	}
-	case MSG_HELLO:
-		return sizeof(struct proto_device);
-	case MSG_TIMING:
-		return sizeof(struct proto_timing);
-	case MSG_INPUT_CHANGED:
-		return sizeof(uint64_t);
-	case MSG_ROUND_DIFFERS:
-		return judge ? 0 : sizeof(struct proto_round_differs);
-	case MSG_ERROR:
-	case MSG_STAGE:
-	case MSG_REFUSED:
-		return 4096;
-	case MSG_BUFFERS:
-		return judge ? 0 : sizeof(uint64_t) * PROTO_MAX_BUFFERS;
-	case MSG_FINDING:
-		return judge ? 0 : sizeof(struct proto_finding);
-	case MSG_COUNTS:
-		return judge ? 0 : sizeof(struct proto_counts);
-	case MSG_LINES:
-		return judge ? 0 : sizeof(struct proto_line) * PROTO_MAX_LINES;
-	case MSG_WAYS:
-		return judge ? 0 : sizeof(struct proto_way) * PROTO_MAX_WAYS;
-	case MSG_CASE_BEGIN:
-	case MSG_DONE:
-	default:
-		return 0;
-	}
-}
-
 static void judge_message(struct session *s, const struct proto_header *h, const char *payload);
 static void runner_message(struct session *s, const struct proto_header *h, const char *payload);
 static void tool_message(struct session *s, const struct proto_header *h, const char *payload);
+static void capture_message(struct session *s, const struct proto_header *h, const char *payload);
+
+/* The capture process runs the submission's host code: what it sends beyond plans is forged. */
+static void
+capture_forged(struct session *s, const char *what, bool wrong)
+{
+	int index = s->capture_current >= 0 ? s->capture_current : 0;
+	s->in[FROM_CAPTURE].broken = true;
+	buf_free(&s->in[FROM_CAPTURE].pending);
+	s->r->cases[index].wrong |= wrong;
+	session_fail_case(s, index, xasprintf("the process that runs your host code sent the grader %s: only the "
+					      "grader's measuring process reports outputs and times, and your code "
+					      "never runs there", what));
+}
 
 void
 session_feed(struct session *s, enum session_source from, const char *data, size_t n)
@@ -143,7 +109,7 @@ session_feed(struct session *s, enum session_source from, const char *data, size
 	while (in->pending.len >= sizeof(struct proto_header)) {
 		struct proto_header h;
 		memcpy(&h, in->pending.data, sizeof(h));
-		uint64_t limit = payload_limit(s, &h, from);
+		uint64_t limit = session_payload_limit(s, &h, from);
 		bool output = h.type == MSG_OUTPUT || h.type == MSG_REPOISONED;
 		if (h.magic != PROTO_MAGIC || h.length > limit || (output && h.length != limit)) {
 			in->broken = true;
@@ -151,6 +117,8 @@ session_feed(struct session *s, enum session_source from, const char *data, size
 			if (from == FROM_JUDGE) {
 				free(s->r->message);
 				s->r->message = xstrdup("the judge sent a message it should not have: the check is broken");
+			} else if (from == FROM_CAPTURE) {
+				capture_forged(s, "something that is not a message of the harness", false);
 			} else if (from == FROM_RUNNER) {
 				int index = s->current >= 0 ? s->current : 0;
 				session_fail_case(s, index, xstrdup("the program sent the grader something that is not a "
@@ -167,38 +135,17 @@ session_feed(struct session *s, enum session_source from, const char *data, size
 			judge_message(s, &h, payload);
 		else if (from == FROM_RUNNER)
 			runner_message(s, &h, payload);
+		else if (from == FROM_CAPTURE)
+			capture_message(s, &h, payload);
 		else
 			tool_message(s, &h, payload);
+		if (in->broken)
+			return;
 		buf_consume(&in->pending, sizeof(h) + h.length);
 	}
 }
 
 /* --------------------------------------------------------------- the judge */
-
-/*
- * The check's buffers against the launcher's signature in workbook.json, in order and by type: a check
- * that says uint8 where the launcher takes `const int *` would read every element wrong. NULL when
- * they agree, else the sentence (you own it).
- */
-static char *
-buffers_disagree(const struct exercise *e, const struct proto_case_info *info)
-{
-	if (!e || !e->nparams)
-		return NULL;
-	if (info->nbuffers != e->nparams)
-		return xasprintf("the check of '%s' declares %d buffer%s, but its launcher takes %d pointer%s: %s",
-				 e->name, info->nbuffers, info->nbuffers == 1 ? "" : "s", e->nparams,
-				 e->nparams == 1 ? "" : "s", e->launcher);
-	for (int k = 0; k < info->nbuffers; k++) {
-		const struct proto_buffer *b = &info->buffers[k];
-		if (b->dtype != e->params[k].dtype)
-			return xasprintf("the check of '%s' declares buffer %d '%s' as %s, but the launcher's "
-					 "parameter '%s' is %s: change the check's check_buffer_typed or the signature "
-					 "in workbook.json", e->name, k + 1, b->name, dtype_name(b->dtype),
-					 e->params[k].text, dtype_name(e->params[k].dtype));
-	}
-	return NULL;
-}
 
 static void
 judge_message(struct session *s, const struct proto_header *h, const char *payload)
@@ -222,7 +169,7 @@ judge_message(struct session *s, const struct proto_header *h, const char *paylo
 			if (x->info.buffers[k].is_output)
 				x->count[k] = x->info.buffers[k].rows * x->info.buffers[k].cols;
 		}
-		char *disagree = s->check_error ? NULL : buffers_disagree(s->e, &x->info);
+		char *disagree = s->check_error ? NULL : manifest_buffers_disagree(s->e, &x->info);
 		if (disagree) {
 			s->check_error = disagree;
 			s->in[FROM_JUDGE].broken = true;
@@ -340,26 +287,7 @@ error_message(struct session *s, const struct proto_header *h, int index, const 
 	session_fail_case(s, index, diagnose_name_words(payload, h->length, &arrays, 1));
 	if (h->aux == PROTO_STAGE_RACE && !s->r->cases[index].wrong) {
 		s->r->cases[index].wrong = true;
-		if (memmem(payload, h->length, "plain read-modify-write", 23)) {
-			/* its own id, for hints: no barrier and no second order would help */
-			diagnose_add(s->r, "cross_block_update",
-				     xasprintf("in case %s two blocks update the same element with a plain "
-					       "read-modify-write: on a GPU they run at once and one update is lost "
-					       "(atomicAdd, or one block per element)", s->r->cases[index].name));
-			return;
-		}
-		const char *why = memmem(payload, h->length, "two blocks write", 16)
-					  ? "two blocks write the same element: on a GPU whichever runs last wins (one block "
-					    "per element, or atomicAdd)"
-				  : memmem(payload, h->length, "blocks run", 10)
-					  ? "the result depends on the order in which blocks run: blocks cannot wait for each "
-					    "other within a launch (an atomic, or a second launch?)"
-				  : memmem(payload, h->length, "two threads of block", 20)
-					  ? "two threads of a block write the same element: whichever writes last wins (is an "
-					    "index or a bound wrong?)"
-					  : "the result depends on the order in which the threads of a block run: a missing "
-					    "__syncthreads()?";
-		diagnose_add(s->r, "race", xasprintf("in case %s %s", s->r->cases[index].name, why));
+		diagnose_race(s->r, s->r->cases[index].name, payload, h->length);
 	}
 }
 
@@ -416,6 +344,16 @@ session_rounds_verdict(struct session *s)
 	s->rounds_differ = NULL;
 }
 
+/* The sandbox stopped the submission (the runner's, or on a GPU the capture process's): the first reason stays. */
+static void
+refused_message(struct session *s, const struct proto_header *h, const char *payload)
+{
+	if (!s->refused) {
+		s->refused = xasprintf("%.*s", (int)h->length, payload);
+		s->refused_when = (int)h->aux;
+	}
+}
+
 static void
 runner_message(struct session *s, const struct proto_header *h, const char *payload)
 {
@@ -455,10 +393,7 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		s->have_device = s->hello = true;
 		break;
 	case MSG_REFUSED:
-		if (!s->refused) {
-			s->refused = xasprintf("%.*s", (int)h->length, payload);
-			s->refused_when = (int)h->aux;
-		}
+		refused_message(s, h, payload);
 		break;
 	case MSG_CASE_BEGIN:
 		if (index >= s->ncases)
@@ -541,6 +476,45 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 	}
 }
 
+/*
+ * The capture process: a plan per case, in order, then "done". An error or a refusal it reports can
+ * only fail the submission, so it counts; anything else it sends is forged (a timing report, an output).
+ */
+static void
+capture_message(struct session *s, const struct proto_header *h, const char *payload)
+{
+	int index = (int)h->case_index;
+	switch (h->type) {
+	case MSG_PLAN:
+		if (index >= s->ncases || index < s->captured || s->capture_done) {
+			capture_forged(s, "a plan out of order", true);
+			break;
+		}
+		buf_add(&s->cases[index].plan, payload, h->length);
+		s->cases[index].have_plan = true;
+		s->captured = index + 1;
+		break;
+	case MSG_ERROR:
+		if (index < s->ncases)
+			session_fail_case(s, index, xasprintf("%.*s", (int)h->length, payload));
+		break;
+	case MSG_REFUSED:
+		refused_message(s, h, payload);
+		break;
+	case MSG_CASE_BEGIN:
+		if (index < s->ncases)
+			s->capture_current = index;
+		break;
+	case MSG_DONE:
+		s->capture_done = true;
+		break;
+	default:
+		capture_forged(s, h->type == MSG_TIMING ? "a timing report" : h->type == MSG_OUTPUT ? "an output"
+				  : "a message of the measuring process", true);
+		break;
+	}
+}
+
 /* Under compute-sanitizer the arrays lie elsewhere than in the graded run: keep where. */
 static void
 tool_message(struct session *s, const struct proto_header *h, const char *payload)
@@ -554,11 +528,17 @@ session_runner_ended(struct session *s, bool timed_out, double limit_s, const ch
 {
 	if (s->done || s->stopped_early || s->refused)
 		return;
-	int index = s->current >= 0 ? s->current : 0;
+	session_stopped(s, timed_out, s->hello, s->current, limit_s, status);
+}
+
+void
+session_stopped(struct session *s, bool timed_out, bool started, int current, double limit_s, const char *status)
+{
+	int index = current >= 0 ? current : 0;
 	char *why;
-	if (timed_out && !s->hello)
+	if (timed_out && !started)
 		why = xasprintf("the program did not start within %.0f s", limit_s);
-	else if (timed_out && s->current < 0)
+	else if (timed_out && current < 0)
 		why = xasprintf("the program did not reach its first case within %.0f s of loading: does code "
 				"outside the kernels (a constructor, a static initialiser) never return?", limit_s);
 	else if (timed_out)

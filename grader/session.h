@@ -28,6 +28,8 @@ struct case_state {
 	uint64_t addrs[PROTO_MAX_BUFFERS];      /* where the runner put the case's arrays */
 	struct proto_finding uninitialized;    /* said only if the case fails */
 	bool have_uninitialized;
+	struct buf plan;                       /* GPU: the capture process's plan of the launcher's calls */
+	bool have_plan;
 };
 
 /* Framing state of one stream of messages. */
@@ -36,7 +38,8 @@ struct reader {
 	bool broken;
 };
 
-enum session_source { FROM_JUDGE, FROM_RUNNER, FROM_TOOL };
+/* FROM_RUNNER: on a GPU the measuring process; FROM_CAPTURE: the process that runs the submission's host code */
+enum session_source { FROM_JUDGE, FROM_RUNNER, FROM_TOOL, FROM_CAPTURE, SESSION_SOURCES };
 
 struct session {
 	const struct exercise *e;
@@ -45,7 +48,7 @@ struct session {
 	int ncases;            /* correctness cases, then the timed one and its judged round */
 	int timed;             /* the timed case's index, or -1 */
 	struct case_state *cases;
-	struct reader in[3];   /* by enum session_source */
+	struct reader in[SESSION_SOURCES];
 	int current;           /* the case the runner is in, -1 before the first */
 	bool hello;            /* the runner opened the GPU and is loading the submission */
 	bool done;             /* the runner said it finished */
@@ -69,6 +72,9 @@ struct session {
 	char *tool_message;
 	char *check_error;     /* the judge described buffers the launcher's signature does not take */
 	enum progress_mode progress; /* what is said as cases end */
+	bool capture_done;     /* the capture process said it finished */
+	int capture_current;   /* the case it is in, -1 before the first */
+	int captured;          /* cases it sent a plan for, counted to the last one's index + 1 */
 };
 
 /* A session for r's cases (r->ncases of them, named already); s->measured is -1 until set. */
@@ -76,11 +82,20 @@ void session_init(struct session *s, const struct exercise *e, enum backend back
 		  int timed);
 void session_release(struct session *s);
 
+/* The largest payload message h may carry from `from` (grader/session_frame.c); 0 for none. */
+uint64_t session_payload_limit(const struct session *s, const struct proto_header *h, enum session_source from);
+
 /* Feed bytes from one source; a forged or broken stream fails the case it was in and sets stop_runner. */
 void session_feed(struct session *s, enum session_source from, const char *data, size_t n);
 
 /* The runner ended: say why it stopped before finishing, if it did. */
 void session_runner_ended(struct session *s, bool timed_out, double limit_s, const char *status);
+/*
+ * A child that runs the submission stopped before it finished, in case `current` (-1: before the
+ * first, after it had `started`): its case fails with why, a time-out under limit_s or its status.
+ */
+void session_stopped(struct session *s, bool timed_out, bool started, int current, double limit_s,
+		     const char *status);
 
 /* Fail case `index` with `message` (owned) unless it already failed; the first reason stays. */
 void session_fail_case(struct session *s, int index, char *message);

@@ -145,6 +145,11 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		status = claim_build_dir(s, log);
 	s->object = xasprintf("%s/%s.o", s->dir, e->name);
 	s->library = xasprintf("%s/%s.so", s->dir, e->name);
+	if (b == BACKEND_GPU) {
+		s->capture = build_capture_path(e);
+		s->device_code = xasprintf("%s/%s.fatbin", s->dir, e->name);
+		s->plans = xasprintf("%s/%s.plans", s->dir, e->name);
+	}
 
 	/* nvcc's driver cannot take some file names (quotes, say): it reads those through a plain-named link,
 	   with the file's own folder on the include path for what it includes beside it */
@@ -453,6 +458,13 @@ build_link(struct student_build *s, struct buf *log)
 	const char *deps[] = { s->object, "sim/student.ld" };
 	int status = build_step(s->library, &cmd, deps, s->backend == BACKEND_SIM ? 2 : 1, NULL, log);
 	args_free(&cmd);
+	if (!status && s->backend == BACKEND_GPU) {
+		/* the measuring process loads the device code alone, as data: the fatbinary of the object inspected */
+		struct args copy = { 0 };
+		ARGS_ADD(&copy, "objcopy", "-O", "binary", "--only-section=.nv_fatbin", s->object, s->device_code);
+		status = build_step(s->device_code, &copy, deps, 1, NULL, log);
+		args_free(&copy);
+	}
 	return status;
 }
 
@@ -477,6 +489,9 @@ build_release(struct student_build *s)
 	free(s->object);
 	free(s->library);
 	free(s->runner);
+	free(s->capture);
+	free(s->device_code);
+	free(s->plans);
 	free(s->judge);
 	free(s->compile_source);
 	free(s->compile_line);

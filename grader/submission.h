@@ -17,8 +17,11 @@ struct student_build {
 	char *source;   /* as the student named it, for messages */
 	char *dir;      /* build/<backend>/sub/<hash>/ */
 	char *object;
-	char *library;  /* the student's shared object, which the runner loads */
+	char *library;  /* the student's shared object, which the runner (simulator) or capture process (GPU) loads */
 	char *runner;   /* the exercise's, shared by every submission */
+	char *capture;  /* GPU: the exercise's capture process, which records the launcher's calls */
+	char *device_code; /* GPU: the object's fatbinary, the only part of it the measuring runner loads */
+	char *plans;    /* GPU: the checked plans of the launcher's calls, written for the measuring runner */
 	char *judge;
 	char *compile_source; /* what the compiler reads (the rewritten file on sim) */
 	char **compile_argv;  /* NULL when the object is up to date */

@@ -77,14 +77,16 @@ tools_argv(const struct exercise *e, char *const *options, enum argv_cases which
 		add(&argv, &argc, &cap, xstrdup("--under-tool"));
 		add(&argv, &argc, &cap, xstrdup("1"));
 	}
-	if (which == ARGV_TOOL_TIMED_SIZE) {
-		add(&argv, &argc, &cap, xstrdup("--case"));
-		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
-		return argv;
-	}
 	for (int i = 0; i < e->ncases; i++) {
 		add(&argv, &argc, &cap, xstrdup("--case"));
 		add(&argv, &argc, &cap, dims_text(e->cases[i], e->ndims));
+	}
+	if (which == ARGV_TOOL_TIMED_SIZE) {
+		/* after the correctness cases, in the graded run's order: on a GPU their plans, and the launcher's
+		   state from one call to the next, are that run's; the runner profiles this last case alone */
+		add(&argv, &argc, &cap, xstrdup("--case"));
+		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
+		return argv;
 	}
 	if (measured) {
 		add(&argv, &argc, &cap, xstrdup("--case"));
@@ -98,6 +100,17 @@ tools_argv(const struct exercise *e, char *const *options, enum argv_cases which
 		add(&argv, &argc, &cap, xasprintf("%d", check_round));
 	}
 	return argv;
+}
+
+void
+tools_add_option(char ***argv, const char *option, const char *value)
+{
+	int argc = 0;
+	while ((*argv)[argc])
+		argc++;
+	int cap = argc + 1;
+	add(argv, &argc, &cap, xstrdup(option));
+	add(argv, &argc, &cap, xstrdup(value));
 }
 
 void
@@ -262,9 +275,9 @@ tools_lines(struct session *s, const struct runner_command *cmd, const char *con
 	}
 	char *base = xasprintf("%s/report", dir), *report = xasprintf("%s.ncu-rep", base);
 	char **args = tools_argv(s->e, cmd->options, ARGV_TOOL_TIMED_SIZE, -1, NULL);
-	/* clocks as they are, as in tools_profile */
+	/* clocks as they are, and the student's launch at the timed size alone, as in tools_profile */
 	char *profile[] = { program, "--section", "SourceCounters", "--import-source", "yes", "--clock-control", "none",
-			    "--force-overwrite", "--export", base, NULL };
+			    "--profile-from-start", "off", "--force-overwrite", "--export", base, NULL };
 	char *output = run_tool(s, profile, args, cmd->channel_fd, discard_channel);
 	char *csv = NULL, *none[] = { NULL };
 	if (file_exists(report)) {

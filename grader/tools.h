@@ -10,17 +10,24 @@
 #include "lib/run.h"
 #include "session.h"
 
-/* How to start the runner: its options before the cases (program first), and its channel. */
+/*
+ * How to start the runner: its options before the cases (program first), and its channel. On a GPU
+ * the runner is the measuring process and the capture process runs the submission's host code: its
+ * options too, and its channel.
+ */
 struct runner_command {
-	char **options; /* NULL-terminated: the runner, --channel, --seed, --student … */
+	char **options; /* NULL-terminated: the runner, --channel, --seed, --student or --device-code … */
 	int channel_fd;
+	char **capture_options; /* GPU: the capture process, --channel, --student, --launcher; NULL on sim */
+	int capture_fd;
 };
 
 enum argv_cases {
 	ARGV_GRADED,          /* every correctness case */
 	ARGV_GRADED_TIMED,    /* and the timed case, with check_round its judged round */
 	ARGV_TOOL_CASES,      /* the correctness cases under a GPU tool */
-	ARGV_TOOL_TIMED_SIZE, /* the timed size alone, as a plain case, under a GPU tool */
+	ARGV_TOOL_TIMED_SIZE, /* the correctness cases, then the timed size as a plain case, under a GPU tool
+				 (the runner profiles that last case alone) */
 };
 
 /*
@@ -38,6 +45,8 @@ char **tools_argv(const struct exercise *e, char *const *options, enum argv_case
  */
 void tools_measured_dims(const struct exercise *e, int *dims);
 void tools_free_argv(char **argv);
+/* Add an option and its value to a NULL-terminated argv of tools_argv's. */
+void tools_add_option(char ***argv, const char *option, const char *value);
 
 /* compute-sanitizer's memcheck, racecheck and synccheck over the correctness cases. */
 void tools_sanitize(struct session *s, const struct runner_command *cmd);

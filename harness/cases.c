@@ -63,6 +63,12 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 			cfg->wait_go = atoi(val) != 0;
 		else if (!strcmp(opt, "--student"))
 			cfg->student = val;
+		else if (!strcmp(opt, "--launcher"))
+			cfg->launcher = val;
+		else if (!strcmp(opt, "--device-code"))
+			cfg->device_code = val;
+		else if (!strcmp(opt, "--plans"))
+			cfg->plans = val;
 		else if (!strcmp(opt, "--rtol"))
 			cfg->rtol = atof(val);
 		else if (!strcmp(opt, "--atol"))

@@ -28,7 +28,10 @@ struct run_config {
 	double threshold_ratio;  /* runner: re-measure when this close to it */
 	double threshold_us;     /* runner: absolute threshold, 0 if none */
 	double rtol, atol;       /* judge: the exercise's tolerance for float outputs; NAN: the type's default */
-	const char *student;     /* runner: the submission's shared object */
+	const char *student;     /* runner (simulator) and capture: the submission's shared object */
+	const char *launcher;    /* capture: the launcher's name in it */
+	const char *device_code; /* runner (GPU): the submission's device code, a fatbinary */
+	const char *plans;       /* runner (GPU): the plans of its launcher's calls, as the grader checked them */
 	bool under_tool;         /* runner: under compute-sanitizer or Nsight Compute */
 	bool timing_ways;        /* runner, GPU: time the kernel the right and the wrong ways (the "Measure it"
 				    demo): its first launch, in case 0, and the rest in the timed case */

@@ -1,9 +1,12 @@
 /*
- * The framing between the grader (parent) and its children: the runner, which
- * holds the student's code, and the judge, which holds only instructor code.
- * Every message is a fixed header and `length` bytes of payload. The parent
- * trusts nothing the runner says beyond "these are my outputs": it compares
- * them with the judge's reference itself.
+ * The framing between the grader (parent) and its children: the runner, the
+ * judge, and on a GPU the capture process. On a GPU the runner is the
+ * measuring process: it holds no host code of the student's, replays the
+ * plans the capture process recorded, and alone sends outputs and timings;
+ * on the simulator it holds the student's code. The judge holds only
+ * instructor code. Every message is a fixed header and `length` bytes of
+ * payload. The parent trusts nothing the runner says beyond "these are my
+ * outputs": it compares them with the judge's reference itself.
  */
 #ifndef CUDALINGS_PROTOCOL_H
 #define CUDALINGS_PROTOCOL_H
@@ -37,6 +40,8 @@ enum proto_type {
 	MSG_WAYS,          /* runner: the timed case, payload = struct proto_way[], at most PROTO_MAX_WAYS */
 	MSG_SAMPLE,        /* judge: case, aux = buffer: judged on these elements only (struct proto_chunk[]);
 			      its MSG_EXPECTED, and the runner's MSG_OUTPUT and MSG_REPOISONED, carry them alone */
+	MSG_PLAN,          /* capture (GPU): case, payload = the launcher's plan for it (harness/plan.h); the
+			      only message of the capture process besides MSG_ERROR, MSG_REFUSED and MSG_DONE */
 };
 
 /*

@@ -1,11 +1,16 @@
 /*
- * The runner: the only process that holds the student's code. It draws the
- * inputs from the seed the grader passes, calls the launcher, and ships the
- * raw outputs and the timings to the grader over the channel. It decides
- * nothing: the grader compares the outputs with the judge's reference.
+ * The runner: it draws the inputs from the seed the grader passes, runs the
+ * student's launches, and ships the raw outputs and the timings to the
+ * grader over the channel. It decides nothing: the grader compares the
+ * outputs with the judge's reference.
  *
- * Built twice from this one file: by nvcc for the GPU, and through the CPU
- * simulator's rewriter for the sim backend.
+ * Built twice from this one file. By nvcc for the GPU, where it is the
+ * measuring process: it never loads the student's host code, only its
+ * device code, and replays the plans the capture process recorded of the
+ * launcher's calls (harness/capture.cpp, harness/replay.cpp), so nothing
+ * the submission's host code does can reach this process's memory or its
+ * channel. Through the CPU simulator's rewriter for the sim backend, where
+ * it loads the student's shared object and calls the launcher itself.
  */
 #include <cuda_runtime.h>
 #ifndef __CUDASIM__
@@ -28,6 +33,8 @@ extern "C" {
 #include "stats.h"
 }
 #ifndef __CUDASIM__
+#include "gpu_open.h"
+#include "replay.h"
 #include "timing_ways.h"
 #endif
 
@@ -42,7 +49,8 @@ extern "C" __attribute__((weak)) int cudalings_physical_launch(const struct chec
 static struct run_config cfg;
 static int channel;
 static volatile int current_case; /* for a report from a signal handler */
-/* found in the student's shared object once the sandbox is up */
+/* found in the student's shared object once the sandbox is up (simulator); on a GPU only a mark that says
+   "the student's": its plans stand in for it */
 static const void *student_launcher;
 
 static const char *
@@ -367,33 +375,60 @@ poison_outputs(struct case_buffers *b, void *const *dev)
 static bool first_launch_timed(int index, const void *fn, struct case_buffers *b, void *const *dev, cudaError_t *e);
 
 /*
- * Under Nsight Compute (--under-tool), the student's launch and nothing else is
- * profiled: the grader starts ncu with --profile-from-start off, and the
- * harness's own kernels (inputs drawn, outputs compared) stay outside.
+/*
+ * Under Nsight Compute (--under-tool), the student's launch at the timed size and
+ * nothing else is profiled: the grader starts ncu with --profile-from-start off
+ * and puts that size last, after the correctness cases (ARGV_TOOL_TIMED_SIZE:
+ * on a GPU their plans are the graded run's, in its order), and the harness's
+ * own kernels (inputs drawn, outputs compared) stay outside.
  */
 static void
-profile_range(const void *fn, bool on)
+profile_range(int index, const void *fn, bool on)
 {
 #ifndef __CUDASIM__
-	if (!cfg.under_tool || fn != student_launcher)
+	if (!cfg.under_tool || fn != student_launcher || index != cfg.ncases - 1)
 		return;
 	if (on)
 		cudaProfilerStart();
 	else
 		cudaProfilerStop();
 #else
-	(void)fn, (void)on;
+	(void)index, (void)fn, (void)on;
 #endif
+}
+
+/*
+ * Run launcher `fn` for case `index` on `dev` and return the launch's error.
+ * The instructor's launchers are called. The student's is called on the
+ * simulator; on a GPU its plan for the case is replayed.
+ */
+static cudaError_t
+call_launcher(int index, const void *fn, const struct check_case *c, void *const *dev)
+{
+#ifndef __CUDASIM__
+	if (fn == student_launcher)
+		return replay_case(index, dev);
+#else
+	(void)index;
+#endif
+	check_definition.launch(fn, c, dev);
+	return cudaGetLastError();
 }
 
 static int
 launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *b, void *const *dev)
 {
 	cudaError_t e;
+#ifndef __CUDASIM__
+	if (fn == student_launcher && !replay_has(index)) {
+		proto_sendf(channel, MSG_ERROR, (uint32_t)index, stage,
+			    "the launcher's calls for this case were not recorded: its process stopped at an earlier case");
+		return -1;
+	}
+#endif
 	if (!first_launch_timed(index, fn, b, dev, &e)) {
-		profile_range(fn, true);
-		check_definition.launch(fn, &b->c, dev);
-		e = cudaGetLastError();
+		profile_range(index, fn, true);
+		e = call_launcher(index, fn, &b->c, dev);
 	}
 	/* before the error: a fault may end the program, and the checks explain it */
 	send_checks(index);
@@ -408,7 +443,7 @@ launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *
 		return -1;
 	}
 	e = cudaDeviceSynchronize();
-	profile_range(fn, false);
+	profile_range(index, fn, false);
 	if (e != cudaSuccess) {
 		report_cuda_error(index, stage, "running the kernel", e);
 		return -1;
@@ -536,8 +571,9 @@ send_second_poison(int index, struct case_buffers *b, void *const *dev)
 	for (int k = 0; k < b->c.nbuffers; k++)
 		if (b->c.spec[k].role == BUFFER_OUT && cudaMemsetAsync(dev[k], DTYPE_SECOND_POISON_BYTE, b->bytes[k]))
 			return;
-	check_definition.launch(student_launcher, &b->c, dev);
-	cudaError_t e = cudaDeviceSynchronize();
+	cudaError_t e = call_launcher(index, student_launcher, &b->c, dev);
+	if (e == cudaSuccess)
+		e = cudaDeviceSynchronize();
 #ifdef __CUDASIM__
 	/* what the simulator's checks saw of this launch was seen in the first already */
 	static struct cudasimChecks seen;
@@ -833,16 +869,17 @@ time_once(struct timing_state *t, enum variant v, unsigned flush_value, double *
 	    harness_call(index, "poisoning the outputs", poison_outputs(t->b, variant_buffers(t, v))))
 		return -1;
 	cudaEventRecord(t->start);
+	cudaError_t launched = cudaSuccess;
 	if (v == VARIANT_COPY)
 		cudaMemcpyAsync(t->copy_dst, t->copy_src, t->copy_bytes, cudaMemcpyDeviceToDevice);
 	else if (v == VARIANT_PHYSICAL)
 		cudalings_physical_launch(&t->b->c, variant_buffers(t, v));
 	else
-		check_definition.launch(v == VARIANT_STUDENT ? student_launcher
-					: v == VARIANT_GOLD ? cudalings_gold_launcher : cudalings_reference_launcher,
-					&t->b->c, variant_buffers(t, v));
+		launched = call_launcher(index, v == VARIANT_STUDENT ? student_launcher
+					 : v == VARIANT_GOLD ? cudalings_gold_launcher : cudalings_reference_launcher,
+					 &t->b->c, variant_buffers(t, v));
 	cudaEventRecord(t->stop);
-	cudaError_t e = cudaGetLastError();
+	cudaError_t e = launched != cudaSuccess ? launched : cudaGetLastError();
 	if (e == cudaSuccess)
 		e = cudaEventSynchronize(t->stop);
 	if (e == cudaSuccess)
@@ -1149,6 +1186,7 @@ clocks_sample(struct clocks *c)
 
 #ifndef __CUDASIM__
 struct ways_launch {
+	int index;
 	const struct check_case *c;
 	void *const *dev;
 };
@@ -1157,7 +1195,8 @@ static void
 ways_launch(void *ctx)
 {
 	const struct ways_launch *w = (const struct ways_launch *)ctx;
-	check_definition.launch(student_launcher, w->c, w->dev);
+	/* an error stays the device's: the demo's timing and the case's own launch report it */
+	call_launcher(w->index, student_launcher, w->c, w->dev);
 }
 
 static unsigned
@@ -1181,7 +1220,7 @@ first_launch_timed(int index, const void *fn, struct case_buffers *b, void *cons
 	if (!cfg.timing_ways || done || index != 0 || fn != student_launcher)
 		return false;
 	done = true;
-	struct ways_launch w = { &b->c, dev };
+	struct ways_launch w = { index, &b->c, dev };
 	struct timing_ways_kernel k = { ways_launch, &w, NULL, 0, ways_sm_mhz };
 	/* the flush is set up beforehand: only the launch, with what it loads on its first call, is timed */
 	if (alloc_flush(&k.flush, &k.flush_bytes) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
@@ -1203,7 +1242,7 @@ static int
 send_timing_ways(struct timing_state *t)
 {
 #ifndef __CUDASIM__
-	struct ways_launch w = { &t->b->c, t->b->dev };
+	struct ways_launch w = { t->index, &t->b->c, t->b->dev };
 	struct timing_ways_kernel k = { ways_launch, &w, t->flush, t->flush_bytes, ways_sm_mhz };
 	struct proto_way ways[PROTO_MAX_WAYS];
 	int n = 0;
@@ -1345,26 +1384,10 @@ static void
 load_student(void)
 {
 #ifndef __CUDASIM__
-	/* the context, its threads and the files it opens lazily exist before the filter: a launch, an
-	   allocation, a copy, events and a pooled allocation, each once (not under a tool: its figures are
-	   the student's) */
-	void *scratch = NULL;
-	cudaEvent_t e;
-	if (!cfg.under_tool && cudaMalloc(&scratch, 4096) == cudaSuccess) {
-		draw_inputs<<<1, 32>>>(scratch, 32, 1, DTYPE_FLOAT32, -1, 1);
-		cudaMemsetAsync(scratch, 0, 4096);
-		cudaEventCreate(&e);
-		cudaEventRecord(e);
-		cudaEventSynchronize(e);
-		cudaEventDestroy(e);
-		/* the stream-ordered allocator's pool: the driver opens a device file for it at its first use
-		   (H100, CUDA 13), which the filter would refuse a cudaMallocAsync later */
-		void *pooled = NULL;
-		if (cudaMallocAsync(&pooled, 4096, 0) == cudaSuccess)
-			cudaFreeAsync(pooled, 0);
-		cudaDeviceSynchronize();
-		cudaFree(scratch);
-	}
+	/* the context, its threads and the files it opens lazily exist before the filter (not under a tool:
+	   its figures are the student's) */
+	if (!cfg.under_tool)
+		gpu_open_before_filter();
 	cudaGetLastError();
 	if (!cfg.under_tool)
 		clocks_open();
@@ -1390,18 +1413,25 @@ load_student(void)
 #ifdef __CUDASIM__
 	/* its faults and checks name lines of the student's file */
 	cudasimProgramObject(cfg.student);
-#endif
 	student_launcher = cfg.student ? sandbox_load(cfg.student, cudalings_launcher_name, why, sizeof(why)) : NULL;
-#ifdef __CUDASIM__
 	/* as on a GPU, host code cannot read or write device memory: only kernels and runtime calls can */
 	catch_host_faults();
 	cudasimGuardDeviceMemory(1);
-#endif
 	if (!student_launcher) {
 		proto_sendf(channel, MSG_REFUSED, 0, SANDBOX_LOAD, "%s", cfg.student ? why : "no --student given");
 		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 		exit(1);
 	}
+#else
+	/* only the device code, as data, and the plans the grader checked: no host code of the student's */
+	static const char plans_stand_in = 0;
+	if (replay_open(&cfg, why, sizeof(why))) {
+		proto_sendf(channel, MSG_REFUSED, 0, SANDBOX_RUN, "its launcher's calls could not be replayed: %s", why);
+		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
+		exit(1);
+	}
+	student_launcher = &plans_stand_in;
+#endif
 }
 
 int

@@ -1,6 +1,11 @@
 // exercise: sliding_average
 // expect: correctness
 // message: on inputs it had not seen before
+// gpu-expect: performance|pass
+// gpu-message: the reference|cases correct
+// (On a GPU the launcher runs once per case, in the capture process, and the measuring process replays
+// that call's work every round: what it remembers is never used, every round computes, and the time is
+// that of the whole work.)
 // Computes only when the buffers or the size change and otherwise copies
 // what it computed last time: the GPU's timed rounds reuse the case's
 // buffers with fresh inputs, and the simulator runs cases again in their

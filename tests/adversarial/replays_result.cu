@@ -1,6 +1,11 @@
 // exercise: transpose
 // expect: correctness
 // message: on inputs it had not seen before
+// gpu-expect: performance|pass
+// gpu-message: the reference|cases correct
+// (On a GPU the launcher runs once per case, in the capture process, and the measuring process replays
+// that call's work every round: what it remembers is never used, every round computes, and the time is
+// that of the whole work.)
 // Transposes once per size and then only copies the remembered result: fast,
 // and right as long as the inputs never change. Every timed round draws new
 // ones, and so does each of the simulator's runs of the last case again.

@@ -1,6 +1,11 @@
 // exercise: matmul
 // expect: correctness
 // message: on inputs it had not seen before
+// gpu-expect: performance|pass
+// gpu-message: the reference|cases correct
+// (On a GPU the launcher runs once per case, in the capture process, and the measuring process replays
+// that call's work every round: what it remembers is never used, every round computes, and the time is
+// that of the whole work.)
 // Computes one launch in four and replays the last result in between: the
 // median round would be four times faster. Every timed round has fresh
 // inputs and is compared with the reference's output for them.

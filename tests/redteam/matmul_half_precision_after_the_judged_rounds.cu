@@ -1,6 +1,6 @@
 // exercise: matmul
-// expect: correctness
-// message: round
+// expect: correctness|performance
+// message: round|the reference
 // gpu-only
 // Detects the timed rounds and does less in those that are not judged whole.
 // Every timed round is compared on the device with the reference's output,
@@ -11,6 +11,9 @@
 // the median's interval wide; after that, convert A and B to half precision
 // and multiply with tensor cores (wmma), within 1% and several times faster
 // than the reference. The median comes from the fast rounds.
+// Since the GPU runner's split the launcher is called once per case (the
+// capture process records it) and every timed round replays that first call,
+// the slow exact one: it never reaches its half precision, and fails on time.
 #include <chrono>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

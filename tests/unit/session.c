@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "capture.h"
+#include "lib/file.h"
+#include "plan.h"
 #include "sandbox.h"
 #include "session.h"
 
@@ -363,5 +368,102 @@ Test(session, a_judge_naming_a_type_that_does_not_exist_is_broken, .timeout = 5)
 	setup_typed(&f, &exercise, 1, -1, 4, DTYPE_COUNT + 3);
 	cr_assert(f.s.in[FROM_JUDGE].broken);
 	cr_assert_eq(f.s.cases[0].count[0], 0, "nothing of a buffer of no known type is compared");
+	teardown(&f);
+}
+
+/* ------------------------------------------------------------ the capture process (GPU) */
+
+Test(session, a_timing_report_from_the_capture_process_is_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 3, 1, 4);
+	struct proto_timing t = { .student_us = 700, .reference_us = 700, .ratio = 1.0, .rounds = 20, .measurements = 1 };
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_PLAN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_CASE_BEGIN, 1, 0, NULL, 0);
+	say(&f.runner, MSG_TIMING, 1, 0, &t, sizeof(t));
+	say(&f.runner, MSG_DONE, 0, 0, NULL, 0);
+	session_feed(&f.s, FROM_CAPTURE, f.runner.data, f.runner.len);
+	cr_assert_not(f.s.have_timing);
+	cr_assert_not(f.s.capture_done, "nothing after the forgery is read");
+	cr_assert(f.s.in[FROM_CAPTURE].broken);
+	cr_assert_not(f.r.cases[1].passed);
+	cr_assert_not_null(strstr(f.r.cases[1].message, "only the grader's measuring process reports"));
+	teardown(&f);
+}
+
+Test(session, an_output_from_the_capture_process_is_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 1, -1, 4);
+	float good[4] = { 1, 1, 1, 1 };
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_OUTPUT, 0, 0, good, sizeof(good));
+	session_feed(&f.s, FROM_CAPTURE, f.runner.data, f.runner.len);
+	cr_assert(f.s.in[FROM_CAPTURE].broken);
+	cr_assert_not(f.r.cases[0].passed);
+	teardown(&f);
+}
+
+/* A launch of `name` on one block of 32 threads, its one argument a pointer to `to`. */
+static void
+plan_launch(struct buf *plan, const char *name, struct plan_ref to)
+{
+	struct plan_launch l = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .nparams = 1, .nrelocs = 1, .args_bytes = 8 };
+	snprintf(l.name, sizeof(l.name), "%s", name);
+	struct plan_param p = { 0, 8 };
+	struct plan_reloc r = { .at = 0, .to = to };
+	uint64_t arg = 0;
+	struct plan_record h = { PLAN_LAUNCH, sizeof(l) + sizeof(p) + sizeof(r) + sizeof(arg) };
+	buf_add(plan, &h, sizeof(h));
+	buf_add(plan, &l, sizeof(l));
+	buf_add(plan, &p, sizeof(p));
+	buf_add(plan, &r, sizeof(r));
+	buf_add(plan, &arg, sizeof(arg));
+}
+
+Test(session, the_capture_plans_are_checked_and_written_in_case_order, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 2, -1, 4);
+	struct buf plan = { 0 };
+	plan_launch(&plan, "_Z6kernelPf", (struct plan_ref){ PLAN_CASE_BUFFER, 0, 16 });
+	say(&f.runner, MSG_PLAN, 0, 0, plan.data, plan.len);
+	say(&f.runner, MSG_PLAN, 1, 0, plan.data, plan.len);
+	say(&f.runner, MSG_DONE, 0, 0, NULL, 0);
+	session_feed(&f.s, FROM_CAPTURE, f.runner.data, f.runner.len);
+	cr_assert(f.s.capture_done);
+	char path[] = "/tmp/cudalings-plans-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_eq(capture_write_plans(&f.s, path), 0);
+	size_t n = 0;
+	char *text = read_file(path, &n);
+	cr_assert_eq(n, 2 * (sizeof(struct plan_file_entry) + plan.len));
+	struct plan_file_entry h;
+	memcpy(&h, text + sizeof(h) + plan.len, sizeof(h));
+	cr_assert_eq(h.case_index, 1);
+	free(text);
+	unlink(path);
+	buf_free(&plan);
+	teardown(&f);
+}
+
+Test(session, a_plan_reaching_past_the_case_arrays_is_refused_by_name, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 1, -1, 4);
+	struct buf plan = { 0 };
+	/* the output has 4 floats: 16 bytes, and an address past them is no array's */
+	plan_launch(&plan, "_Z6kernelPf", (struct plan_ref){ PLAN_CASE_BUFFER, 0, 17 });
+	say(&f.runner, MSG_PLAN, 0, 0, plan.data, plan.len);
+	say(&f.runner, MSG_DONE, 0, 0, NULL, 0);
+	session_feed(&f.s, FROM_CAPTURE, f.runner.data, f.runner.len);
+	cr_assert_eq(capture_write_plans(&f.s, "/nonexistent/plans"), -1);
+	cr_assert_not_null(f.s.refused);
+	cr_assert_not_null(strstr(f.s.refused, "_Z6kernelPf"), "%s", f.s.refused);
+	cr_assert_not_null(strstr(f.s.refused, "neither the case's arrays"), "%s", f.s.refused);
+	buf_free(&plan);
 	teardown(&f);
 }

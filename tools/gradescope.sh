@@ -4,7 +4,8 @@
 # autograder ("Zip file upload"). It holds
 #
 #   setup.sh        run once when Gradescope builds the image: installs the
-#                   Debian packages, builds cudalings and the simulator,
+#                   Debian packages (tools/deps.sh build; a stock image has
+#                   none of them), builds cudalings and the simulator,
 #                   builds the reference from the solution and then deletes
 #                   the solution, so no submission can read it
 #   run_autograder  run per submission: grades /autograder/submission/*.cu
@@ -40,10 +41,12 @@ cat >"$stage/setup.sh" <<EOF
 # Gradescope runs this once, as root, when it builds the autograder's image.
 set -euo pipefail
 cd "\$(dirname "\$0")/cudalings"
+# what the grader and its runner need (tools/deps.sh's list: the compilers, cJSON, libseccomp for the
+# runner's system-call filter, …), and python3 for run_autograder's own words when the grader cannot run
 if [ -z "\${CUDALINGS_SKIP_APT:-}" ]; then
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq build-essential binutils libcjson-dev python3 >/dev/null
+	sh tools/deps.sh build
+	command -v python3 >/dev/null || { apt-get update -qq && apt-get install -y -qq python3 >/dev/null; }
 fi
 make -j"\$(nproc)" build/cudalings sim
 # the reference, built here by the grader's own recipe; it must pass

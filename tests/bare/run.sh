@@ -12,67 +12,33 @@
 # Needs root, the network and debootstrap (tools/deps.sh bare installs it);
 # without them it says why it is skipped and exits 0. Run by .ci/run, not by
 # make test. BARE_LIMIT (seconds, default 1500) bounds the whole test;
-# BARE_MIRROR picks the Debian mirror.
+# BARE_MIRROR picks the Debian mirror. The root is tests/bare/root.sh's.
 set -u
 cd "$(dirname "$0")/../.."
 repo=$PWD
 limit=${BARE_LIMIT:-1500}
-mirror=${BARE_MIRROR:-http://deb.debian.org/debian}
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "  ok   $*"; }
 bad() { failed=$((failed + 1)); echo "  BAD  $*"; }
-skip() { echo "bare: skipped: $*"; exit 0; }
-
-[ "$(id -u)" = 0 ] || skip "not root (a chroot and debootstrap need root)"
-host=${mirror#*://}
-host=${host%%/*}
-timeout 10 bash -c "</dev/tcp/$host/80" 2>/dev/null || skip "no network: $host:80 does not answer"
-if ! command -v debootstrap >/dev/null; then
-	sh tools/deps.sh bare >/dev/null 2>&1 || true
-	command -v debootstrap >/dev/null || skip "no debootstrap, and tools/deps.sh bare could not install it"
-fi
+. tests/bare/root.sh
+bare_skip_unless_able
 
 # the rest runs once, under the time limit, and everything it mounts and makes goes at the end
-if [ -z "${BARE_INNER:-}" ]; then
-	export BARE_INNER=1
-	start=$(date +%s)
-	timeout --kill-after=30 "$limit" bash "$0"
-	status=$?
-	[ "$status" = 124 ] && echo "bare: FAILED: ran past its ${limit} s limit"
-	echo "bare: took $(($(date +%s) - start)) s"
-	exit "$status"
-fi
+bare_limited "$0" bare
 
-work=$(mktemp -d /tmp/cudalings-bare.XXXXXX)
-root=$work/root
-cleanup() {
-	for m in "$root/dev/pts" "$root/dev" "$root/proc"; do
-		mountpoint -q "$m" 2>/dev/null && umount -l "$m"
-	done
-	rm -rf --one-file-system "$work"
-}
-trap cleanup EXIT
-trap 'exit 124' TERM
-
-echo "== a bookworm root (debootstrap --variant=minbase, from $mirror)"
+echo "== a bookworm root (debootstrap --variant=minbase, from $bare_mirror)"
 t0=$(date +%s)
-if debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1; then
+if bare_make_root; then
 	ok "debootstrap ($(($(date +%s) - t0)) s)"
 else
-	tail -20 "$work/debootstrap.log"
 	bad "debootstrap failed"
 	echo "bare: $passed passed, $failed failed"
 	exit 1
 fi
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-mount -t proc proc "$root/proc"
-mount --bind /dev "$root/dev"
-mount --bind /dev/pts "$root/dev/pts" 2>/dev/null || true
 # the checkout as a clone would have it: the files git tracks (and those it would)
 mkdir -p "$root/home/student/cudalings"
 git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$root/home/student/cudalings"
-inside() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-	TERM=dumb bash -c "cd /home/student/cudalings && $1"; }
+bare_cwd=/home/student/cudalings
 
 echo "== make, the one thing the student brings"
 if inside "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make" >"$work/make.log" 2>&1; then

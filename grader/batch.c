@@ -17,16 +17,11 @@
 #include "lib/util.h"
 #include "slurm.h"
 
-
-/* ------------------------------------------------------------ rows */
-
 /* ------------------------------------------------------------ the batch */
 
 static void
 summarize(const struct batch *b, int status)
 {
-	static const char *const names[] = { "pass", "compile", "run", "correctness", "performance", "submission",
-					     "other" };
 	if (b->tty)
 		fputs("\r\033[K", stdout);
 	if (b->o->slurm_merge)
@@ -35,17 +30,26 @@ summarize(const struct batch *b, int status)
 	else
 		printf("%d submission%s: %d graded now, %d from an earlier run", b->count, b->count == 1 ? "" : "s",
 		       b->graded, b->resumed);
-	if (b->graded) {
+	/* the whole class, whenever its rows were graded */
+	int slots[BATCH_SLOTS] = { 0 }, rows = 0;
+	for (int i = 0; i < b->count; i++)
+		if (b->subs[i].csv) {
+			slots[b->subs[i].slot]++;
+			rows++;
+		}
+	if (rows) {
 		printf(" (");
-		for (int i = 0, first = 1; i < 7; i++)
-			if (b->stages[i]) {
-				printf("%s%d %s%s", first ? "" : ", ", b->stages[i], i ? "fail at " : "", names[i]);
+		for (int i = 0, first = 1; i < BATCH_SLOTS; i++)
+			if (slots[i]) {
+				printf("%s%d %s%s", first ? "" : ", ", slots[i], i ? "fail at " : "", batch_slot_names[i]);
 				first = 0;
 			}
 		printf(")");
 	}
 	if (b->elsewhere)
 		printf(", %d graded by another process", b->elsewhere);
+	if (b->nwithdrawn)
+		printf("; %d withdrawn (a row, and no submission in the folder now: their files are kept)", b->nwithdrawn);
 	printf("\n");
 	struct buf open = { 0 };
 	int missing = 0;
@@ -68,15 +72,80 @@ summarize(const struct batch *b, int status)
 		printf("stopped before the end: what was graded is kept; the same command goes on from there\n");
 }
 
+/* Whether `student` is one of the --regrade names. */
+static bool
+asked_again(const struct batch *b, const char *student)
+{
+	for (int i = 0; i < b->o->nregrade; i++)
+		if (!strcmp(b->o->regrade[i], student))
+			return true;
+	return b->o->regrade_all;
+}
+
+/*
+ * Whether a final row no longer says what the submission is: asked for
+ * again, a file where there was nothing to grade, a file whose content
+ * changed since its grading, or a different problem (or a new one) where a
+ * file was. A row of an older batch that recorded no content is kept.
+ */
+static bool
+row_outdated(const struct batch *b, const struct submission *s, const cJSON *row, bool *changed)
+{
+	bool had_file = strcmp(row_text(row, "stage", ""), "submission") != 0;
+	const char *recorded = row_recorded_hash(row);
+	if (s->path)
+		*changed = !had_file || (recorded && s->hash && strcmp(recorded, s->hash));
+	else
+		*changed = had_file || strcmp(row_text(row, "message", ""), s->problem ? s->problem : "");
+	return *changed || asked_again(b, s->student);
+}
+
+/* The gradebook lines of students with a row in the out folder and no entry in the class's folder now. */
+static void
+find_withdrawn(struct batch *b)
+{
+	char **students;
+	int n = row_students(b->o->out, &students);
+	for (int k = 0; k < n; k++) {
+		bool here = false;
+		for (int i = 0; i < b->count && !here; i++)
+			here = !strcmp(b->subs[i].student, students[k]);
+		cJSON *row = here ? NULL : row_load(b->o->out, students[k]);
+		if (row) {
+			char *message = xasprintf("withdrawn: no submission in the folder now; their last row (%s%s%s) "
+						  "is kept", row_text(row, "verdict", "fail"),
+						  strcmp(row_text(row, "verdict", ""), "pass") ? " at " : "",
+						  strcmp(row_text(row, "verdict", ""), "pass") ? row_text(row, "stage", "") : "");
+			cJSON_ReplaceItemInObjectCaseSensitive(row, "verdict", cJSON_CreateString("withdrawn"));
+			cJSON_ReplaceItemInObjectCaseSensitive(row, "message", cJSON_CreateString(message));
+			ALLOC_GROW(b->withdrawn, b->nwithdrawn + 1, b->withdrawn_alloc);
+			b->withdrawn[b->nwithdrawn++] = batch_csv_row(b->e, students[k], row);
+			free(message);
+			cJSON_Delete(row);
+		}
+		free(students[k]);
+	}
+	free(students);
+}
+
 /* Read the rows already there; batch_record those of students with nothing to grade. */
 static int
 take_stock(struct batch *b, bool record_problems)
 {
 	for (int i = 0; i < b->count; i++) {
 		struct submission *s = &b->subs[i];
+		if (s->path)
+			s->hash = row_content_hash(s->path);
 		cJSON *row = row_load(b->o->out, s->student);
 		if (row) {
 			batch_remember_row(b, s, row);
+			bool changed = false;
+			if (s->final && row_outdated(b, s, row, &changed)) {
+				s->final = false;
+				s->again = true;
+				s->resubmitted = s->resubmitted || changed;
+				b->again++;
+			}
 			if (s->final && row_restore_gradescope(b->o->out, b->e, s->student, row))
 				return cJSON_Delete(row), 3;
 			b->resumed += s->final;
@@ -90,6 +159,7 @@ take_stock(struct batch *b, bool record_problems)
 				return status;
 		}
 	}
+	find_withdrawn(b);
 	return 0;
 }
 
@@ -120,7 +190,7 @@ plan_queue(struct batch *b)
 			mine = !strcmp(b->slice[k], s->student);
 		if (mine && !s->final && s->path) {
 			b->queue[b->nqueue++] = i;
-			b->retried += s->attempts > 0;
+			b->retried += s->attempts > 0 && !s->again;
 		}
 	}
 }
@@ -163,6 +233,29 @@ submit(struct batch *b)
 	return status;
 }
 
+/* Every --regrade name is a student of the folder: 0, or 2 after naming the first that is not. */
+static int
+check_regrade_names(const struct batch *b)
+{
+	for (int k = 0; k < b->o->nregrade; k++) {
+		const char *name = b->o->regrade[k], *near = NULL;
+		int best = 3;
+		bool found = false;
+		for (int i = 0; i < b->count && !found; i++) {
+			found = !strcmp(b->subs[i].student, name);
+			int d = edit_distance(b->subs[i].student, name);
+			if (d < best)
+				best = d, near = b->subs[i].student;
+		}
+		if (!found) {
+			error("--regrade: '%s' has no submission in '%s'%s%s%s", name, b->o->dir, near ? " (did you mean '" : "",
+			      near ? near : "", near ? "'?)" : "");
+			return 2;
+		}
+	}
+	return 0;
+}
+
 int
 batch_run(const struct exercise *e, const struct batch_options *o)
 {
@@ -178,7 +271,7 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	if (o->grader)
 		memcpy(b.grader, o->grader, (size_t)n);
 	b.grader[n] = 0;
-	if ((status = find_submissions(o->dir, o->out, e->name, &b.subs, &b.count)))
+	if ((status = find_submissions(o->dir, o->out, e->name, &b.subs, &b.count)) || (status = check_regrade_names(&b)))
 		goto out;
 	char *fault = batch_environment_fault(&b);
 	if (fault) {
@@ -223,6 +316,9 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	if (b.retried)
 		printf("%d of them again: the grader gave no verdict on %s last time\n", b.retried,
 		       b.retried == 1 ? "it" : "them");
+	if (b.again)
+		printf("%d row%s graded again: %s\n", b.again, b.again == 1 ? "" : "s",
+		       o->regrade_all ? "--regrade-all" : "resubmitted since, or named by --regrade");
 	status = b.gradebook && batch_save_gradebook(&b) ? 3 : batch_run_lanes(&b);
 	if (!status && b.gradebook && batch_save_gradebook(&b))
 		status = 3;
@@ -236,6 +332,9 @@ out:
 	for (int k = 0; k < b.nslice; k++)
 		free(b.slice[k]);
 	free(b.slice);
+	for (int i = 0; i < b.nwithdrawn; i++)
+		free(b.withdrawn[i]);
+	free(b.withdrawn);
 	for (int i = 0; i < b.nlanes; i++)
 		free(b.lanes[i].device);
 	return status;

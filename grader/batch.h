@@ -32,6 +32,10 @@ struct batch_options {
 	int tasks;                /* its tasks; 0: the default */
 	const char *slurm_task;   /* grade this task's slice of the submission in this folder */
 	const char *slurm_merge;  /* merge the rows of the submission in this folder */
+	/* students whose rows are graded again whatever they hold (--regrade), or all of them */
+	char **regrade;
+	int nregrade;
+	bool regrade_all;
 	/* the program each grading runs; NULL: this cudalings (tests give a stand-in) */
 	const char *grader;
 };

@@ -169,6 +169,7 @@ submission_free(struct submission *subs, int count)
 		free(subs[i].path);
 		free(subs[i].problem);
 		free(subs[i].csv);
+		free(subs[i].hash);
 	}
 }
 

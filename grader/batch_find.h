@@ -16,11 +16,15 @@ struct submission {
 	char *entry;     /* the entry of the folder it came from */
 	char *path;      /* the .cu to grade, absolute; NULL when there is nothing to grade */
 	size_t shown_at; /* where in path the name the class folder gives it begins (ann/scale.cu) */
+	char *hash;      /* the file's content hash, when path is set: a changed file is graded again */
 	char *problem;   /* why not, then */
 	/* the batch's */
 	bool final;      /* its row is final: nothing left to do */
 	int attempts;    /* gradings recorded so far */
 	char *csv;       /* its gradebook line, once it has a row */
+	int slot;        /* its row's outcome for the summary: 0 pass, then a stage (batch_report.c) */
+	bool again;      /* its row is graded again: asked for (--regrade), or the submission changed */
+	bool resubmitted;/* the submission changed since a row was recorded (kept in the row from then on) */
 };
 
 /*

@@ -342,9 +342,10 @@ next_submission(struct batch *b, int *claim)
 		*claim = claim_student(b->o->out, s->student);
 		if (*claim == -2)
 			return -2;
-		/* another process grades them, or has since this one looked */
+		/* another process grades them, or has since this one looked (a row graded again: a row newer
+		   than the one it saw, by its count of gradings) */
 		cJSON *row = *claim < 0 ? NULL : row_load(b->o->out, s->student);
-		if (*claim < 0 || (row && row_final(row))) {
+		if (*claim < 0 || (row && row_final(row) && (!s->again || row_attempts(row) > s->attempts))) {
 			claim_release(*claim);
 			b->elsewhere++;
 			cJSON_Delete(row);

@@ -15,6 +15,21 @@
 
 #define BAR_WIDTH 30
 
+const char *const batch_slot_names[BATCH_SLOTS] = { "pass", "compile", "run", "correctness", "performance",
+							 "submission", "error" };
+
+/* The summary's slot of a verdict and stage: a stage it does not know (the grader's "error") is the last. */
+static int
+stage_slot(const char *verdict, const char *stage)
+{
+	if (!strcmp(verdict, "pass"))
+		return 0;
+	for (int i = 1; i < BATCH_SLOTS - 1; i++)
+		if (stage && !strcmp(stage, batch_slot_names[i]))
+			return i;
+	return BATCH_SLOTS - 1;
+}
+
 void
 batch_remember_row(struct batch *b, struct submission *s, const cJSON *row)
 {
@@ -22,29 +37,22 @@ batch_remember_row(struct batch *b, struct submission *s, const cJSON *row)
 	s->csv = batch_csv_row(b->e, s->student, row);
 	s->final = row_final(row);
 	s->attempts = row_attempts(row);
+	s->slot = stage_slot(row_text(row, "verdict", "fail"), row_text(row, "stage", NULL));
+	s->resubmitted = s->resubmitted || row_resubmitted(row);
 }
 
 int
 batch_save_gradebook(const struct batch *b)
 {
-	char **lines = xcalloc((size_t)b->count + 1, sizeof(*lines));
+	/* the class as it is, then who has a row but is gone from the folder */
+	char **lines = xcalloc((size_t)(b->count + b->nwithdrawn) + 1, sizeof(*lines));
 	for (int i = 0; i < b->count; i++)
 		lines[i] = b->subs[i].csv;
-	int status = gradebook_save(b->o->out, lines, b->count);
+	for (int i = 0; i < b->nwithdrawn; i++)
+		lines[b->count + i] = b->withdrawn[i];
+	int status = gradebook_save(b->o->out, lines, b->count + b->nwithdrawn);
 	free(lines);
 	return status;
-}
-
-static int
-stage_slot(const char *verdict, const char *stage)
-{
-	static const char *const names[] = { "compile", "run", "correctness", "performance", "submission" };
-	if (!strcmp(verdict, "pass"))
-		return 0;
-	for (int i = 0; i < 5; i++)
-		if (stage && !strcmp(stage, names[i]))
-			return i + 1;
-	return 6;
 }
 
 int
@@ -75,7 +83,8 @@ int
 batch_record(struct batch *b, int index, cJSON *grade, bool final, double seconds)
 {
 	struct submission *s = &b->subs[index];
-	struct row_stamp stamp = { .final = final, .seconds = seconds, .attempts = s->attempts + 1, .by = b->by };
+	struct row_stamp stamp = { .final = final, .seconds = seconds, .attempts = s->attempts + 1, .by = b->by,
+				   .content_hash = s->path ? s->hash : NULL, .resubmitted = s->resubmitted };
 	if (row_write(b->o->out, b->e, s->student, grade, &stamp))
 		return 3;
 	batch_remember_row(b, s, grade);
@@ -83,14 +92,13 @@ batch_record(struct batch *b, int index, cJSON *grade, bool final, double second
 	if (b->gradebook && batch_save_gradebook(b))
 		return 3;
 	const char *verdict = row_text(grade, "verdict", "fail"), *stage = row_text(grade, "stage", NULL);
-	b->stages[stage_slot(verdict, stage)]++;
 	if (b->tty)
 		fputs("\r\033[K", stdout);
 	char *message = xstrdup(row_text(grade, "message", ""));
 	message[strcspn(message, "\n")] = 0;
 	if (strlen(message) > 100)
 		strcpy(message + 97, "...");
-	char *outcome = strcmp(verdict, "pass") ? xasprintf("fail at %s", stage ? stage : "an error") : xstrdup("pass");
+	char *outcome = strcmp(verdict, "pass") ? xasprintf("fail at %s", stage ? stage : "error") : xstrdup("pass");
 	printf("[%d/%d] %-20s %-22s %3.0f s  %s%s\n", b->graded + b->resumed, b->count, s->student, outcome,
 	       seconds < 0 ? 0 : seconds, message, final ? "" : " (not final: the next run grades it again)");
 	free(outcome);

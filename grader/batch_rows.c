@@ -6,6 +6,7 @@
 #include "batch_rows.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +75,59 @@ row_attempts(const cJSON *row)
 	return cJSON_IsNumber(n) && n->valueint > 0 ? n->valueint : 1;
 }
 
+const char *
+row_recorded_hash(const cJSON *row)
+{
+	return row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "content_hash", NULL);
+}
+
+bool
+row_resubmitted(const cJSON *row)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "batch"),
+								  "resubmitted"));
+}
+
+char *
+row_content_hash(const char *path)
+{
+	size_t n;
+	char *text = read_file(path, &n);
+	if (!text)
+		return NULL;
+	/* two hashes of 64 bits: a file changed by chance never keeps its old row */
+	char *hash = xasprintf("%016llx%016llx", (unsigned long long)hash_bytes(text, n, 0),
+			       (unsigned long long)hash_bytes(text, n, 0x9e3779b97f4a7c15ull));
+	free(text);
+	return hash;
+}
+
+int
+row_students(const char *out, char ***students)
+{
+	DIR *d = opendir(out);
+	int n = 0, cap = 0;
+	*students = NULL;
+	for (struct dirent *entry; d && (entry = readdir(d));) {
+		size_t len = strlen(entry->d_name);
+		if (entry->d_name[0] == '.' || len <= 5 || strcmp(entry->d_name + len - 5, ".json"))
+			continue;
+		char *path = xasprintf("%s/%s", out, entry->d_name), *text = read_file(path, NULL);
+		cJSON *row = text ? cJSON_Parse(text) : NULL;
+		const char *student = row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", NULL);
+		if (student && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, "verdict"))) {
+			ALLOC_GROW(*students, n + 1, cap);
+			(*students)[n++] = xstrdup(student);
+		}
+		cJSON_Delete(row);
+		free(text);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 cJSON *
 row_made_up(const struct exercise *e, enum backend b, const char *file, const char *stage, const char *message)
 {
@@ -131,6 +185,10 @@ row_write(const char *out, const struct exercise *e, const char *student, cJSON 
 		cJSON_AddNumberToObject(record, "seconds", round(stamp->seconds * 10) / 10);
 	cJSON_AddNumberToObject(record, "attempts", stamp->attempts);
 	cJSON_AddStringToObject(record, "by", stamp->by);
+	if (stamp->content_hash)
+		cJSON_AddStringToObject(record, "content_hash", stamp->content_hash);
+	if (stamp->resubmitted)
+		cJSON_AddTrueToObject(record, "resubmitted");
 	char *dir = row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
 	char *path = row_path(out, "%s.json", student);
 	cJSON *gs = batch_gradescope(e, grade, stamp->seconds);

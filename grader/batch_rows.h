@@ -30,6 +30,8 @@ struct row_stamp {
 	double seconds;      /* the grading's wall time; < 0 when none ran */
 	int attempts;        /* gradings of this student so far, this one included */
 	const char *by;      /* "host pid 123", "slurm job 45 task 2 on node7" */
+	const char *content_hash; /* the graded file's content (row_content_hash); NULL: no file was graded */
+	bool resubmitted;    /* the submission changed after an earlier row */
 };
 
 /*
@@ -51,6 +53,17 @@ const char *row_text(const struct cJSON *row, const char *key, const char *fallb
 bool row_final(const struct cJSON *row);
 /* Its attempts so far (1 for a row of an older batch). */
 int row_attempts(const struct cJSON *row);
+/* The content hash of the file its grading read; NULL when none was recorded (a row of an older batch). */
+const char *row_recorded_hash(const struct cJSON *row);
+/* Whether its submission changed after an earlier row. */
+bool row_resubmitted(const struct cJSON *row);
+/* The content hash of the file at `path`, as rows record it; NULL when it cannot be read. You own it. */
+char *row_content_hash(const char *path);
+/*
+ * The students with a row in `out` (their whole names, from the rows), in
+ * no order. You own the array and its strings.
+ */
+int row_students(const char *out, char ***students);
 
 /*
  * Record a row: the Gradescope file first, the row last (a whole row means

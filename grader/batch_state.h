@@ -35,7 +35,9 @@ struct batch {
 	int *queue, nqueue, next;  /* the submissions this process grades, in order */
 	char **slice;              /* a Slurm task's students */
 	int nslice, task;
-	int graded, resumed, retried, elsewhere;
+	int graded, resumed, retried, elsewhere, again;
+	char **withdrawn;          /* the gradebook lines of students with a row who are gone from the folder */
+	int nwithdrawn, withdrawn_alloc;
 	struct lane lanes[MAX_LANES];
 	int nlanes;
 	char grader[PATH_MAX];
@@ -44,8 +46,11 @@ struct batch {
 	struct out_lock lock;
 	bool tty, warm, gradebook; /* gradebook: this process writes OUT/gradebook.csv as rows come */
 	double started, healthy_at;
-	int stages[7];
 };
+
+/* The summary's names of the outcomes: "pass", then each stage a failure stops at. */
+#define BATCH_SLOTS 7
+extern const char *const batch_slot_names[BATCH_SLOTS];
 
 /* A row read or written: the student's gradebook line, whether it is final, its attempts. */
 void batch_remember_row(struct batch *b, struct submission *s, const struct cJSON *row);

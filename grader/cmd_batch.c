@@ -21,6 +21,8 @@ static const struct option_spec options[] = {
 			    "(give --backend)"),
 	OPT_VALUE("partition", "P", "with --slurm: the partition (default: the cluster's)"),
 	OPT_VALUE("tasks", "N", "with --slurm: the array's tasks (default: one per submission, at most 16)"),
+	OPT_SWITCH("regrade", "grade again the students named after DIR, whatever their rows say"),
+	OPT_SWITCH("regrade-all", "grade every student again"),
 	OPT_VALUE("slurm-task", "FOLDER", "run by the job array: grade this task's share"),
 	OPT_VALUE("slurm-merge", "FOLDER", "run by the merge job: the gradebook from the tasks' rows"),
 	OPTIONS_END,
@@ -69,6 +71,29 @@ check_slurm_options(const struct parsed_args *a, struct batch_options *bo, const
 	return 0;
 }
 
+/* --regrade STUDENT… (the operands after DIR) or --regrade-all: rows graded again whatever they hold. */
+static int
+check_regrade(const struct parsed_args *a, struct batch_options *bo)
+{
+	bool some = option_given(a, "regrade");
+	bo->regrade_all = option_given(a, "regrade-all");
+	bo->regrade = a->operands + 2;
+	bo->nregrade = a->noperands - 2;
+	if (bo->nregrade && !some)
+		return usage_error("batch takes an exercise and a folder; '%s' is one too many (students to grade "
+				   "again go after --regrade)", a->operands[2]);
+	if (some && bo->regrade_all)
+		return usage_error("--regrade names students, --regrade-all takes every one: give one of them");
+	if (some && !bo->nregrade)
+		return usage_error("--regrade: name the students to grade again after the folder, e.g. "
+				   "'cudalings batch NAME DIR --out OUT --regrade ann bob'");
+	/* a task of a Slurm job reads its rows itself: it is never told whom to grade again */
+	if ((some || bo->regrade_all) && (bo->slurm || bo->slurm_task || bo->slurm_merge))
+		return usage_error("--regrade%s grades here, not with --slurm: run it without --slurm",
+				   bo->regrade_all ? "-all" : "");
+	return 0;
+}
+
 static int
 cmd_batch(const struct parsed_args *a)
 {
@@ -86,14 +111,18 @@ cmd_batch(const struct parsed_args *a)
 	if (backend && strcmp(backend, "gpu") && strcmp(backend, "sim"))
 		return usage_error("--backend is 'gpu' or 'sim', not '%s'", backend);
 	bo.backend = backend && !strcmp(backend, "gpu") ? BACKEND_GPU : BACKEND_SIM;
-	if (check_slurm_options(a, &bo, backend))
+	if (check_slurm_options(a, &bo, backend) || check_regrade(a, &bo))
 		return EXIT_USAGE;
 	if (!is_directory(dir))
 		return usage_error("batch: '%s' is not a folder of submissions", dir);
-	if (batch_check_out(bo.out, dir))
-		return EXIT_USAGE;
+	/* what is graded is known before anything is created: no out folder for an unknown exercise or a demo */
 	struct exercise *e = find_exercise(name, true);
 	if (!e)
+		return EXIT_USAGE;
+	if (!e->file)
+		return usage_error("'%s' is a demo: it has variants to compare, not an exercise a class submits "
+				   "(cudalings list shows the exercises)", name);
+	if (batch_check_out(bo.out, dir))
 		return EXIT_USAGE;
 	/* the submitter and the merge grade nothing: the GPU is the nodes' to have */
 	if (!bo.slurm && !bo.slurm_merge) {
@@ -111,9 +140,9 @@ cmd_batch(const struct parsed_args *a)
 
 const struct command command_batch = {
 	.name = "batch",
-	.operands = "NAME DIR",
+	.operands = "NAME DIR [--regrade STUDENT…]",
 	.min_operands = 2,
-	.max_operands = 2,
+	.max_operands = -1,
 	.missing = "say what to grade and where the results go, e.g. "
 		   "'cudalings batch transpose submissions/ --out results/'",
 	.takes = "an exercise and a folder",

@@ -645,3 +645,105 @@ Test(memory, a_slurm_allocation_is_the_budget_when_it_is_smaller)
 	cr_assert_gt(memory_budget(&source), 0);
 	cr_assert(!strcmp(source, "MemAvailable") || strstr(source, "cgroup"));
 }
+
+/* A run that grades again: `all`, or the students in `names` (NULL-ended). */
+static int
+run_again(bool all, char **names)
+{
+	struct batch_options o = { .dir = class_dir, .out = out_dir, .backend = BACKEND_SIM, .jobs = 1,
+				   .timeout_s = 30, .grader = fake, .regrade = names, .regrade_all = all };
+	while (names && names[o.nregrade])
+		o.nregrade++;
+	struct exercise e = scale();
+	fflush(NULL);
+	return batch_run(&e, &o);
+}
+
+Test(batch, a_resubmitted_file_is_graded_again_and_an_unchanged_one_is_not)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "FAIL correctness\n");
+	put(class_dir, "cy.cu", "# not a .cu, as far as the grader is concerned\n");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("bob", ",fail,correctness,"));
+	/* the row records what it graded */
+	cJSON *r = row("bob");
+	const char *hash = row_recorded_hash(r);
+	cr_assert_not_null(hash);
+	char *path = xasprintf("%s/bob.cu", class_dir), *now = row_content_hash(path);
+	cr_assert_str_eq(hash, now);
+	free(now);
+	cJSON_Delete(r);
+	put(class_dir, "bob.cu", "PASS\n"); /* the same size, and a different content */
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert_eq(gradings("/ann.cu"), 1, "an unchanged file is not graded again");
+	cr_assert_eq(gradings("/bob.cu"), 2, "a changed file is");
+	cr_assert_eq(gradings("/cy.cu"), 1);
+	cr_assert(line_has("bob", ",pass,"));
+	r = row("bob");
+	cr_assert(row_resubmitted(r), "the row says it was resubmitted");
+	cr_assert_eq(row_attempts(r), 2);
+	cJSON_Delete(r);
+	/* and a third run, nothing changed, grades nothing */
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert_eq(gradings("/bob.cu"), 2);
+	free(path);
+}
+
+Test(batch, a_problem_fixed_is_graded_and_a_file_gone_bad_is_recorded_so)
+{
+	put(class_dir, "ann.cu", "");
+	put(class_dir, "bob.cu", "PASS\n");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", "'ann.cu' is empty"));
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", ",pass,"));
+	cr_assert(line_has("bob", "'bob.cu' is empty"));
+	cr_assert_eq(gradings("/bob.cu"), 1);
+}
+
+Test(batch, regrade_grades_the_students_named_and_regrade_all_every_one)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "PASS\n");
+	put(class_dir, "cy.cu", "PASS\n");
+	cr_assert_eq(run(1, 30), 0);
+	char *names[] = { "bob", NULL };
+	cr_assert_eq(run_again(false, names), 0);
+	cr_assert_eq(gradings("/ann.cu"), 1);
+	cr_assert_eq(gradings("/bob.cu"), 2);
+	cr_assert_eq(run_again(true, NULL), 0);
+	cr_assert_eq(gradings("/ann.cu"), 2);
+	cr_assert_eq(gradings("/bob.cu"), 3);
+	cr_assert_eq(gradings("/cy.cu"), 2);
+	/* a name with no submission is refused before anything is graded */
+	char *nobody[] = { "bobb", NULL };
+	cr_assert_eq(run_again(false, nobody), 2);
+	cr_assert_eq(gradings("/bob.cu"), 3);
+}
+
+Test(batch, a_student_gone_from_the_folder_is_withdrawn_and_their_files_kept)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "FAIL compile\n");
+	cr_assert_eq(run(1, 30), 0);
+	char *gone = xasprintf("%s/ann.cu", class_dir);
+	cr_assert_eq(unlink(gone), 0);
+	free(gone);
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", ",withdrawn,"));
+	cr_assert(line_has("ann", "no submission in the folder now; their last row (pass) is kept"));
+	cr_assert(line_has("bob", ",fail,compile,"));
+	cJSON *r = row("ann");
+	cr_assert_not_null(r, "the row of a withdrawn student is kept");
+	cJSON_Delete(r);
+	char *gs = xasprintf("%s/gradescope/ann/results.json", out_dir);
+	cr_assert(file_exists(gs), "so is their Gradescope file");
+	free(gs);
+	/* back again: graded as ever, no longer withdrawn */
+	put(class_dir, "ann.cu", "PASS\n");
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", ",pass,"));
+}

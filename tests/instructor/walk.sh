@@ -165,6 +165,12 @@ printf '{"verdict": "pa' >"$out/w11_kim.json" # as if cut off mid-write
 expect 0 "20 submissions: 2 graded now, 18 from an earlier run" -- "$g" batch scale "$class" --out "$out" --jobs 2
 check_results
 
+# a resubmission: exactly that student is graded again, and the summary counts the whole class
+sub "$class/w09_ida.cu" "$right"
+expect 0 "20 submissions: 1 graded now, 19 from an earlier run \(9 pass, " -- "$g" batch scale "$class" --out "$out" --jobs 2
+grep -q '^w09_ida,pass,' "$out/gradebook.csv" && ok || bad "w09_ida's resubmission: $(grep '^w09_ida' "$out/gradebook.csv")"
+expect 0 "20 submissions: 1 graded now, 19 from an earlier run" -- "$g" batch scale "$class" --out "$out" --regrade r01_ada
+
 # Whether a runner built in the copy still runs.
 runners_left() { proc_find "$book/build/sim/sub/" >/dev/null; }
 
@@ -237,6 +243,11 @@ expect 2 "inside the submissions folder" -- "$g" batch scale "$tmp/inside" --out
 expect 2 "not a folder of submissions" -- "$g" batch scale "$tmp/nowhere" --out "$tmp/x"
 expect 2 "needs a value" -- "$g" batch scale "$class" --out
 expect 2 "there is no exercise 'scal'" -- "$g" batch scal "$class" --out "$tmp/x"
+expect 2 "'coalescing' is a demo" -- "$g" batch coalescing "$class" --out "$tmp/x"
+[ ! -e "$tmp/x" ] && ok || bad "a batch refused for its exercise created its out folder"
+expect 2 "name the students to grade again" -- "$g" batch scale "$class" --out "$tmp/x" --regrade
+expect 2 "one too many .*after --regrade" -- "$g" batch scale "$class" --out "$tmp/x" r01_ada
+expect 2 "'r01_ad' has no submission .*did you mean 'r01_ada'" -- "$g" batch scale "$class" --out "$out" --regrade r01_ad
 # one student, two submissions: their row says so, and the others are graded
 mkdir -p "$tmp/twice/ann" && cp "$class/r01_ada.cu" "$tmp/twice/ann.cu" && cp "$class/r01_ada.cu" "$tmp/twice/ann/"
 expect 0 "two submissions have this name \('ann.cu' and 'ann'\)" -- "$g" batch scale "$tmp/twice" --out "$tmp/x"

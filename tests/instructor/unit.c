@@ -55,7 +55,7 @@ Test(gradebook, quotes_a_field_with_commas_quotes_and_newlines, .timeout = 5)
 	cJSON *g = parse("{\"backend\": \"sim\", \"verdict\": \"fail\", \"stage\": \"compile\", "
 			 "\"message\": \"a.cu:1: error: expected ';', got \\\"x\\\"\\nnext line\", \"cases\": []}");
 	char *row = batch_csv_row(&e, "gus, \"the fast one\"", g);
-	cr_assert_str_eq(row, "\"gus, \"\"the fast one\"\"\",fail,compile,0,2,,,"
+	cr_assert_str_eq(row, "\"gus, \"\"the fast one\"\"\",fail,compile,0,3,,,"
 			      "\"a.cu:1: error: expected ';', got \"\"x\"\"\nnext line\",yes\r\n");
 	free(row);
 	cJSON_Delete(g);
@@ -85,7 +85,8 @@ Test(gradescope, a_compile_failure_fails_every_case_as_not_run, .timeout = 5)
 	cJSON *r = batch_gradescope(&e, g, 2.4);
 	cr_assert_eq(cJSON_GetObjectItem(r, "score")->valuedouble, 0);
 	cr_assert_eq(cJSON_GetObjectItem(r, "execution_time")->valuedouble, 2);
-	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(r, "tests")), 3, "compile and two cases on the simulator");
+	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(r, "tests")), 4,
+		     "compile, two cases and the measured copy of the timed one on the simulator");
 	cr_assert_str_eq(status_of(r, "compile"), "failed");
 	cr_assert(strstr(cJSON_GetObjectItem(test_named(r, "compile"), "output")->valuestring, "a.cu:3: error"));
 	cr_assert(strstr(cJSON_GetObjectItem(test_named(r, "case 33"), "output")->valuestring, "not run"));

@@ -247,6 +247,36 @@ fold_timed_round(struct session *s)
 	r->ncases--;
 }
 
+/*
+ * A case with wrong elements: the verdict's line names the first diagnosis, the cause the hint answers,
+ * rather than the case's own summary, whose guess from where the wrong values came from (shared memory
+ * no thread stored to, say) may point elsewhere: an untransposed tile also reads the unloaded edge of
+ * its tile. The case's line above keeps the summary.
+ */
+static void
+name_the_cause(struct session *s)
+{
+	static const char *const causes[] = {
+		"out_of_bounds", "race", "barrier_divergence", "warp_divergence", "cross_block_update", "host_memory",
+		"untransposed_tile",
+	};
+	struct grade_result *r = s->r;
+	if (r->stage != STAGE_CORRECTNESS || !r->ndiagnostics)
+		return;
+	const struct diagnostic *d = &r->diagnostics[0];
+	bool cause = false;
+	for (size_t i = 0; i < sizeof(causes) / sizeof(*causes); i++)
+		cause |= !strcmp(d->kind, causes[i]);
+	for (int i = 0; cause && i < r->ncases; i++) {
+		const struct case_result *c = &r->cases[i];
+		if (!c->ran || c->passed || !c->mismatches)
+			continue;
+		if (!strstr(r->message, d->message))
+			verdict_fail(r, STAGE_CORRECTNESS, xasprintf("case %s: %s", c->name, d->message));
+		break;
+	}
+}
+
 void
 verdict_conclude(struct session *s)
 {
@@ -300,6 +330,7 @@ verdict_conclude(struct session *s)
 	    r->backend == BACKEND_GPU && !diagnose_has(r, "timing"))
 		diagnose_slow(r);
 	diagnose_order(r);
+	name_the_cause(s);
 	if (r->stage != STAGE_NONE) {
 		r->verdict = VERDICT_FAIL;
 		/* the most specific hint there is: for the diagnosis, the stage, then any failure */

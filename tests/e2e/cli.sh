@@ -55,6 +55,18 @@ fi
 expect 0 "" -- $g starters --check
 expect 0 "__global__ void col_sums_kernel" -- $g starter col_sums
 
+# the verdict's line names the first diagnosis, not the case summary's guess (an untransposed tile also
+# reads the unloaded edge of its tile: "copied from __shared__ memory that no thread stored to")
+out=$($g grade transpose --file tests/mistakes/transpose/untransposed_tile.cu --backend sim 2>&1)
+if grep -q "copied from __shared__" <<<"$out" &&
+	grep -qE "^FAIL  at correctness: case [0-9x]+: each 32×32 tile of out holds the right values" <<<"$out" &&
+	! grep "^FAIL" <<<"$out" | grep -q "copied from __shared__"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1))
+	printf 'FAIL: the untransposed tile'"'"'s verdict line does not name its diagnosis:\n%s\n' "$out"
+fi
+
 # reset keeps the student's work: in a copy of the workbook, never the repo's own files
 mkdir -p "$tmp/book"
 workbook_files "$PWD" | xargs -0 cp --parents -t "$tmp/book"

@@ -249,7 +249,11 @@ action_watch_toggle(struct app *a)
 		app_message(a, S_FAIL, "%s", last_error());
 	} else {
 		a->watch_item = a->cur;
-		app_message(a, S_PLAIN, "watching %s: every save grades it (w stops)", it->file);
+		/* an edit made before w is graded now, not at the next save */
+		if (app_changed_since_graded(a, a->cur))
+			a->watch_due = now_ms();
+		app_message(a, S_PLAIN, "watching %s: %severy save grades it (w stops)", it->file,
+			    a->watch_due ? "changed since graded, so graded now; " : "");
 	}
 	free(path);
 }

@@ -75,7 +75,7 @@ static const struct key keys[] = {
 	  .kinds = EXERCISE },
 	{ "c", NULL, "grade", "grade the exercise, or run the demo (Esc cancels)", { 'c' }, .run = action_grade,
 	  .kinds = EXERCISE | DEMO },
-	{ "w", NULL, "watch", "watch: grade again on every save of the file (w again stops)", { 'w' },
+	{ "w", NULL, "watch", "watch: grade on every save of the file, and now if it changed since graded (w again stops)", { 'w' },
 	  .run = action_watch_toggle, .kinds = EXERCISE },
 	{ "Tab", "r", "results", "switch between the lesson and the results", { '\t', 'r' }, .run = action_switch,
 	  .kinds = EXERCISE | DEMO },

@@ -90,6 +90,13 @@ echo "== its results page says so: the verdict no longer speaks of the file"
 keys / "$first" Enter r
 wait_for "changed since graded: c grades it again"
 check "the changed file's verdict is not called an earlier session's" "! screen | grep -q 'earlier session'"
+echo "== w on a file changed since its grading grades it at once, not at the next save"
+keys w
+wait_for "changed since graded, so graded now"
+wait_for "; graded in " 120	# this grading's time: the kept verdict had none
+check "the new verdict speaks of the file" "! screen | grep -q 'changed since graded: c grades'"
+keys w
+wait_for "stopped watching"
 keys q
 second=$(cd "$wb" && "$grader" list --json | python3 -c '
 import json, sys

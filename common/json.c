@@ -40,3 +40,34 @@ json_insert(cJSON *array, int at, cJSON *item)
 	}
 	return added;
 }
+
+/* Every string and key of the tree made valid UTF-8. */
+static void
+make_utf8(cJSON *item)
+{
+	for (; item; item = item->next) {
+		char *fixed;
+		if (cJSON_IsString(item) && item->valuestring && (fixed = utf8_escape_invalid(item->valuestring))) {
+			cJSON_free(item->valuestring);
+			item->valuestring = fixed;
+		}
+		if (item->string && !(item->type & cJSON_StringIsConst) && (fixed = utf8_escape_invalid(item->string))) {
+			cJSON_free(item->string);
+			item->string = fixed;
+		}
+		make_utf8(item->child);
+	}
+}
+
+char *
+json_print(cJSON *item, bool formatted)
+{
+	if (item) {
+		cJSON *next = item->next;
+		item->next = NULL; /* this item and what it holds, not its siblings */
+		make_utf8(item);
+		item->next = next;
+	}
+	char *text = formatted ? cJSON_Print(item) : cJSON_PrintUnformatted(item);
+	return text ? text : xstrdup("null");
+}

@@ -21,4 +21,12 @@ void json_init(void);
  */
 bool json_insert(cJSON *array, int at, cJSON *item);
 
+/*
+ * The text of `item` (formatted, or on one line), valid UTF-8 whatever
+ * bytes its strings held: cJSON copies them as they are, and a file name in
+ * Latin-1 made JSON that parsers reject. Invalid bytes become \xNN in the
+ * tree itself (utf8_escape_invalid). You own the result.
+ */
+char *json_print(cJSON *item, bool formatted);
+
 #endif

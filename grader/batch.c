@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "batch_rows.h"
+#include "common/exit.h"
 #include "lib/util.h"
 #include "slurm.h"
 
@@ -104,28 +105,37 @@ row_outdated(const struct batch *b, const struct submission *s, const cJSON *row
 static void
 find_withdrawn(struct batch *b)
 {
-	char **students;
-	int n = row_students(b->o->out, &students);
+	cJSON **rows;
+	int n = row_all(b->o->out, &rows);
 	for (int k = 0; k < n; k++) {
+		cJSON *row = rows[k];
+		const char *student = row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", "");
 		bool here = false;
-		for (int i = 0; i < b->count && !here; i++)
-			here = !strcmp(b->subs[i].student, students[k]);
-		cJSON *row = here ? NULL : row_load(b->o->out, students[k]);
-		if (row) {
-			char *message = xasprintf("withdrawn: no submission in the folder now; their last row (%s%s%s) "
-						  "is kept", row_text(row, "verdict", "fail"),
-						  strcmp(row_text(row, "verdict", ""), "pass") ? " at " : "",
-						  strcmp(row_text(row, "verdict", ""), "pass") ? row_text(row, "stage", "") : "");
-			cJSON_ReplaceItemInObjectCaseSensitive(row, "verdict", cJSON_CreateString("withdrawn"));
-			cJSON_ReplaceItemInObjectCaseSensitive(row, "message", cJSON_CreateString(message));
-			ALLOC_GROW(b->withdrawn, b->nwithdrawn + 1, b->withdrawn_alloc);
-			b->withdrawn[b->nwithdrawn++] = batch_csv_row(b->e, students[k], row);
-			free(message);
-			cJSON_Delete(row);
+		/* a row names its student as JSON can: bytes that are not UTF-8 written as \xNN */
+		for (int i = 0; i < b->count && !here; i++) {
+			char *escaped = utf8_escape_invalid(b->subs[i].student);
+			here = !strcmp(escaped ? escaped : b->subs[i].student, student);
+			free(escaped);
 		}
-		free(students[k]);
+		if (!here) {
+			bool pass = !strcmp(row_text(row, "verdict", ""), "pass");
+			char *message = xasprintf("withdrawn: no submission in the folder now; their last row (%s%s%s) "
+						  "is kept", pass ? "pass" : "fail", pass ? "" : " at ",
+						  pass ? "" : row_text(row, "stage", ""));
+			char *name = xstrdup(student);
+			cJSON_DeleteItemFromObjectCaseSensitive(row, "verdict");
+			cJSON_DeleteItemFromObjectCaseSensitive(row, "message");
+			if (!cJSON_AddStringToObject(row, "verdict", "withdrawn") ||
+			    !cJSON_AddStringToObject(row, "message", message))
+				die(EXIT_ENVIRONMENT, "cannot edit the row of '%s' (cJSON refused)", name);
+			ALLOC_GROW(b->withdrawn, b->nwithdrawn + 1, b->withdrawn_alloc);
+			b->withdrawn[b->nwithdrawn++] = batch_csv_row(b->e, name, row);
+			free(name);
+			free(message);
+		}
+		cJSON_Delete(row);
 	}
-	free(students);
+	free(rows);
 }
 
 /* Read the rows already there; batch_record those of students with nothing to grade. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "lib/util.h"
 #include "tools.h"
 
@@ -44,18 +45,26 @@ row_text(const cJSON *o, const char *key, const char *fallback)
 	return cJSON_IsString(v) ? v->valuestring : fallback;
 }
 
-cJSON *
-row_load(const char *out, const char *student)
+/* The row in the file `path` when it is whole, else NULL. */
+static cJSON *
+row_load_file(const char *path)
 {
-	char *path = row_path(out, "%s.json", student);
 	char *text = read_file(path, NULL);
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
 	free(text);
-	free(path);
 	if (j && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "verdict"))) {
 		cJSON_Delete(j);
 		j = NULL;
 	}
+	return j;
+}
+
+cJSON *
+row_load(const char *out, const char *student)
+{
+	char *path = row_path(out, "%s.json", student);
+	cJSON *j = row_load_file(path);
+	free(path);
 	return j;
 }
 
@@ -103,24 +112,23 @@ row_content_hash(const char *path)
 }
 
 int
-row_students(const char *out, char ***students)
+row_all(const char *out, struct cJSON ***rows)
 {
 	DIR *d = opendir(out);
 	int n = 0, cap = 0;
-	*students = NULL;
+	*rows = NULL;
 	for (struct dirent *entry; d && (entry = readdir(d));) {
 		size_t len = strlen(entry->d_name);
 		if (entry->d_name[0] == '.' || len <= 5 || strcmp(entry->d_name + len - 5, ".json"))
 			continue;
-		char *path = xasprintf("%s/%s", out, entry->d_name), *text = read_file(path, NULL);
-		cJSON *row = text ? cJSON_Parse(text) : NULL;
-		const char *student = row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", NULL);
-		if (student && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, "verdict"))) {
-			ALLOC_GROW(*students, n + 1, cap);
-			(*students)[n++] = xstrdup(student);
+		char *path = xasprintf("%s/%s", out, entry->d_name);
+		cJSON *row = row_load_file(path);
+		if (row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", NULL)) {
+			ALLOC_GROW(*rows, n + 1, cap);
+			(*rows)[n++] = row;
+		} else {
+			cJSON_Delete(row);
 		}
-		cJSON_Delete(row);
-		free(text);
 		free(path);
 	}
 	if (d)
@@ -161,9 +169,9 @@ out_write(const char *path, const char *data, size_t length)
 }
 
 static int
-write_json(const char *path, const cJSON *j)
+write_json(const char *path, cJSON *j)
 {
-	char *text = cJSON_Print(j);
+	char *text = json_print(j, true);
 	struct buf b = { 0 };
 	buf_addf(&b, "%s\n", text);
 	free(text);
@@ -259,7 +267,9 @@ formula_like(const char *text)
 static void
 csv_field(struct buf *b, const char *text, bool last)
 {
-	char *guarded = NULL;
+	char *guarded = NULL, *escaped = utf8_escape_invalid(text);
+	if (escaped)
+		text = escaped; /* a gradebook is UTF-8 whatever bytes a file's name held */
 	if (formula_like(text) && !plain_number(text))
 		text = guarded = xasprintf("'%s", text);
 	if (strpbrk(text, ",\"\r\n")) {
@@ -272,6 +282,7 @@ csv_field(struct buf *b, const char *text, bool last)
 	}
 	buf_addstr(b, last ? "\r\n" : ",");
 	free(guarded);
+	free(escaped);
 }
 
 /*

@@ -60,10 +60,10 @@ bool row_resubmitted(const struct cJSON *row);
 /* The content hash of the file at `path`, as rows record it; NULL when it cannot be read. You own it. */
 char *row_content_hash(const char *path);
 /*
- * The students with a row in `out` (their whole names, from the rows), in
- * no order. You own the array and its strings.
+ * Every whole row in `out` that names its student (batch.student, as JSON
+ * keeps it: valid UTF-8), in no order. You own the array and its rows.
  */
-int row_students(const char *out, char ***students);
+int row_all(const char *out, struct cJSON ***rows);
 
 /*
  * Record a row: the Gradescope file first, the row last (a whole row means

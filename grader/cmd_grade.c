@@ -16,6 +16,7 @@
 
 #include "command.h"
 #include "common/exit.h"
+#include "common/json.h"
 #include "common/state.h"
 #include "lib/util.h"
 #include "lines.h"
@@ -76,8 +77,8 @@ record_progress(const struct exercise *e, const struct grade_result *r, cJSON *r
 	state_load(&st, workbook_root());
 	state_set_status(&st, e->name, state_status_of(r->verdict == VERDICT_PASS, backend_name(r->backend)));
 	state_set_graded(&st, e->name, graded, length);
-	char *text = cJSON_Print(report);
-	if (state_save(&st) == 0 && text)
+	char *text = json_print(report, true);
+	if (state_save(&st) == 0)
 		state_save_report(&st, e->name, text);
 	free(text);
 	state_free(&st);

@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/json.h"
 #include "lib/util.h"
 
 /* the line's stage message, kept to say beside each case; and whether a line is on the screen */
@@ -76,11 +77,10 @@ show_line(const char *text)
 
 /* One event a line; takes o. */
 static void
-json_print(cJSON *o)
+emit(cJSON *o)
 {
-	char *text = cJSON_PrintUnformatted(o);
-	if (text)
-		fprintf(stderr, "%s\n", text);
+	char *text = json_print(o, false);
+	fprintf(stderr, "%s\n", text);
 	fflush(stderr);
 	free(text);
 	cJSON_Delete(o);
@@ -94,7 +94,7 @@ stage_said(enum progress_mode m, const char *stage, const char *message)
 		cJSON_AddStringToObject(o, "event", "stage");
 		cJSON_AddStringToObject(o, "stage", stage);
 		cJSON_AddStringToObject(o, "message", message);
-		json_print(o);
+		emit(o);
 	} else if (m == PROGRESS_LINE) {
 		if (!strcmp(stage, "run"))
 			cases_ok = cases_failed = 0;
@@ -158,7 +158,7 @@ progress_case(enum progress_mode m, int index, int count, const char *name, bool
 		cJSON_AddNumberToObject(o, "count", count);
 		cJSON_AddStringToObject(o, "name", name);
 		cJSON_AddBoolToObject(o, "passed", passed);
-		json_print(o);
+		emit(o);
 	} else if (m == PROGRESS_LINE) {
 		cases_ok += passed;
 		cases_failed += !passed;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "lib/color.h"
 #include "lib/util.h"
 
@@ -371,7 +372,7 @@ report_json(const struct grade_result *r)
 void
 report_print_json(FILE *out, cJSON *json)
 {
-	char *text = cJSON_Print(json);
+	char *text = json_print(json, true);
 	fprintf(out, "%s\n", text);
 	free(text);
 }

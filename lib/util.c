@@ -1,4 +1,4 @@
-/* util: the clock, a hash and an edit distance (see util.h). */
+/* util: the clock, a hash, an edit distance and UTF-8 made valid (see util.h). */
 #include "lib/util.h"
 
 #include <stdlib.h>
@@ -56,4 +56,50 @@ edit_distance(const char *a, const char *b)
 	int d = row[lb];
 	free(row);
 	return d;
+}
+
+int
+utf8_sequence(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	int n;
+	unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range, narrower after E0, ED, F0, F4 */
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+char *
+utf8_escape_invalid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && utf8_sequence(p))
+		p += utf8_sequence(p);
+	if (!*p)
+		return NULL;
+	struct buf out = { 0 };
+	buf_add(&out, s, (size_t)(p - (const unsigned char *)s));
+	while (*p) {
+		int n = utf8_sequence(p);
+		if (n) {
+			buf_add(&out, p, (size_t)n);
+			p += n;
+		} else {
+			buf_addf(&out, "\\x%02X", *p++);
+		}
+	}
+	return buf_detach(&out);
 }

@@ -22,5 +22,13 @@ long long now_ms(void);
 uint64_t hash_bytes(const void *data, size_t n, uint64_t h);
 /* Levenshtein distance, for "did you mean". */
 int edit_distance(const char *a, const char *b);
+/* The length of the valid UTF-8 sequence at `s` (1 to 4), or 0 when its first byte starts none. */
+int utf8_sequence(const unsigned char *s);
+/*
+ * `s` with every byte that is not part of valid UTF-8 written as the four
+ * characters \xNN (a file name in Latin-1, say), so that JSON and CSV made
+ * from it are valid UTF-8; NULL when `s` is valid already. You own it.
+ */
+char *utf8_escape_invalid(const char *s);
 
 #endif

@@ -18,7 +18,7 @@ dist: $(B)/cudalings $(SIM_IF_ANY)
 gradescope: $(B)/cudalings $(SIM_IF_ANY)
 	@$(MAKE_ARGS) gradescope $(B)/gradescope
 
-TEST_SCRIPTS += tests/instructor/scaffold.sh tests/instructor/doors.sh tests/instructor/walk.sh tests/instructor/batch.sh tests/instructor/dist.sh
+TEST_SCRIPTS += tests/instructor/scaffold.sh tests/instructor/doors.sh tests/instructor/inputs.sh tests/instructor/walk.sh tests/instructor/batch.sh tests/instructor/dist.sh
 
 # Long tests, run by CI (.ci/run) after make test: the student copy's own make test, a class through Slurm.
 LONG_TEST_SCRIPTS += tests/instructor/copy.sh tests/instructor/slurm.sh

@@ -28,6 +28,7 @@
 #include "memlimit.h"
 #include "point.h"
 #include "sandbox.h"
+#include "sass_loads.h"
 #include "session.h"
 #include "submission.h"
 #include "tools.h"
@@ -429,6 +430,15 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	}
 	if (result != STEP_ENVIRONMENT)
 		verdict_conclude(&g->s);
+	/* too slow, and no memory diagnosis explains it (Nsight Compute's figures clean, or none measured):
+	   the machine code can tell whether the loads go out together */
+	if (result != STEP_ENVIRONMENT && o->backend == BACKEND_GPU && g->b.source && r->stage == STAGE_PERFORMANCE &&
+	    !diagnose_has(r, "uncoalesced") && !diagnose_has(r, "bank_conflicts") && !diagnose_has(r, "timing")) {
+		char *path = g->b.source[0] == '/' ? xstrdup(g->b.source) : root_path(g->b.source);
+		progress_stage(o->progress, "explain", "reading the machine code of your kernels and the reference's");
+		sass_explain_slow(r, e, path);
+		free(path);
+	}
 	finish_lines(g, result);
 	int status = result == STEP_ENVIRONMENT ? g->status : r->verdict == VERDICT_PASS ? EXIT_PASS : EXIT_FAIL;
 	if (g->frontend.pid > 0)

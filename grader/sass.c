@@ -300,11 +300,17 @@ sass_read_nvdisasm(struct sass_listing *l, const char *text, const char *const *
 			free(mangled);
 			line = 0;
 			framed = false;
+		} else if (k && n > 2 && q[0] == '.' && q[1] == 'L' && q[n - 1] == ':') {
+			/* a branch target: the next instruction's address is its own */
+			k->labels = xrealloc(k->labels, sizeof(*k->labels) * (size_t)(k->nlabels + 1));
+			k->labels[k->nlabels++] = (struct sass_label){ xstrndup(q, n - 1), UINT_MAX };
 		} else if (k && n > 8 && !strncmp(q, "/*", 2)) {
 			/* an instruction: its offset in a comment, then its text and a semicolon */
 			char *stop;
 			unsigned long address = strtoul(q + 2, &stop, 16);
 			const char *body = stop[0] == '*' && stop[1] == '/' ? skip_blanks(stop + 2, end) : NULL;
+			for (int i = k->nlabels - 1; i >= 0 && k->labels[i].address == UINT_MAX; i--)
+				k->labels[i].address = (unsigned)address;
 			if (framed)
 				line = frame_line;
 			framed = false;
@@ -538,6 +544,9 @@ sass_release(struct sass_listing *l)
 			free(k->lines[j].sass);
 		}
 		free(k->lines);
+		for (int j = 0; j < k->nlabels; j++)
+			free(k->labels[j].name);
+		free(k->labels);
 		free(k->mangled);
 		free(k->name);
 	}

@@ -33,6 +33,11 @@ struct sass_kernel {
 	long shared_bytes, stack_bytes, spill_stores, spill_loads;
 	struct sass_line *lines;        /* in source order */
 	int nlines;
+	struct sass_label {             /* a branch target, ".L_x_3", at the address of the instruction after it */
+		char *name;
+		unsigned address;
+	} *labels;
+	int nlabels;
 };
 
 struct sass_listing {

@@ -27,18 +27,43 @@ number_field(const cJSON *o, const char *key, double fallback)
 	return cJSON_IsNumber(v) ? v->valuedouble : fallback;
 }
 
+#define MAX_SIZE (1 << 30)
+
+/*
+ * One case's sizes (`which`: "case 2", "timed"), each an exact whole number from 1 to 2^30: 31.5 is not
+ * taken for 31, nor 3000000000 for a mistake of sign.
+ */
 static int
-parse_dims(const cJSON *array, int *dims, int ndims, const char *where)
+parse_dims(const cJSON *array, int *dims, int ndims, const char *item, const char *which)
 {
 	if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != ndims)
-		return error("workbook.json: %s: a case needs %d sizes", where, ndims);
+		return error("workbook.json: %s: %s needs %d size%s, one per name in \"dims\"", item, which, ndims,
+			     ndims == 1 ? "" : "s");
 	for (int i = 0; i < ndims; i++) {
 		const cJSON *v = cJSON_GetArrayItem(array, i);
-		if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > (1 << 30))
-			return error("workbook.json: %s: sizes must be whole numbers ≥ 1", where);
-		dims[i] = (int)v->valuedouble;
+		if (!cJSON_IsNumber(v))
+			return error("workbook.json: %s: %s: size %d is not a number", item, which, i + 1);
+		double d = v->valuedouble;
+		if (d != floor(d))
+			return error("workbook.json: %s: %s: size %d, %.17g, is not a whole number", item, which, i + 1, d);
+		if (d < 1 || d > MAX_SIZE)
+			return error("workbook.json: %s: %s: size %d, %.0f, is out of range: sizes are 1 to %d", item, which,
+				     i + 1, d, MAX_SIZE);
+		dims[i] = (int)d;
 	}
 	return 0;
+}
+
+/* A C identifier. */
+static bool
+valid_name_chars(const char *w)
+{
+	if (!*w || isdigit((unsigned char)*w))
+		return false;
+	for (; *w; w++)
+		if (!isalnum((unsigned char)*w) && *w != '_')
+			return false;
+	return true;
 }
 
 static char *
@@ -90,6 +115,29 @@ param_dtype(const char *type, bool *is_const)
 	return dtype;
 }
 
+/* Whether `p` ("int rows", "const size_t n") is a size passed by value: a scalar type the check can pass, and a name. */
+static bool
+scalar_param(const char *p)
+{
+	static const char *const types[] = { "int", "unsigned", "unsigned int", "long", "long long", "unsigned long",
+					     "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "float", "double" };
+	char *copy = xstrdup(p), *words[8];
+	int n = 0;
+	for (char *w = strtok(copy, " \t\n"); w && n < 8; w = strtok(NULL, " \t\n"))
+		if (strcmp(w, "const"))
+			words[n++] = w;
+	bool ok = n >= 2 && valid_name_chars(words[n - 1]);
+	struct buf type = { 0 };
+	for (int i = 0; ok && i < n - 1; i++)
+		buf_addf(&type, "%s%s", i ? " " : "", words[i]);
+	bool known = false;
+	for (size_t i = 0; ok && i < sizeof(types) / sizeof(*types) && !known; i++)
+		known = !strcmp(type.data, types[i]);
+	buf_free(&type);
+	free(copy);
+	return ok && known;
+}
+
 /* The launcher's pointer parameters, each a buffer of one of the types the harness knows. */
 static int
 parse_params(const char *signature, struct exercise *e)
@@ -97,12 +145,17 @@ parse_params(const char *signature, struct exercise *e)
 	const char *open = strchr(signature, '('), *close = strrchr(signature, ')');
 	if (!open || !close || close < open)
 		return error("workbook.json: %s: \"launcher\" has no parameter list: %s", e->name, signature);
+	if (close[strspn(close + 1, " \t\n") + 1])
+		return error("workbook.json: %s: \"launcher\" has words after its parameter list: %s", e->name, signature);
 	char *list = xasprintf("%.*s", (int)(close - open - 1), open + 1);
 	int status = 0;
 	for (char *save = NULL, *p = strtok_r(list, ",", &save); p && !status; p = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*p))
 			p++;
 		char *star = strchr(p, '*');
+		if (!star && !scalar_param(p))
+			status = error("workbook.json: %s: the launcher's parameter '%s' is neither a buffer (a pointer) nor a "
+				       "size with a name (int n, size_t n, …): %s", e->name, p, signature);
 		if (!star)
 			continue; /* a size, passed by value */
 		char *type = xasprintf("%.*s", (int)(star - p), p);
@@ -178,6 +231,30 @@ unknown_word(const char *where, const char *what, const char *word, const char *
 }
 
 /* Every key of object o is one the format knows; o must be an object. */
+/*
+ * The first key given twice in one object of the tree, with the item it is in; NULL when none. cJSON
+ * keeps both and reads the first: a second "cases" would be silently ignored.
+ */
+static const char *
+duplicate_key(const cJSON *o, const char **item)
+{
+	for (const cJSON *c = o ? o->child : NULL; c; c = c->next) {
+		const char *name = string_field(c, "name");
+		const char *inner = NULL, *dup = duplicate_key(c, &inner);
+		if (dup) {
+			*item = inner ? inner : name;
+			return dup;
+		}
+		if (cJSON_IsObject(o))
+			for (const cJSON *d = c->next; d; d = d->next)
+				if (c->string && d->string && !strcmp(c->string, d->string)) {
+					*item = string_field(o, "name");
+					return c->string;
+				}
+	}
+	return NULL;
+}
+
 static int
 check_keys(const cJSON *o, const char *where, const char *const *known)
 {
@@ -286,6 +363,10 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	const char *dir = workbook_dir();
 	e->dir = xstrdup(dir);
 	e->lesson = lesson ? xasprintf("%s%s", dir, lesson) : xasprintf("%sslides/%s.md", dir, name);
+	/* a lesson of the workbook's own folder (whether it is there is checked once every item is read) */
+	if (lesson && (lesson[0] == '/' || !strncmp(lesson, "../", 3) || strstr(lesson, "/../")))
+		return error("workbook.json: %s: \"lesson\" '%s' must be a path inside the workbook's folder, like "
+			     "slides/%s.md", name, lesson, name);
 	if (e->kind == ITEM_LESSON)
 		return 0;
 
@@ -314,12 +395,15 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	e->ncases = cJSON_GetArraySize(cases);
 	if (!cJSON_IsArray(cases) || e->ncases < 1 || e->ncases > MANIFEST_MAX_CASES)
 		return error("workbook.json: %s: \"cases\" lists 1 to %d cases", name, MANIFEST_MAX_CASES);
-	for (int i = 0; i < e->ncases; i++)
-		if (parse_dims(cJSON_GetArrayItem(cases, i), e->cases[i], e->ndims, name))
+	for (int i = 0; i < e->ncases; i++) {
+		char which[40];
+		snprintf(which, sizeof(which), "case %d of \"cases\"", i + 1);
+		if (parse_dims(cJSON_GetArrayItem(cases, i), e->cases[i], e->ndims, name, which))
 			return -1;
+	}
 	const cJSON *timed = cJSON_GetObjectItemCaseSensitive(o, "timed");
 	if (timed) {
-		if (parse_dims(timed, e->timed, e->ndims, name))
+		if (parse_dims(timed, e->timed, e->ndims, name, "\"timed\""))
 			return -1;
 		e->has_timed = true;
 	}
@@ -397,6 +481,64 @@ parse_hints(const cJSON *o, struct exercise *e)
 	}
 }
 
+/*
+ * The launcher in workbook.json against the buffers its check declares, read from the check's source
+ * (check_buffer: float32; check_buffer_typed(…, DTYPE_X, …): X), in order: a signature the check
+ * contradicts would otherwise compile the generated header into raw compiler errors at the first
+ * grading. A check that declares its buffers some other way (none found) is left to the judge's own
+ * comparison (manifest_buffers_disagree).
+ */
+static int
+check_launcher_against_check(const struct exercise *e)
+{
+	static const char *const dtypes[] = { "DTYPE_FLOAT32", "DTYPE_FLOAT64", "DTYPE_INT32", "DTYPE_UINT32",
+					      "DTYPE_UINT8" };
+	char *rel = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check), *path = root_path(rel);
+	char *text = read_file(path, NULL);
+	free(path);
+	int found = 0, status = 0;
+	for (const char *p = text; p && !status && (p = strstr(p, "check_buffer")); found++) {
+		bool typed = !strncmp(p, "check_buffer_typed(", 19);
+		if (!typed && strncmp(p, "check_buffer(", 13)) {
+			p += 12;
+			found--;
+			continue;
+		}
+		const char *close = strchr(p, ';'), *name = strchr(p, '"');
+		int dtype = DTYPE_FLOAT32;
+		if (typed) {
+			dtype = -1;
+			for (int t = 0; t < (int)(sizeof(dtypes) / sizeof(*dtypes)); t++) {
+				const char *at = strstr(p, dtypes[t]);
+				size_t n = strlen(dtypes[t]);
+				if (at && (!close || at < close) && !isalnum((unsigned char)at[n]) && at[n] != '_')
+					dtype = t;
+			}
+		}
+		char label[64];
+		int len = name && (!close || name < close) ? (int)strcspn(name + 1, "\"") : 0;
+		snprintf(label, sizeof(label), "%.*s", len < 40 ? len : 40, name ? name + 1 : "");
+		if (dtype < 0)
+			; /* a type the scan cannot read: the judge compares it */
+		else if (found >= e->nparams)
+			status = error("workbook.json: %s: the launcher takes %d buffer%s, but %s declares more (buffer %d, "
+				       "'%s', %s): %s", e->name, e->nparams, e->nparams == 1 ? "" : "s", rel, found + 1, label,
+				       dtype_name((uint32_t)dtype), e->launcher);
+		else if ((uint32_t)dtype != e->params[found].dtype)
+			status = error("workbook.json: %s: the launcher's parameter %d, '%s', is %s, but %s declares "
+				       "buffer %d, '%s', as %s: change the signature or the check", e->name, found + 1,
+				       e->params[found].text, dtype_name(e->params[found].dtype), rel, found + 1, label,
+				       dtype_name((uint32_t)dtype));
+		p += typed ? 19 : 13;
+	}
+	if (!status && text && found && found < e->nparams)
+		status = error("workbook.json: %s: the launcher takes %d buffers, but %s declares %d: %s", e->name,
+			       e->nparams, rel, found, e->launcher);
+	free(text);
+	free(rel);
+	return status;
+}
+
 /* An item that uses an earlier item's check: the same launcher parameters, the same sizes. */
 static int
 check_shared(const struct manifest *m, const struct exercise *e)
@@ -438,6 +580,10 @@ manifest_load(struct manifest *m)
 		return -1;
 	}
 	int status = check_keys(root, "the top level", root_keys);
+	const char *item = NULL, *twice = status ? NULL : duplicate_key(root, &item);
+	if (twice)
+		status = error("workbook.json: %s%s\"%s\" is given twice in one object: keep one", item ? item : "",
+			       item ? ": " : "", twice);
 	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
 	const cJSON *items = cJSON_GetObjectItemCaseSensitive(root, "items"), *o;
 	if (!status && version && (!cJSON_IsNumber(version) || version->valuedouble != MANIFEST_VERSION))
@@ -463,7 +609,17 @@ manifest_load(struct manifest *m)
 			}
 		if (!status && e->check && strcmp(e->check, e->name))
 			status = check_shared(m, e);
+		if (!status && e->kind != ITEM_LESSON && e->launcher)
+			status = check_launcher_against_check(e);
 		m->count++;
+	}
+	/* the files the workbook and make tui open by these paths, once the items themselves are right */
+	for (int i = 0; i < m->count && !status; i++) {
+		char *lesson = root_path(m->items[i].lesson);
+		if (access(lesson, R_OK) || is_directory(lesson))
+			status = error("workbook.json: %s: its lesson '%s' is not there", m->items[i].name,
+				       m->items[i].lesson);
+		free(lesson);
 	}
 	cJSON_Delete(root);
 	free(text);

@@ -30,7 +30,8 @@ expect 1 "pixels\[31\], one past the end of pixels \(31 elements\)" -- \
 # a course folder outside the checkout: its check says int32 where the launcher takes unsigned int
 cp -r tests/typed "$tmp/course"
 sed -i 's/"bins", BUFFER_OUT, DTYPE_UINT32/"bins", BUFFER_OUT, DTYPE_INT32/' "$tmp/course/harness/checks/histogram.cpp"
-expect 3 "the check of 'histogram' declares buffer 2 'bins' as int32, but the launcher's parameter 'unsigned int \*bins' is uint32" -- \
+# (read from the check's source when the workbook loads: a usage error, exit 2, before any compile)
+expect 2 "histogram: the launcher's parameter 2, 'unsigned int \*bins', is uint32, but .*harness/checks/histogram.cpp declares buffer 2, 'bins', as int32" -- \
 	env CUDALINGS_WORKBOOK="$tmp/course/workbook.json" $g grade histogram --file tests/typed/solutions/histogram.cu --backend sim
 
 # workbook.json: a pointer to no buffer type, a negative tolerance, a file that is not there

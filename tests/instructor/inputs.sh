@@ -36,5 +36,53 @@ expect 0 "2 submissions: 0 graded now, 2 from an earlier run \(1 pass, 1 fail at
 python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$tmp/one.json" && ok ||
 	bad "grade --json of a non-UTF-8 file name is not valid UTF-8 JSON"
 
+# ------------------------------------------------------------ workbook.json's mistakes
+book=$tmp/book
+mkdir -p "$book"
+. "$repo/tests/workbook-copy.sh"
+workbook_files "$repo" | tar -C "$repo" --null -T - -cf - | tar -xf - -C "$book"
+cp "$book/workbook.json" "$tmp/workbook.orig.json"
+# broken KEY VALUE: the workbook with col_sums's KEY set to VALUE (JSON)
+broken() {
+	python3 - "$tmp/workbook.orig.json" "$book/workbook.json" "$1" "$2" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))
+item = next(i for i in w["items"] if i["name"] == "col_sums")
+item[sys.argv[3]] = json.loads(sys.argv[4])
+json.dump(w, open(sys.argv[2], "w"), indent=2, ensure_ascii=False)
+PY
+}
+# refused PATTERN: list and grade both stop with exit 2 and say PATTERN
+refused() {
+	expect 2 "$1" -- env CUDALINGS_ROOT="$book" "$g" list
+	expect 2 "$1" -- env CUDALINGS_ROOT="$book" "$g" grade col_sums
+}
+broken lesson '"slides/nosuch.md"'
+refused "col_sums: its lesson 'slides/nosuch.md' is not there"
+broken lesson '"../../etc/passwd"'
+refused "col_sums: .lesson. '../../etc/passwd' must be a path inside the workbook's folder"
+broken launcher '"void col_sums_launch(const double *a, float *sums, int rows, int cols)"'
+refused "col_sums: the launcher's parameter 1, 'const double \*a', is float64, but harness/checks/col_sums.cpp declares buffer 1, 'a', as float32"
+broken launcher '"void col_sums_launch(const float *a, float *sums, int rows, in cols)"'
+refused "col_sums: the launcher's parameter 'in cols' is neither a buffer"
+broken launcher '"void col_sums_launch(const float *a, int rows, int cols)"'
+refused "col_sums: the launcher takes 1 buffer, but harness/checks/col_sums.cpp declares more \(buffer 2, 'sums', float32\)"
+broken cases '[[31.5, 33], [1, 1]]'
+refused 'col_sums: case 1 of "cases": size 1, 31.5, is not a whole number'
+broken cases '[[1, 1], [3000000000, 2]]'
+refused 'col_sums: case 2 of "cases": size 1, 3000000000, is out of range: sizes are 1 to 1073741824'
+broken timed '[4096, 0]'
+refused 'col_sums: "timed": size 2, 0, is out of range'
+# a key given twice: cJSON would read the first and ignore the second
+python3 - "$tmp/workbook.orig.json" "$book/workbook.json" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+at = text.index('"name": "col_sums"')
+open(sys.argv[2], "w").write(text[:at] + '"cases": [[1, 1]], ' + text[at:])
+PY
+refused 'col_sums: "cases" is given twice in one object'
+cp "$tmp/workbook.orig.json" "$book/workbook.json"
+expect 0 "col_sums" -- env CUDALINGS_ROOT="$book" "$g" list
+
 echo "inputs: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -76,6 +76,7 @@ diagnose_figures(const struct proto_counts *c, const char *source, struct memory
 	/* Nsight Compute counts warp requests, not each thread's stores */
 	out->global_writes_per_thread = c->global_stores ? ratio(c->global_stores, c->threads) : -1;
 	out->dram_gbps = -1;
+	out->over[0] = 0;
 	memcpy(out->global_where, c->global_where, sizeof(out->global_where));
 	memcpy(out->shared_where, c->shared_where, sizeof(out->shared_where));
 }
@@ -113,8 +114,12 @@ diagnose_budget_known(const char *name)
 static char *
 over_budget(const struct budget_kind *k, const struct memory_figures *f, double limit, double *value)
 {
-	const char *from = !strcmp(f->source, "simulator") ? "the simulator, over the correctness cases"
-		: "Nsight Compute, on the timed case";
+	char from[128];
+	if (strcmp(f->source, "simulator"))
+		snprintf(from, sizeof(from), "Nsight Compute, on the timed case");
+	else
+		snprintf(from, sizeof(from), "the simulator, %s %s", *f->over ? "on" : "over",
+			 *f->over ? f->over : "every case");
 	if (!strcmp(k->name, "sectors_per_request")) {
 		bool stores = f->store_sectors_per_request > f->load_sectors_per_request;
 		*value = f->sectors_per_request >= 0 ? f->sectors_per_request

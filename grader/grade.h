@@ -58,6 +58,7 @@ struct diagnostic {
 struct memory_figures {
 	bool measured;
 	const char *source;            /* "simulator" or "nsight compute" */
+	char over[80];                 /* the simulator's: what its counts cover ("the case 128x1056"), "" for every case */
 	double load_sectors_per_request, store_sectors_per_request; /* < 0: no such request */
 	double sectors_per_request;    /* loads and stores together, weighed by the bytes each asked for; < 0: not known */
 	double bank_conflicts_per_request;                          /* < 0: no shared memory request */

@@ -36,32 +36,39 @@ dims_text(const int *dims, int ndims)
 	return buf_detach(&b);
 }
 
+/*
+ * The measured case's lengths. Its grid must have at least two blocks in every dimension it spans, or a
+ * mapping that deals columns out across blocks (col = threadIdx.x * gridDim.x + blockIdx.x) is the
+ * coalesced one: with one block, gridDim.x is 1.
+ * - 1D: 2^16 elements, 64 blocks of 1024 threads;
+ * - 2D, the contiguous (last) dimension: two blocks of the widest block, 1024 threads, need a warp more
+ *   than 1024; the rows: two 64-row tiles (a block 32 threads wide has at most 32 rows);
+ * - a product (three or more), the output's dimensions: two blocks of 32 × 32 each way, the most the
+ *   simulator's time allows (it grows with m · n · k); the loop dimension (matmul's k, the smallest)
+ *   keeps the timed length, for the loop over it is the kernel and its loads outweigh the one store
+ *   of each result as they do at the timed size.
+ */
+#define MEASURED_1D (1 << 16)
+#define MEASURED_CONTIGUOUS (1024 + 32)
+#define MEASURED_ROWS 128
+#define MEASURED_PRODUCT 64
+
 void
 tools_measured_dims(const struct exercise *e, int *dims)
 {
-	/* elements of a 1D or 2D case, or multiply-adds of a 3D one: what the simulator takes in a fraction of a second */
-	double limit = 1 << 16, work = 1;
-	int kept = -1; /* of three or more, the smallest (matmul's k) keeps its length: the loop over it is the kernel */
+	int loop = -1;
+	for (int d = 0; e->ndims >= 3 && d < e->ndims; d++)
+		if (loop < 0 || e->timed[d] < e->timed[loop])
+			loop = d;
 	for (int d = 0; d < e->ndims; d++) {
-		dims[d] = e->timed[d];
-		work *= dims[d];
-		if (e->ndims >= 3 && (kept < 0 || dims[d] < dims[kept]))
-			kept = d;
-	}
-	while (work > limit) {
-		int largest = -1;
-		for (int d = 0; d < e->ndims; d++)
-			if (d != kept && (largest < 0 || dims[d] > dims[largest]))
-				largest = d;
-		if (largest < 0 || dims[largest] < 64)
-			break;
-		dims[largest] /= 2;
-		work /= 2;
-	}
-	/* whole warps and tiles, as the timed sizes have */
-	for (int d = 0; d < e->ndims; d++)
-		if (d != kept && dims[d] > 32)
+		int length = e->ndims == 1 ? MEASURED_1D
+			: loop >= 0 ? (d == loop ? e->timed[d] : MEASURED_PRODUCT)
+			: d == e->ndims - 1 ? MEASURED_CONTIGUOUS : MEASURED_ROWS;
+		dims[d] = e->timed[d] < length ? e->timed[d] : length;
+		/* whole warps and tiles, as the timed sizes have */
+		if (d != loop && dims[d] > 32)
 			dims[d] -= dims[d] % 32;
+	}
 }
 
 char **

@@ -39,9 +39,12 @@ char **tools_argv(const struct exercise *e, char *const *options, enum argv_case
 		  const int *measured);
 
 /*
- * The timed case made small enough for the simulator: its largest dimension
- * halved until the work fits, so the shape (multiples of 32, a long k) stays
- * like the timed one. The simulator's memory figures come from this case.
+ * The timed case made small enough for the simulator, yet with at least two
+ * blocks in every dimension its grid spans (so a mapping across blocks shows):
+ * 1D 2^16 elements; 2D 128 rows × 1056 columns; a product 64 × k × 64;
+ * never longer than the timed case, whole warps. The simulator's memory
+ * figures (the counts the budgets judge and the heat map) come from this case
+ * alone, over the first 32 blocks of each launch (grader/tools.c says why).
  */
 void tools_measured_dims(const struct exercise *e, int *dims);
 void tools_free_argv(char **argv);

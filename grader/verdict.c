@@ -305,9 +305,10 @@ verdict_conclude(struct session *s)
 	if (r->stage == STAGE_NONE && s->timed >= 0 && s->have_timing)
 		verdict_timing(r, s->e, &s->timing, &s->cases[s->timed].info, &s->device);
 	/* the timed case's shape decides how memory is used: an edge case's fallback does not */
-	if (s->have_measured_counts)
+	if (s->have_measured_counts) {
 		diagnose_figures(&s->measured_counts, "simulator", &r->figures);
-	else if (s->have_counts)
+		snprintf(r->figures.over, sizeof(r->figures.over), "the case %s", r->cases[s->measured].name);
+	} else if (s->have_counts)
 		diagnose_figures(&s->counts, "simulator", &r->figures);
 	/* a correct kernel's figures are said even when the timing has already failed it */
 	bool all_correct = r->stage == STAGE_NONE || r->stage == STAGE_PERFORMANCE;

@@ -206,9 +206,10 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 				ARGS_ADD(&fe, build_nvcc(), NVCC_FLAGS, "-arch=sm_90", include_flag);
 				if (beside)
 					args_add(&fe, beside);
-				/* -ptx: the front end of both sides and the device compile, not the host's
-				   (a third of -cuda's time); -O0, for only its errors count */
-				ARGS_ADD(&fe, "-ptx", "-Xcicc", "-O0", "-o", "/dev/null", nvcc_source);
+				/* -cuda: cudafe++ on the host side (a __device__ function called from the launcher
+				   is refused there: -ptx, the device side alone, took it), cicc and ptxas on the
+				   device side, no host compile; -O0, for only its errors count (bench/nvcc-frontend.md) */
+				ARGS_ADD(&fe, "-cuda", "-Xcicc", "-O0", "-Xptxas", "-O0", "-o", "/dev/null", nvcc_source);
 				s->frontend_argv = fe.v;
 			}
 		}
@@ -217,14 +218,22 @@ build_prepare(struct student_build *s, const struct exercise *e, enum backend b,
 		const char *deps[] = { rel, SIM_PCH_DIR_LINE "/cudasim.h.gch" };
 		int ndeps = b == BACKEND_SIM && access(pch, F_OK) == 0 ? 2 : 1;
 		free(pch);
-		if (status == 0 && build_stale(s->object, &cmd, deps, ndeps, depfile)) {
+		/* the cache's key holds nvcc's command too: an object made without nvcc's judgement, or
+		   with another front end, is compiled again so that nvcc reads the file */
+		struct args key = { 0 };
+		for (int i = 0; i < cmd.n; i++)
+			args_add(&key, cmd.v[i]);
+		for (char **f = s->frontend_argv; f && *f; f++)
+			args_add(&key, *f);
+		if (status == 0 && build_stale(s->object, &key, deps, ndeps, depfile)) {
 			/* compiled under a name of its own and renamed by build_compiled, as build_step does */
 			s->compile_argv = xcalloc((size_t)cmd.n + 1, sizeof(char *));
 			for (int i = 0; i < cmd.n; i++)
 				s->compile_argv[i] = !strcmp(cmd.v[i], s->object)
 					? xasprintf("%s.tmp-%d", s->object, (int)getpid()) : xstrdup(cmd.v[i]);
-			s->compile_line = args_join(&cmd);
+			s->compile_line = args_join(&key);
 		}
+		args_free(&key);
 		args_free(&cmd);
 		free(depfile);
 		free(as_deps);

@@ -37,6 +37,24 @@ limits_sim_lower(double seconds)
 }
 
 double
+limits_compile(void)
+{
+	static double seconds = -1;
+	if (seconds > 0)
+		return seconds;
+	const char *env = getenv("CUDALINGS_COMPILE_LIMIT");
+	char *end = NULL;
+	double v = env && *env ? strtod(env, &end) : 0;
+	seconds = COMPILE_LIMIT_S;
+	if (env && *env && (*end || !(v >= 1 && v < COMPILE_LIMIT_S)))
+		warn("CUDALINGS_COMPILE_LIMIT is '%s', not seconds from 1 to below %d: the usual limit holds", env,
+		     COMPILE_LIMIT_S);
+	else if (env && *env)
+		seconds = v;
+	return seconds;
+}
+
+double
 limits_sim_case(void)
 {
 	return limits_sim_launch() > 0 ? limits_sim_launch() + SIM_LAUNCH_LIMIT_MARGIN_S : CASE_CPU_LIMIT_SIM_S;

@@ -14,7 +14,11 @@
 #include "session.h"
 
 /* Seconds a child may take. */
-#define COMPILE_LIMIT_S 120
+/* The slowest legitimate compile measured (bench/compile-limit.md) took 3.4 s of CPU (nvcc -O3 of a
+ * matmul with cooperative groups), 13 to 33 s of wall clock on a 2-core machine at a load of 21:
+ * over ten times the first, with room for a busy machine. A compile that never ends (a template
+ * recursion, an #include of a FIFO) stops here. */
+#define COMPILE_LIMIT_S 40
 #define JUDGE_LIMIT_S 300
 #define START_LIMIT_S 60   /* until the runner has opened the GPU: a first CUDA start is slow */
 #define LOAD_LIMIT_S 5     /* from then until its first case: loading the submission, its constructors */
@@ -31,6 +35,12 @@
  * it (said once when the value would not), else 0: the runner's own.
  */
 double limits_sim_launch(void);
+/*
+ * Wall-clock seconds a compile may take: COMPILE_LIMIT_S, or less where
+ * CUDALINGS_COMPILE_LIMIT lowers it (tests of a compile that never ends);
+ * a value that would not lower it is said once and ignored.
+ */
+double limits_compile(void);
 /* CPU seconds a case may take on the simulator. */
 double limits_sim_case(void);
 /*

@@ -85,6 +85,21 @@ compile_failed(struct grade_state *g, const char *output)
 	return STEP_VERDICT;
 }
 
+/* The compiler ran past its limit: said first, for its output (if any) names no error. */
+static enum step
+compile_too_long(struct grade_state *g, const char *output)
+{
+	compile_failed(g, output);
+	free(g->r->message);
+	g->r->message = xasprintf("%s: the compiler ran past its %g s limit and was stopped (a legitimate compile "
+				  "takes seconds)", g->r->file, limits_compile());
+	diagnose_add(g->r, "compile_time",
+		     xasprintf("the compiler was still at work after %g s: a template or constexpr recursion that "
+			       "never ends, a huge unrolled loop, or an #include of something that is not a file "
+			       "(a FIFO, a device)", limits_compile()));
+	return STEP_VERDICT;
+}
+
 /* ----------------------------------------------------------------- the stages */
 
 
@@ -219,7 +234,7 @@ stage_compile(struct grade_state *g)
 	struct child *kids[3] = { &judge, &compile, &scan };
 	int nkids = 1;
 	/* a template bomb or a huge constant array stops at its share of the machine, not in its swap */
-	struct spawn_options compile_options = { .cwd = workbook_root(), .timeout_s = COMPILE_LIMIT_S,
+	struct spawn_options compile_options = { .cwd = workbook_root(), .timeout_s = limits_compile(),
 						  .memory_limit = memory_limit_compile(), .out = SPAWN_CAPTURE,
 						  .err = SPAWN_TO_STDOUT, .clean_on_exit = true };
 	if (g->b.frontend_argv && g->b.compile_argv && !g->o->skip_frontend) {
@@ -253,10 +268,12 @@ stage_compile(struct grade_state *g)
 	enum step result = STEP_OK;
 	if (g->b.compile_argv) {
 		bool compiled = child_succeeded(&compile);
-		if (compile.timed_out)
-			buf_addf(&compile.output, "the compiler ran past %d s and was stopped\n", COMPILE_LIMIT_S);
 		/* a file that reached for the grader's files is told so first, whatever its compile said */
-		if (!compiled && includes_refused(g))
+		if (compile.timed_out && !includes_refused(g))
+			result = compile_too_long(g, compile.output.data ? compile.output.data : "");
+		else if (compile.timed_out)
+			result = STEP_VERDICT;
+		else if (!compiled && includes_refused(g))
 			result = STEP_VERDICT;
 		else if (!compiled && !frontend_refused(g))
 			result = needs_gpu(g) ? STEP_ENVIRONMENT

@@ -199,7 +199,8 @@ static const char *const hint_keys[] = { "when", "text", NULL };
 static const char *const hint_whens[] = { "fail", "compile", "run", "correctness", "performance", "out_of_bounds",
 					  "race", "uninitialized", "barrier_divergence", "warp_divergence",
 					  "untransposed_tile", "uncoalesced", "bank_conflicts", "global_reads", "refused",
-					  "timing", "slow", "nvcc", "host_memory", "cross_block_update", NULL };
+					  "timing", "slow", "nvcc", "host_memory", "cross_block_update",
+					  "compile_time", NULL };
 #define MANIFEST_VERSION 1
 
 static const char *

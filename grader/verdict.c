@@ -336,8 +336,10 @@ verdict_conclude(struct session *s)
 		r->verdict = VERDICT_FAIL;
 		/* the most specific hint there is: for the diagnosis, the stage, then any failure */
 		r->hint = r->ndiagnostics ? verdict_hint(s->e, r->diagnostics[0].kind) : NULL;
-		/* a refused call is no compiler error, a replayed round no wrong index: the stage's hints would mislead */
+		/* a refused call or a compile stopped at its limit is no compiler error, a replayed round no wrong
+		   index: the stage's hints would mislead */
 		bool refused = r->ndiagnostics && (!strcmp(r->diagnostics[0].kind, "refused") ||
+						   !strcmp(r->diagnostics[0].kind, "compile_time") ||
 						   !strcmp(r->diagnostics[0].kind, "timing") ||
 						   !strcmp(r->diagnostics[0].kind, "slow"));
 		if (!r->hint && !refused)

@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -106,6 +108,85 @@ remember_live(pid_t pid, pid_t forget)
 			live[i] = pid;
 			return;
 		}
+}
+
+/* ------------------------------------------------------------ the watchdog, for a kill -9 */
+
+static void close_others(int keep_a, int keep_b);
+
+/*
+ * PR_SET_PDEATHSIG reaches only a direct child: after a kill -9 of this
+ * program nvcc dies, but its cudafe++, cicc and ptxas, and g++'s cc1plus, go
+ * on (1 GB and growing, on a compile that never ends). A watchdog process,
+ * started with the first child, holds one end of a socket whose other end
+ * only this program (and copies of it forked without exec) holds; every
+ * child's process group is named to it when it starts and when it ends. When
+ * the socket closes, however this program ended, it kills every group still
+ * named, strays and grandchildren included (they keep the group), and exits.
+ * It has a group of its own, so a kill of this program's group spares it,
+ * and ignores the terminal's signals (they are this program's to act on).
+ */
+#define WATCHED_MAX 1024
+static int watch_fd = -1;
+
+static void __attribute__((noreturn))
+watchdog(int fd)
+{
+	setpgid(0, 0);
+	const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU };
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(*ignored); i++)
+		signal(ignored[i], SIG_IGN);
+	/* nothing of this program's held open: a pipe reading its output must see its end */
+	int null = open("/dev/null", O_RDWR);
+	for (int i = 0; i < 3 && null >= 0; i++)
+		dup2(null, i);
+	close_others(fd, -1);
+	static pid_t groups[WATCHED_MAX];
+	int32_t word;
+	for (;;) {
+		ssize_t n = recv(fd, &word, sizeof(word), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(word))
+			break;
+		/* +group: started; -group: ended */
+		pid_t g = word > 0 ? word : -word, want = word > 0 ? 0 : g, put = word > 0 ? g : 0;
+		for (int i = 0; i < WATCHED_MAX; i++)
+			if (groups[i] == want) {
+				groups[i] = put;
+				break;
+			}
+	}
+	for (int i = 0; i < WATCHED_MAX; i++)
+		if (groups[i] > 0)
+			kill(-groups[i], SIGKILL);
+	_exit(0);
+}
+
+/* Name a group to the watchdog: started (pid > 0) or ended (< 0). Starts it the first time. */
+static void
+watch_group(int32_t word)
+{
+	if (watch_fd < 0 && word > 0) {
+		int sv[2];
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+			return;
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(sv[0]);
+			watchdog(sv[1]);
+		}
+		close(sv[1]);
+		if (pid < 0) {
+			close(sv[0]);
+			return;
+		}
+		watch_fd = sv[0];
+	}
+	if (watch_fd >= 0)
+		while (send(watch_fd, &word, sizeof(word), MSG_NOSIGNAL) < 0 && errno == EINTR)
+			;
 }
 
 /* ------------------------------------------------------------ in the child, between fork and exec */
@@ -314,8 +395,9 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 		close_pipes(&p);
 		return error("cannot start '%s': %s", argv[0], strerror(why));
 	}
-	if (!o->foreground)
+	if (!o->foreground) {
 		setpgid(pid, pid); /* both sides, so the group exists before either goes on */
+	}
 	if (c->clean_on_exit)
 		remember_live(pid, 0);
 	close_fd(&p.out[1]);
@@ -323,6 +405,8 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 	close_fd(&p.chan[1]);
 	close_fd(&p.report[1]);
 	close_fd(&p.in[0]);
+	if (!o->foreground)
+		watch_group(pid);
 	/* exec closes the report pipe: end of file is success, a message is why it failed */
 	char why[512];
 	ssize_t n;
@@ -335,6 +419,8 @@ child_spawn(struct child *c, char *const argv[], const struct spawn_options *o)
 			;
 		if (c->clean_on_exit)
 			remember_live(0, pid);
+		if (!o->foreground)
+			watch_group(-pid);
 		close_pipes(&p);
 		return error("%s", why);
 	}
@@ -411,6 +497,8 @@ finish(struct child *c, int status)
 	if (c->clean_on_exit)
 		remember_live(0, c->pid);
 	kill(group_of(c), SIGKILL);
+	if (!c->foreground)
+		watch_group(-c->pid);
 	close_fd(&c->in_fd);
 	int *fds[] = { &c->out_fd, &c->err_fd, &c->channel_fd };
 	for (size_t i = 0; i < 3; i++) {

@@ -120,7 +120,7 @@ struct grade_result {
 	struct point_check point;
 	const char *hint;
 	enum tier tier;     /* a pass's standing: pass, near gold (within NEAR_GOLD_RATIO× of gold), gold (as fast or
-			       faster); TIER_NONE for a failure */
+			       faster, within the measurement's noise: verdict_tier); TIER_NONE for a failure */
 	struct line_map lines; /* per source line: the simulator's always, Nsight Compute's when asked (--lines) */
 	struct proto_way ways[PROTO_MAX_WAYS]; /* a demo with timing_ways, on a GPU: its kernel timed each way */
 	int nways;

@@ -5,6 +5,7 @@
  */
 #include "verdict.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +278,29 @@ name_the_cause(struct session *s)
 	}
 }
 
+double
+verdict_tier_noise(const struct timing_result *t)
+{
+	double noise = TIER_NOISE_MIN;
+	if (t->ratio > 0 && t->ratio_lo > 0 && t->ratio_lo < t->ratio)
+		noise = fmax(noise, t->ratio / t->ratio_lo - 1);
+	if (t->ratio > 0 && t->ratio_hi > t->ratio)
+		noise = fmax(noise, t->ratio_hi / t->ratio - 1);
+	return noise;
+}
+
+enum tier
+verdict_tier(const struct timing_result *t)
+{
+	double gold = t->gold_us, us = t->median_us;
+	if (!(gold > 0))
+		return TIER_PASS;
+	/* within the noise of the gold's time is the gold's time: the same code measured twice in the same
+	   rounds differs by less than the interval of its ratio to the reference */
+	double within = gold * (1 + verdict_tier_noise(t));
+	return us <= within ? TIER_GOLD : us <= NEAR_GOLD_RATIO * within ? TIER_NEAR_GOLD : TIER_PASS;
+}
+
 void
 verdict_conclude(struct session *s)
 {
@@ -349,10 +373,8 @@ verdict_conclude(struct session *s)
 		return;
 	}
 	r->verdict = VERDICT_PASS;
-	if (r->timing.measured) {
-		double gold = r->timing.gold_us, us = r->timing.median_us;
-		r->tier = gold > 0 && us <= gold ? TIER_GOLD : gold > 0 && us <= NEAR_GOLD_RATIO * gold ? TIER_NEAR_GOLD : TIER_PASS;
-	}
+	if (r->timing.measured)
+		r->tier = verdict_tier(&r->timing);
 	int correct = 0;
 	for (int i = 0; i < r->ncases; i++)
 		correct += r->cases[i].passed;

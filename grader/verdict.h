@@ -31,6 +31,18 @@ bool verdict_too_slow(const struct session *s);
 /* Every correctness case ran and passed, and nothing was refused: the kernel's point is worth measuring. */
 bool verdict_cases_passed(const struct session *s);
 
+/*
+ * A pass's tier: gold when its median time is within the noise of the gold
+ * solution's (timed in the same rounds), near gold within NEAR_GOLD_RATIO×
+ * of that, else pass. The noise is the relative half-width of the 95%
+ * interval of the student's ratio to the reference (the wider side), at
+ * least TIER_NOISE_MIN: the gold's own median is as uncertain, so a kernel
+ * as fast as the gold is gold every time, not one time in two.
+ */
+#define TIER_NOISE_MIN 0.01
+double verdict_tier_noise(const struct timing_result *t);
+enum tier verdict_tier(const struct timing_result *t);
+
 /* Come to the verdict: stage, message, performance, figures and hint. */
 void verdict_conclude(struct session *s);
 

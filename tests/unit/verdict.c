@@ -185,3 +185,51 @@ Test(verdict, a_compile_error_is_told_by_its_first_error_line, .timeout = 5)
 	free(r.message);
 	free(r.compile_output);
 }
+
+/* A kernel as fast as the gold, measured in the same rounds, is gold whichever median came out lower. */
+Test(verdict, within_the_noise_of_the_gold_is_gold, .timeout = 5)
+{
+	/* the ratio to the reference known to ±1.5%: 49.2 against the gold's 48.8 µs is 0.8% slower */
+	struct timing_result t = { .measured = true, .median_us = 49.2, .gold_us = 48.8, .ratio = 0.90,
+				   .ratio_lo = 0.90 / 1.015, .ratio_hi = 0.90 * 1.015 };
+	cr_assert_eq(verdict_tier(&t), TIER_GOLD);
+	/* the interval's wider side counts */
+	t.ratio_lo = 0.899;
+	cr_assert_eq(verdict_tier(&t), TIER_GOLD);
+	/* 3% slower than the gold, beyond a 1.5% noise: near gold */
+	t.ratio_hi = 0.90 * 1.015;
+	t.median_us = 48.8 * 1.03;
+	cr_assert_eq(verdict_tier(&t), TIER_NEAR_GOLD);
+	/* faster than the gold is gold */
+	t.median_us = 40;
+	cr_assert_eq(verdict_tier(&t), TIER_GOLD);
+}
+
+Test(verdict, a_tight_interval_still_allows_the_least_noise, .timeout = 5)
+{
+	/* an interval narrower than 1% (or none reported) stands for 1%: the gold's median is as uncertain */
+	struct timing_result t = { .measured = true, .median_us = 49.25, .gold_us = 49.2, .ratio = 1.0,
+				   .ratio_lo = 0.9995, .ratio_hi = 1.0005 };
+	cr_assert_float_eq(verdict_tier_noise(&t), TIER_NOISE_MIN, 1e-12);
+	cr_assert_eq(verdict_tier(&t), TIER_GOLD);
+	t.ratio_lo = t.ratio_hi = 0;
+	cr_assert_eq(verdict_tier(&t), TIER_GOLD);
+	t.median_us = 49.2 * 1.02;
+	cr_assert_eq(verdict_tier(&t), TIER_NEAR_GOLD);
+}
+
+Test(verdict, near_gold_and_pass_keep_their_bounds_widened_by_the_noise, .timeout = 5)
+{
+	struct timing_result t = { .measured = true, .gold_us = 100, .ratio = 1.0, .ratio_lo = 0.95, .ratio_hi = 1.05 };
+	/* noise 1/0.95 - 1 = 5.3%: gold up to 105.3 µs, near gold up to 1.1 × that */
+	t.median_us = 105;
+	cr_assert_eq(verdict_tier(&t), TIER_GOLD);
+	t.median_us = 115;
+	cr_assert_eq(verdict_tier(&t), TIER_NEAR_GOLD);
+	t.median_us = 117;
+	cr_assert_eq(verdict_tier(&t), TIER_PASS);
+	/* no gold solution: a plain pass */
+	t.gold_us = 0;
+	t.median_us = 1;
+	cr_assert_eq(verdict_tier(&t), TIER_PASS);
+}

@@ -124,7 +124,8 @@ static void close_others(int keep_a, int keep_b);
  * the socket closes, however this program ended, it kills every group still
  * named, strays and grandchildren included (they keep the group), and exits.
  * It has a group of its own, so a kill of this program's group spares it,
- * and ignores the terminal's signals (they are this program's to act on).
+ * ignores the terminal's signals (they are this program's to act on), and
+ * is called cudalings-watch.
  */
 #define WATCHED_MAX 1024
 static int watch_fd = -1;
@@ -132,6 +133,8 @@ static int watch_fd = -1;
 static void __attribute__((noreturn))
 watchdog(int fd)
 {
+	/* named apart from the program it watches, in ps and for tests that count that program */
+	prctl(PR_SET_NAME, "cudalings-watch", 0, 0, 0);
 	setpgid(0, 0);
 	const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU };
 	for (size_t i = 0; i < sizeof(ignored) / sizeof(*ignored); i++)

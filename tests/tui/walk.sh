@@ -156,6 +156,48 @@ for how in Escape Q C-c hangup; do
 	fi
 done
 
+echo "== a kill -9 of the workbook in mid-compile leaves no compiler behind"
+# a compile that never ends: the file includes a FIFO nobody writes, so the graders' preprocessors (cc1plus,
+# great-grandchildren of the workbook) wait in open(); every process of it carries a mark in its environment
+mkfifo "$work/never.h"
+cp "$wb/exercises/col_sums.cu" "$work/endless.cu"
+printf '#include "cudalings/col_sums.h"\n#include "%s"\n%s\n' "$work/never.h" \
+	'void col_sums_launch(const float *a, float *s, int rows, int cols) {}' >"$wb/exercises/col_sums.cu"
+mark="walk-$$-$RANDOM"
+marked() {
+	local e
+	for e in $(grep -lzx "CUDALINGS_LIFETIME_MARK=$mark" /proc/[0-9]*/environ 2>/dev/null); do
+		echo "${e//[^0-9]/}"
+	done
+}
+helper_waits() {
+	local p
+	for p in $(marked); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = cc1plus ] && return 0
+	done
+	return 1
+}
+start "$wb" "$env CUDALINGS_LIFETIME_MARK=$mark"
+wait_for "of $n done"
+keys / col_sums Enter c
+for _ in $(seq 600); do helper_waits && break; sleep 0.1; done
+check "a compiler's helper waits on the FIFO" helper_waits
+ui=$(for p in $(marked); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = cudalings-tui ] && echo "$p"; done)
+check "the workbook runs: '$ui'" "[ $(wc -w <<<"$ui") = 1 ]"
+t0=$(date +%s.%N)
+kill -9 $ui
+for _ in $(seq 50); do [ -z "$(marked)" ] && break; sleep 0.1; done
+t1=$(date +%s.%N)
+left=$(marked)
+if [ -z "$left" ]; then
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  ok   kill -9 of the workbook in mid-compile: nothing left %.1f s later\n", b - a }'
+else
+	check "kill -9 of the workbook in mid-compile left:$(for p in $left; do printf ' %s(%s)' "$p" "$(cat /proc/$p/comm 2>/dev/null)"; done)" false
+	kill -9 $left 2>/dev/null
+fi
+rm -f "$work/never.h"
+cp "$work/endless.cu" "$wb/exercises/col_sums.cu"	# the endless kernel again, for what follows
+
 echo "== the terminal of a make tui closes in mid-grade: nothing is left, and nothing spins meanwhile"
 # The window's own command is make tui (as with xterm -e make tui, or ssh -t host make tui): the hangup
 # reaches make, the session's leader, and the workbook learns of it only from its terminal.

@@ -18,6 +18,7 @@
 #include "common/exit.h"
 #include "common/json.h"
 #include "common/state.h"
+#include "lib/color.h"
 #include "lib/util.h"
 #include "lines.h"
 #include "report.h"
@@ -133,6 +134,10 @@ print_report(const struct parsed_args *a, struct grade_result *r, cJSON *j, stru
 		report_print_json(stdout, j);
 	else
 		report_text(stdout, r, color);
+	/* the verdict gives the first hint for the failure; the next ones come a tier at a time */
+	if (!json && r->hint && e->nhints > 1)
+		printf("%smore hints, one at a time: build/cudalings hint %s%s\n", paint(color, COLOR_DIM), e->name,
+		       paint(color, COLOR_RESET));
 	cJSON_DeleteItemFromObject(j, "machine_code");
 	if (!json && option_given(a, "lines")) {
 		putchar('\n');

@@ -54,7 +54,7 @@ check "the verdict counts the case lines it prints" "$lines" 8 "$out"
 
 out=$(python3 $pty -- make --no-print-directory grade EX=col_sums FILE="$tmp/zero.cu")
 check "a fail: make exits 1 as the grader does, with no line of make's own" $? 1 "$out" \
-	"FAIL  at correctness" "!make(\[[0-9]+\])?: " "!Error 1"
+	"FAIL  at correctness" "more hints, one at a time: build/cudalings hint col_sums" "!make(\[[0-9]+\])?: " "!Error 1"
 
 out=$(python3 $pty -- make --no-print-directory grade EX=nosuch)
 check "a usage error: make exits 2, the grader's message only" $? 2 "$out" "there is no exercise 'nosuch'" \

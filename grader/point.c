@@ -5,9 +5,18 @@
  *
  * Cost: ncu's start, with the process it profiles, is about 1.9 s on an
  * H100 (bench/ncu-budgets-h100.md), more than a whole grading. So both
- * start while the file compiles, as the graded runner does, and wait for a
- * byte before they load the submission; what is left after the graded run
- * is the one profiled launch and its replays.
+ * start while the file compiles, as the graded runner does: the process
+ * opens the GPU there too (the context, and what ncu sets up in it), then
+ * waits for a byte before it loads the submission. What is left after the
+ * graded run is the submission's load, the correctness cases' plans (the
+ * launcher's state, as graded), the one profiled launch with its replays,
+ * and ncu's end; the timed size's inputs are drawn on the device and its
+ * outputs sent nowhere (the runner's --figures-only, tools_argv's).
+ * Not cheaper ways: a smaller case than the timed one (a launcher may pick
+ * its kernel, or a kernel its path, by the size, which the workbook states:
+ * the point must see the launch whose time was judged), or fewer metrics
+ * (the sectors' use, instrumented, is what lets a float4 kernel count as
+ * the simulator counts it).
  *
  * Trust: the figures come from ncu's log file, which the ncu front end
  * writes; the profiled process's output is dropped. Only the student's
@@ -71,9 +80,12 @@ point_start(struct point_run *p, char **argv, int channel_fd)
 	p->log = xasprintf("%s/ncu.log", p->dir);
 	char launches[16];
 	snprintf(launches, sizeof(launches), "%d", POINT_MAX_KERNELS);
-	/* the clocks as they are (METHOD.md, and the timing, leave them alone); the student's launch alone */
-	char *tool[] = { program, "--clock-control", "none", "--profile-from-start", "off", "--launch-count", launches,
-			 "--csv", "--print-units", "base", "--log-file", p->log, "--metrics",
+	/* the clocks as they are (METHOD.md, and the timing, leave them alone); the student's launch alone;
+	   no caches flushed before each replay pass: what the budgets count (requests, the sectors and
+	   bank wavefronts they ask for, the bytes of each sector used) is the same in a warm cache or a
+	   cold one, unlike the time or the hit rates, which this run measures neither of */
+	char *tool[] = { program, "--clock-control", "none", "--cache-control", "none", "--profile-from-start", "off",
+			 "--launch-count", launches, "--csv", "--print-units", "base", "--log-file", p->log, "--metrics",
 			 (char *)diagnose_ncu_budget_metrics, NULL };
 	int ntool = sizeof(tool) / sizeof(*tool) - 1, nargs = 0;
 	while (argv[nargs])

@@ -90,7 +90,10 @@ tools_argv(const struct exercise *e, char *const *options, enum argv_cases which
 	}
 	if (which == ARGV_TOOL_TIMED_SIZE) {
 		/* after the correctness cases, in the graded run's order: on a GPU their plans, and the launcher's
-		   state from one call to the next, are that run's; the runner profiles this last case alone */
+		   state from one call to the next, are that run's; the runner profiles this last case alone, for
+		   the tool's figures: its outputs are nobody's to judge, and the runner sends none */
+		add(&argv, &argc, &cap, xstrdup("--figures-only"));
+		add(&argv, &argc, &cap, xstrdup("1"));
 		add(&argv, &argc, &cap, xstrdup("--case"));
 		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
 		return argv;

@@ -27,7 +27,7 @@ enum argv_cases {
 	ARGV_GRADED_TIMED,    /* and the timed case, with check_round its judged round */
 	ARGV_TOOL_CASES,      /* the correctness cases under a GPU tool */
 	ARGV_TOOL_TIMED_SIZE, /* the correctness cases, then the timed size as a plain case, under a GPU tool
-				 (the runner profiles that last case alone) */
+				 (the runner profiles that last case alone, and sends none of its outputs) */
 };
 
 /*

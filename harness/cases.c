@@ -61,6 +61,8 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 			cfg->timing_ways = atoi(val) != 0;
 		else if (!strcmp(opt, "--wait-go"))
 			cfg->wait_go = atoi(val) != 0;
+		else if (!strcmp(opt, "--figures-only"))
+			cfg->figures_only = atoi(val) != 0;
 		else if (!strcmp(opt, "--student"))
 			cfg->student = val;
 		else if (!strcmp(opt, "--launcher"))

@@ -37,6 +37,8 @@ struct run_config {
 				    demo): its first launch, in case 0, and the rest in the timed case */
 	bool wait_go;            /* runner: started early, it opens the GPU, then waits for a byte on stdin
 				    before loading the submission (which is still being compiled) */
+	bool figures_only;       /* runner under a GPU tool: its last case, the timed size, is run for the
+				    tool's figures alone: inputs drawn on the device, nothing sent back */
 	double launch_cpu_limit; /* runner on the simulator: CPU seconds one launch may take; 0: its own */
 };
 

@@ -260,10 +260,25 @@ struct case_buffers {
 };
 
 /*
+ * The last case of a run for a GPU tool's figures (--figures-only: Nsight
+ * Compute's for the point, --profile and --lines): the timed size as a plain
+ * case, profiled, whose outputs nobody judges (the grader drops that run's
+ * channel). Its launch and what comes before it are the graded run's; only
+ * the harness's work around it goes: no inputs drawn on the host and copied
+ * over, no outputs or inputs copied back, scanned and sent (a 4096 x 4096
+ * transpose's 64 MiB each way), each after the go, on the grading's clock.
+ */
+static bool
+figures_only_case(int index)
+{
+	return cfg.figures_only && cfg.under_tool && index == cfg.ncases - 1;
+}
+
+/*
  * The timed case's inputs (a GiB for col_sums) are drawn on the device, as
  * every round's are, bit for bit what cases_fill draws on the host for the
  * judge: no host generation, no copy over PCIe, and their check afterwards
- * on the device too.
+ * on the device too. So are a tool's figures-only case's.
  */
 static bool
 inputs_on_device(int index)
@@ -272,7 +287,7 @@ inputs_on_device(int index)
 	(void)index;
 	return false;
 #else
-	return index == cfg.timed;
+	return index == cfg.timed || figures_only_case(index);
 #endif
 }
 
@@ -690,7 +705,7 @@ run_correctness_case(int index)
 	proto_send(channel, MSG_CASE_BEGIN, (uint32_t)index, 0, NULL, 0);
 	if (setup_case(index, &b) == 0 &&
 	    harness_call(index, "poisoning the outputs", poison_outputs(&b, b.dev)) == 0 &&
-	    launch_and_wait(index, PROTO_STAGE_RUN, student_launcher, &b, b.dev) == 0 &&
+	    launch_and_wait(index, PROTO_STAGE_RUN, student_launcher, &b, b.dev) == 0 && !figures_only_case(index) &&
 	    send_outputs(index, &b, b.dev) == 0) {
 		verify_inputs(index, &b);
 #ifdef __CUDASIM__
@@ -1385,8 +1400,10 @@ load_student(void)
 {
 #ifndef __CUDASIM__
 	/* the context, its threads and the files it opens lazily exist before the filter (not under a tool:
-	   its figures are the student's) */
-	if (!cfg.under_tool)
+	   its figures are the student's; but for a tool's process started early, the point's: its tool,
+	   Nsight Compute from cudaProfilerStart on, sees nothing of this, and the context, with what the
+	   tool sets up in it, is made while the file compiles rather than after the graded run) */
+	if (!cfg.under_tool || cfg.wait_go)
 		gpu_open_before_filter();
 	cudaGetLastError();
 	if (!cfg.under_tool)

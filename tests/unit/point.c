@@ -165,10 +165,11 @@ Test(point, a_pass_that_was_not_checked_says_so, .timeout = 5)
 /*
  * A folder with an "nvcc" and, unless mode is NULL, an "ncu" beside it that
  * does what a real one would for the grader: it checks the command line it
- * was given (the student's launch alone, the runner as the profiled process,
- * waiting for the go), waits for the go on its input, then writes its log,
- * by mode: "naive" the naive transpose's figures, "error" no access to the
- * counters, "many" the kernel cap reached.
+ * was given (the student's launch alone, no cache flushed between replays,
+ * the runner as the profiled process, waiting for the go, its last case the
+ * timed size for the figures alone), waits for the go on its input, then
+ * writes its log, by mode: "naive" the naive transpose's figures, "error"
+ * no access to the counters, "many" the kernel cap reached.
  */
 static char dir[] = "/tmp/cudalings-point-test-XXXXXX";
 
@@ -203,7 +204,7 @@ fake_toolkit(const char *mode)
 		   "args=\" $* \"\n"
 		   "while [ $# -gt 0 ]; do [ \"$1\" = --log-file ] && log=$2; shift; done\n"
 		   "for want in ' --profile-from-start off ' ' --launch-count %d ' ' --clock-control none ' "
-		   "' --under-tool 1 ' ' --wait-go 1 ' ' --case 64,64 '; do\n"
+		   "' --cache-control none ' ' --under-tool 1 ' ' --wait-go 1 ' ' --figures-only 1 --case 64,64 '; do\n"
 		   "  case $args in *\"$want\"*) ;; *) echo \"==ERROR== not asked:$want\" >\"$log\"; exit 1 ;; esac\n"
 		   "done\n"
 		   "go=$(head -c 1)\n"

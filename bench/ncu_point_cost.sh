@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# What the point on a GPU (budgets_on_gpu: Nsight Compute over the timed launch, grader/point.c) costs
+# a grading, and that it still judges: on a GPU machine, from the repository's root, after `make all`.
+#  1. the transposes' files graded three at a time (--no-timing): every solution, gold solution and
+#     legitimate tests/adversarial file passes with its point checked; the naive transpose turned
+#     round fails naming its sectors, the unpadded tile its bank conflicts;
+#  2. edit to verdict, one grading at a time: the solutions (a first grading after make, a later one)
+#     and the naive transpose with the point, the solutions without it (budgets_on_gpu taken out);
+#  3. where a profiled launch's seconds go under ncu with the point's options (bench/ncu_probe/
+#     timeline.cu): ncu's start, the context, a kernel's first profile, the same kernel's second,
+#     another kernel's first, ncu's end; at 4096² and 512², with a one-block kernel profiled first,
+#     and without the sectors' use (the instrumented metrics).
+# About 70 s of an H100. A measurement, not a test (tests/gpu/run.sh holds the expectations).
+#   bash bench/ncu_point_cost.sh   (OUT set: also $OUT/ncu-point-cost.md)
+set -u
+cd "$(dirname "$0")/.."
+source tests/gpu/lib.sh
+gpu_build build/cudalings >/dev/null || { echo "cannot build the grader"; exit 3; }
+g=build/cudalings
+tmp=$(mktemp -d)
+trap 'cp "$tmp/workbook.json" workbook.json 2>/dev/null; rm -rf "$tmp"' EXIT
+cp workbook.json "$tmp/workbook.json"
+names="tile_transpose transpose transpose_coarse"
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
+[ -n "${OUT:-}" ] && exec > >(tee "$OUT/ncu-point-cost.md")
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+head="## The point's cost and verdicts, ${device:-no GPU}, $(date -u +%Y-%m-%d\ %H:%M), $("$(dirname "$(command -v nvcc)")/ncu" --version 2>/dev/null | tail -1)
+
+\`bash bench/ncu_point_cost.sh\`, commit $(git rev-parse --short HEAD 2>/dev/null)"
+printf '%s\n' "$head"
+
+# ---------------------------------------------------------------- 1. verdicts, three at a time
+for n in $names; do
+	for f in solutions/$n.cu solutions/gold/$n.cu; do [ -f "$f" ] && echo "$n $f pass"; done
+done >"$tmp/list"
+for f in tests/adversarial/fast_*transpose*.cu; do
+	n=$(sed -n 's|^// exercise: \(.*\)|\1|p' "$f" | head -1)
+	echo "$n $f pass"
+done >>"$tmp/list"
+cat >>"$tmp/list" <<'LIST'
+tile_transpose tests/mistakes/tile_transpose/naive_coalesced_writes.cu uncoalesced
+transpose tests/mistakes/transpose/naive_coalesced_writes.cu uncoalesced
+transpose tests/mistakes/transpose/tile_without_padding.cu bank_conflicts
+LIST
+t0=$EPOCHREALTIME
+awk '{ print NR, $0 }' "$tmp/list" | xargs -P 3 -L 1 bash -c \
+	'timeout 30 build/cudalings grade "$1" --file "$2" --backend gpu --no-timing --json >'"$tmp"'/$0.json 2>/dev/null; echo "$1 $2 $3" >'"$tmp"'/$0.what'
+t1=$EPOCHREALTIME
+verdicts=$(python3 - "$tmp" <<'PY'
+import glob, json, os, sys
+tmp = sys.argv[1]
+def fig(v):
+    return "-" if v is None or v < 0 else "%.1f" % v
+rows, bad = [], 0
+for w in sorted(glob.glob(tmp + "/*.what"), key=lambda p: int(os.path.basename(p).split(".")[0])):
+    n, f, expect = open(w).read().split()
+    try:
+        r = json.load(open(w[:-5] + ".json"))
+    except Exception:
+        rows.append("| %s | %s | %s | no JSON **unexpected** | | | | |" % (n, f, expect)); bad += 1; continue
+    p, fg = r.get("point") or {}, r.get("figures") or {}
+    got = "pass" if r["verdict"] == "pass" else next((d["kind"] for d in r.get("diagnostics", []) if d["kind"] in ("uncoalesced", "bank_conflicts")), "fail at %s" % r.get("stage"))
+    named = {"uncoalesced": "sectors", "bank_conflicts": "bank conflicts"}.get(expect)
+    ok = got == expect and p.get("checked") and (not named or (r.get("stage") == "performance" and named in r.get("message", "")))
+    bad += not ok
+    point = ("by %s, %s kernel(s)" % (p.get("by"), p.get("kernels"))) if p.get("checked") else "NOT checked: %s" % p.get("why_not")
+    rows.append("| %s | %s | %s | %s%s | %s | %s | %s | %s |" % (n, f, expect, got, "" if ok else " **unexpected**",
+        fig(fg.get("sectors_per_request")), fig(fg.get("bank_conflicts_per_request")), point, r.get("message", "")[:90].replace("|", "/")))
+print("| exercise | file | expected | got | sectors/req | bank conflicts/req | point | message |")
+print("|---|---|---|---|---:|---:|---|---|")
+print("\n".join(rows))
+print("\n%d files, %d unexpected" % (len(rows), bad))
+PY
+)
+printf '\n### 1. Verdicts, three gradings at a time, --no-timing (%s s)\n\n%s\n' "$(secs "$t0" "$t1")" "$verdicts"
+
+# ---------------------------------------------------------------- 2. edit to verdict, one at a time
+stamp='
+import json, sys, time
+t0 = float(sys.argv[1]); marks = {}
+for line in sys.stdin:
+    try:
+        e = json.loads(line)
+    except Exception:
+        continue
+    if e.get("event") == "stage":
+        marks.setdefault(e["stage"], time.time() - t0)
+marks["end"] = time.time() - t0
+print(" | ".join("%.2f" % marks[k] if k in marks else "-" for k in ("link", "run", "point", "end")))'
+timed="| exercise | file | point | grading | compiled s | runner starts s | point starts s | verdict at s | verdict | point checked | message |
+|---|---|---|---|---:|---:|---:|---:|---|---|---|"
+grade_timed() { # exercise file label first|later…
+	local n=$1 f=$2 label=$3 which
+	shift 3
+	for which in "$@"; do
+		{ cat "$f"; echo "// edit $which $(date +%N)"; } >"$tmp/$n.cu"
+		t0=$(python3 -c 'import time; print(time.time())')
+		cols=$(timeout 20 $g grade "$n" --file "$tmp/$n.cu" --backend gpu --progress --json 2>&1 >"$tmp/out.json" | python3 -c "$stamp" "$t0")
+		row=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); p=r.get("point") or {}; print("%s | %s | %s" % (r["verdict"] if r["verdict"] == "pass" else "fail at " + str(r["stage"]), "yes" if p.get("checked") else "no" if p else "-", r["message"][:110].replace("|", "/")))' "$tmp/out.json" 2>/dev/null)
+		timed="$timed
+| $n | $f | $label | $which | $cols | ${row:-error} |"
+	done
+}
+t0=$EPOCHREALTIME
+for n in $names; do grade_timed $n solutions/$n.cu on first later; done
+for n in tile_transpose transpose; do grade_timed $n tests/mistakes/$n/naive_coalesced_writes.cu on later; done
+sed -i '/"budgets_on_gpu": true,/d' workbook.json
+for n in $names; do grade_timed $n solutions/$n.cu off later; done
+cp "$tmp/workbook.json" workbook.json
+t1=$EPOCHREALTIME
+printf '\n### 2. Edit to verdict, one grading at a time (%s s)\n\n%s\n' "$(secs "$t0" "$t1")" "$timed"
+
+# ---------------------------------------------------------------- 3. a profiled launch's timeline
+metrics=$(sed -n '/^const char diagnose_ncu_budget_metrics\[\] =/,/;$/p' grader/diagnose.c | grep -o '"[^"]*"' | tr -d '"\n')
+hw=$(echo "$metrics" | tr , '\n' | grep -v sass | paste -sd,)
+t0=$EPOCHREALTIME
+if nvcc -O3 -arch=sm_90 -o "$tmp/timeline" bench/ncu_probe/timeline.cu 2>"$tmp/nvcc.err"; then
+	# the ncu beside nvcc, as the grader takes it (build_cuda_tool)
+	ncu=$(dirname "$(command -v nvcc)")/ncu
+	[ -x "$ncu" ] || ncu=ncu
+	point=(--clock-control none --cache-control none --profile-from-start off --launch-count 32 --csv --print-units base)
+	run() { # label command…
+		local label=$1 s e
+		shift
+		s=$EPOCHREALTIME
+		timeout 15 "$@" >"$tmp/run.out" 2>&1
+		e=$EPOCHREALTIME
+		python3 - "$label" "$s" "$e" "$tmp/run.out" <<'PY'
+import sys
+label, s, e, out = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+marks = [(float(l.split()[1]), l.split(None, 2)[2].strip()) for l in open(out, errors="replace") if l.startswith("@ ")]
+if not marks:
+    print("| %s | no marks: %s |" % (label, open(out, errors="replace").read()[-200:].replace("\n", " ").replace("|", "/"))); sys.exit()
+steps, last = [], s
+for t, what in marks:
+    steps.append("%s %.2f" % (what, t - last)); last = t
+steps.append("exit and ncu's end %.2f" % (e - last))
+print("| %s | %.2f | %s |" % (label, e - s, "; ".join(steps)))
+PY
+	}
+	lines="| run | total s | each step, s since the one before (the first: from the command's start) |
+|---|---:|---|"
+	lines="$lines
+$(run "plain, 4096²" "$tmp/timeline" 4096)
+$(run "ncu, the point's options, 4096²" "$ncu" "${point[@]}" --log-file "$tmp/a.csv" --metrics "$metrics" "$tmp/timeline" 4096)
+$(run "the same, again" "$ncu" "${point[@]}" --log-file "$tmp/a.csv" --metrics "$metrics" "$tmp/timeline" 4096)
+$(run "ncu, a warm kernel profiled first" "$ncu" "${point[@]}" --log-file "$tmp/b.csv" --metrics "$metrics" "$tmp/timeline" 4096 warm)
+$(run "ncu, 512²" "$ncu" "${point[@]}" --log-file "$tmp/c.csv" --metrics "$metrics" "$tmp/timeline" 512)
+$(run "ncu, no sass metrics, 4096²" "$ncu" "${point[@]}" --log-file "$tmp/d.csv" --metrics "$hw" "$tmp/timeline" 4096)
+$(run "ncu, cache flushed (default), 4096²" "$ncu" --clock-control none --profile-from-start off --csv --print-units base --log-file "$tmp/e.csv" --metrics "$metrics" "$tmp/timeline" 4096)"
+	passes=$(grep -ho '[0-9]* passes' "$tmp/a.csv" "$tmp/d.csv" 2>/dev/null | sort | uniq -c | tr '\n' ';')
+else
+	lines="nvcc failed: $(tail -3 "$tmp/nvcc.err")"
+	passes=
+fi
+t1=$EPOCHREALTIME
+printf '\n### 3. A profiled launch, step by step (bench/ncu_probe/timeline.cu, %s s)\n\n%s\n\nreplay passes seen: %s\n' \
+	"$(secs "$t0" "$t1")" "$lines" "${passes:-none printed}"
+exit 0

@@ -126,10 +126,12 @@ grade-run: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
 	@$(cudalings-hold-interrupt)trap : INT; $(MAKE_ARGS) grade $(B)/cudalings; echo $$? >$(GRADE_STATUS)
 grade: grade-run
 	@$(cudalings-exit $(GRADE_STATUS))s=$$(cat $(GRADE_STATUS)); rm -f $(GRADE_STATUS); exit $$s
+# The plugin is a convenience: where it cannot be built (no gnumake.h) make grade still grades, with
+# make's own exit status and error line, as before it.
 $(B)/make_exit.so: tools/make-exit.c | deps
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $< || echo "make grade: $< did not build: make's own exit status stays"
 
 ## list: list the lessons and exercises in order
 list: $(B)/cudalings

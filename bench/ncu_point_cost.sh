@@ -10,7 +10,7 @@
 #     timeline.cu): ncu's start, the context, a kernel's first profile, the same kernel's second,
 #     another kernel's first, ncu's end; at 4096² and 512², with a one-block kernel profiled first,
 #     and without the sectors' use (the instrumented metrics).
-# About 70 s of an H100. A measurement, not a test (tests/gpu/run.sh holds the expectations).
+# About 75 s of an H100, the sections in order of need (a cut run keeps what it printed). A measurement, not a test (tests/gpu/run.sh holds the expectations).
 #   bash bench/ncu_point_cost.sh   (OUT set: also $OUT/ncu-point-cost.md)
 set -u
 cd "$(dirname "$0")/.."
@@ -19,6 +19,8 @@ gpu_build build/cudalings >/dev/null || { echo "cannot build the grader"; exit 3
 g=build/cudalings
 tmp=$(mktemp -d)
 trap 'cp "$tmp/workbook.json" workbook.json 2>/dev/null; rm -rf "$tmp"' EXIT
+# a run cut short (timeout) still puts workbook.json back: section 2 takes budgets_on_gpu out a while
+trap 'exit 1' TERM INT
 cp workbook.json "$tmp/workbook.json"
 names="tile_transpose transpose transpose_coarse"
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
@@ -143,11 +145,9 @@ PY
 	lines="$lines
 $(run "plain, 4096²" "$tmp/timeline" 4096)
 $(run "ncu, the point's options, 4096²" "$ncu" "${point[@]}" --log-file "$tmp/a.csv" --metrics "$metrics" "$tmp/timeline" 4096)
-$(run "the same, again" "$ncu" "${point[@]}" --log-file "$tmp/a.csv" --metrics "$metrics" "$tmp/timeline" 4096)
 $(run "ncu, a warm kernel profiled first" "$ncu" "${point[@]}" --log-file "$tmp/b.csv" --metrics "$metrics" "$tmp/timeline" 4096 warm)
 $(run "ncu, 512²" "$ncu" "${point[@]}" --log-file "$tmp/c.csv" --metrics "$metrics" "$tmp/timeline" 512)
-$(run "ncu, no sass metrics, 4096²" "$ncu" "${point[@]}" --log-file "$tmp/d.csv" --metrics "$hw" "$tmp/timeline" 4096)
-$(run "ncu, cache flushed (default), 4096²" "$ncu" --clock-control none --profile-from-start off --csv --print-units base --log-file "$tmp/e.csv" --metrics "$metrics" "$tmp/timeline" 4096)"
+$(run "ncu, no sass metrics, 4096²" "$ncu" "${point[@]}" --log-file "$tmp/d.csv" --metrics "$hw" "$tmp/timeline" 4096)"
 	passes=$(grep -ho '[0-9]* passes' "$tmp/a.csv" "$tmp/d.csv" 2>/dev/null | sort | uniq -c | tr '\n' ';')
 else
 	lines="nvcc failed: $(tail -3 "$tmp/nvcc.err")"

@@ -96,6 +96,7 @@ look_at(struct submission *s, const char *dir, const char *name, const char *exe
 		/* a link anywhere below the class folder (a student's folder, their file) is refused */
 		s->shown_at = strlen(dir) + 1;
 		s->problem = linked_reason(s->path, s->shown_at, shown);
+		s->link = s->problem != NULL;
 		if (!s->problem)
 			s->problem = ungradable_reason(s->path, shown);
 		free(shown);

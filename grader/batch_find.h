@@ -25,6 +25,7 @@ struct submission {
 	int slot;        /* its row's outcome for the summary: 0 pass, then a stage (batch_report.c) */
 	bool again;      /* its row is graded again: asked for (--regrade), or the submission changed */
 	bool resubmitted;/* the submission changed since a row was recorded (kept in the row from then on) */
+	bool link;       /* its problem: a symbolic link, or a file reached through one */
 };
 
 /*

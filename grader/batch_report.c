@@ -84,7 +84,8 @@ batch_record(struct batch *b, int index, cJSON *grade, bool final, double second
 {
 	struct submission *s = &b->subs[index];
 	struct row_stamp stamp = { .final = final, .seconds = seconds, .attempts = s->attempts + 1, .by = b->by,
-				   .content_hash = s->path ? s->hash : NULL, .resubmitted = s->resubmitted };
+				   .content_hash = s->path ? s->hash : NULL, .resubmitted = s->resubmitted,
+				   .link = s->link };
 	if (row_write(b->o->out, b->e, s->student, grade, &stamp))
 		return 3;
 	batch_remember_row(b, s, grade);

@@ -180,6 +180,69 @@ write_json(const char *path, cJSON *j)
 	return status;
 }
 
+/* `text` as Markdown shows it verbatim: indented four spaces, a line at a time. */
+static void
+md_block(struct buf *md, const char *text, int max_lines)
+{
+	int lines = 0;
+	for (const char *p = text; *p && lines < max_lines; lines++) {
+		const char *end = strchrnul(p, '\n');
+		buf_addf(md, "    %.*s\n", (int)(end - p), p);
+		p = *end ? end + 1 : end;
+		if (lines + 1 == max_lines && *p)
+			buf_addstr(md, "    …\n");
+	}
+}
+
+char *
+batch_feedback(const struct exercise *e, const char *student, const cJSON *grade)
+{
+	struct buf md = { 0 };
+	const char *verdict = row_text(grade, "verdict", "fail"), *stage = row_text(grade, "stage", NULL);
+	buf_addf(&md, "# %s: %s\n\n", e->name, student);
+	if (!strcmp(verdict, "pass"))
+		buf_addstr(&md, "**Verdict: pass**\n\n");
+	else
+		buf_addf(&md, "**Verdict: fail at %s**\n\n", stage ? stage : "error");
+	md_block(&md, row_text(grade, "message", ""), 20);
+	const char *compile = row_text(grade, "compile_output", "");
+	if (*compile) {
+		buf_addstr(&md, "\n## The compiler\n\n");
+		md_block(&md, compile, 30);
+	}
+	const cJSON *c, *cases = cJSON_GetObjectItemCaseSensitive(grade, "cases");
+	if (cJSON_GetArraySize(cases)) {
+		buf_addstr(&md, "\n## Cases\n\n");
+		cJSON_ArrayForEach(c, cases) {
+			bool passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+			const char *message = row_text(c, "message", "");
+			buf_addf(&md, "- %s: %s%s%.*s\n", row_text(c, "name", "?"), passed ? "ok" : "wrong",
+				 passed || !*message ? "" : ": ", (int)strcspn(message, "\n"), passed ? "" : message);
+		}
+	}
+	const cJSON *d, *diagnostics = cJSON_GetObjectItemCaseSensitive(grade, "diagnostics");
+	if (cJSON_GetArraySize(diagnostics)) {
+		buf_addstr(&md, "\n## Diagnosis\n\n");
+		cJSON_ArrayForEach(d, diagnostics) {
+			const char *message = row_text(d, "message", "");
+			buf_addf(&md, "- %s: %.*s\n", row_text(d, "kind", "?"), (int)strcspn(message, "\n"), message);
+		}
+	}
+	const char *hint = row_text(grade, "hint", NULL);
+	if (hint && *hint)
+		buf_addf(&md, "\n## A hint\n\n%s\n", hint);
+	char *flags = row_flags(grade);
+	if (*flags)
+		buf_addf(&md, "\n(flags: %s)\n", flags);
+	free(flags);
+	char *text = buf_detach(&md), *valid = utf8_escape_invalid(text);
+	if (valid) {
+		free(text);
+		text = valid;
+	}
+	return text;
+}
+
 /* Gradescope's file first, the row last: a whole row means the student is done. */
 int
 row_write(const char *out, const struct exercise *e, const char *student, cJSON *grade, const struct row_stamp *stamp)
@@ -197,10 +260,19 @@ row_write(const char *out, const struct exercise *e, const char *student, cJSON 
 		cJSON_AddStringToObject(record, "content_hash", stamp->content_hash);
 	if (stamp->resubmitted)
 		cJSON_AddTrueToObject(record, "resubmitted");
+	if (stamp->link)
+		cJSON_AddTrueToObject(record, "link");
 	char *dir = row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
-	char *path = row_path(out, "%s.json", student);
+	char *path = row_path(out, "%s.json", student), *feedback_dir = xasprintf("%s/feedback", out);
+	char *feedback_path = row_path(out, "feedback/%s.md", student), *feedback = batch_feedback(e, student, grade);
 	cJSON *gs = batch_gradescope(e, grade, stamp->seconds);
 	int status = mkdir_p(dir) ? error("cannot create '%s': %s", dir, strerror(errno)) : write_json(gs_path, gs);
+	if (!status)
+		status = mkdir_p(feedback_dir) ? error("cannot create '%s': %s", feedback_dir, strerror(errno))
+					       : out_write(feedback_path, feedback, strlen(feedback));
+	free(feedback_dir);
+	free(feedback_path);
+	free(feedback);
 	if (!status)
 		status = write_json(path, grade);
 	cJSON_Delete(gs);
@@ -347,6 +419,24 @@ timing_number(const cJSON *grade, const char *key)
 }
 
 char *
+row_flags(const cJSON *grade)
+{
+	const cJSON *record = cJSON_GetObjectItemCaseSensitive(grade, "batch"), *d;
+	bool refused = false;
+	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(grade, "diagnostics"))
+		refused = refused || !strcmp(row_text(d, "kind", ""), "refused");
+	struct buf flags = { 0 };
+	const char *names[] = { "refused", "link", "late", "resubmitted" };
+	bool set[] = { refused, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "link")),
+		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "late")),
+		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "resubmitted")) };
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (set[i])
+			buf_addf(&flags, "%s%s", flags.len ? " " : "", names[i]);
+	return flags.data ? buf_detach(&flags) : xstrdup("");
+}
+
+char *
 batch_csv_row(const struct exercise *e, const char *student, const cJSON *grade)
 {
 	struct buf row = { 0 };
@@ -366,7 +456,10 @@ batch_csv_row(const struct exercise *e, const char *student, const cJSON *grade)
 	snprintf(number, sizeof(number), isnan(ratio) ? "" : "%.3f", ratio);
 	csv_field(&row, number, false);
 	csv_field(&row, row_text(grade, "message", ""), false);
-	csv_field(&row, row_final(grade) ? "yes" : "no", true);
+	csv_field(&row, row_final(grade) ? "yes" : "no", false);
+	char *flags = row_flags(grade);
+	csv_field(&row, flags, true);
+	free(flags);
 	return buf_detach(&row);
 }
 
@@ -480,7 +573,7 @@ int
 gradebook_save(const char *out, char *const *lines, int n)
 {
 	struct buf csv = { 0 };
-	buf_addstr(&csv, "student,verdict,stage,cases_passed,cases_total,median_us,ratio,message,final\r\n");
+	buf_addstr(&csv, "student,verdict,stage,cases_passed,cases_total,median_us,ratio,message,final,flags\r\n");
 	for (int i = 0; i < n; i++)
 		if (lines[i])
 			buf_addstr(&csv, lines[i]);

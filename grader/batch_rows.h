@@ -32,6 +32,7 @@ struct row_stamp {
 	const char *by;      /* "host pid 123", "slurm job 45 task 2 on node7" */
 	const char *content_hash; /* the graded file's content (row_content_hash); NULL: no file was graded */
 	bool resubmitted;    /* the submission changed after an earlier row */
+	bool link;           /* refused as a symbolic link, or reached through one */
 };
 
 /*
@@ -81,6 +82,20 @@ struct cJSON *row_made_up(const struct exercise *e, enum backend b, const char *
 
 /* OUT/gradebook.csv: its header and these lines (batch_csv_row's) in this order, a NULL one left out. */
 int gradebook_save(const char *out, char *const *lines, int n);
+
+/*
+ * The row's flags, space-separated: "refused" (an include or a call the
+ * grader refuses), "link" (a symbolic link), "late" (after --deadline),
+ * "resubmitted". "" when none. You own the result.
+ */
+char *row_flags(const struct cJSON *grade);
+
+/*
+ * OUT/feedback/STUDENT.md, for the instructor to read or send: the
+ * verdict and message, the compiler's output, a line per case, the
+ * diagnosis and the first hint. You own the result.
+ */
+char *batch_feedback(const struct exercise *e, const char *student, const struct cJSON *grade);
 
 /* The gradebook row of one student, CSV-quoted, with its line end. You own the result. */
 char *batch_csv_row(const struct exercise *e, const char *student, const struct cJSON *grade);

@@ -287,6 +287,55 @@ check_exercise(const struct exercise *e, enum backend b, bool compile_only, bool
 	return status;
 }
 
+#define UNWRITTEN "TODO(instructor)"
+
+/* Each line of `text` that still holds the scaffold's mark, said as FILE:LINE (a file) or WHERE; how many. */
+static int
+unwritten_lines(const char *text, const char *file, bool numbered)
+{
+	int found = 0, line = 1;
+	for (const char *p = text; p && *p; line++) {
+		const char *end = strchrnul(p, '\n');
+		const char *at = memmem(p, (size_t)(end - p), UNWRITTEN, strlen(UNWRITTEN));
+		if (at && found++ < 3)
+			printf("  BAD  %s%s%.0d still says %.*s\n", file, numbered ? ":" : "", numbered ? line : 0,
+			       (int)(end - at) > 100 ? 100 : (int)(end - at), at);
+		p = *end ? end + 1 : end;
+	}
+	return found;
+}
+
+/*
+ * What the scaffold left for the instructor to write, in what students get: the lesson, the starter
+ * made from the solution, the check, the title and hints. 1 when any is left (said), else 0.
+ */
+static int
+check_unwritten(const struct exercise *e)
+{
+	int found = 0;
+	char *lesson_path = root_path(e->lesson), *lesson = read_file(lesson_path, NULL);
+	found += unwritten_lines(lesson, e->lesson, true);
+	if (e->kind == ITEM_EXERCISE) {
+		char *starter = make_starter(e);
+		found += unwritten_lines(starter, e->file, true);
+		free(starter);
+	}
+	if (e->kind != ITEM_LESSON) {
+		char *rel = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check), *path = root_path(rel);
+		char *check = read_file(path, NULL);
+		found += unwritten_lines(check, rel, true);
+		free(check);
+		free(path);
+		free(rel);
+	}
+	found += unwritten_lines(e->title, "workbook.json (its title)", false);
+	for (int i = 0; i < e->nhints; i++)
+		found += unwritten_lines(e->hints[i].text, "workbook.json (a hint)", false);
+	free(lesson);
+	free(lesson_path);
+	return found > 0;
+}
+
 static int
 cmd_check(const struct parsed_args *a)
 {
@@ -334,6 +383,8 @@ cmd_check(const struct parsed_args *a)
 			failures++;
 		}
 		free(lesson);
+		/* a scaffold's mark left in a file that ships: the students would read it */
+		failures += check_unwritten(e);
 		int broken = 0;
 		if (e->kind == ITEM_DEMO)
 			broken = check_demo(e, b, compile_only, &failures);

@@ -747,3 +747,29 @@ Test(batch, a_student_gone_from_the_folder_is_withdrawn_and_their_files_kept)
 	cr_assert_eq(run(1, 30), 0);
 	cr_assert(line_has("ann", ",pass,"));
 }
+
+Test(batch, every_row_has_a_feedback_page)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "FAIL correctness\n");
+	put(class_dir, "cy.cu", "");
+	cr_assert_eq(run(1, 30), 0);
+	char *path = xasprintf("%s/feedback/bob.md", out_dir), *text = read_file(path, NULL);
+	cr_assert_not_null(text, "no feedback/bob.md");
+	cr_assert(strstr(text, "# scale: bob\n"), "%s", text);
+	cr_assert(strstr(text, "**Verdict: fail at correctness**"), "%s", text);
+	cr_assert(strstr(text, "    wrong at correctness\n"), "%s", text);
+	cr_assert(strstr(text, "- 1: wrong"), "%s", text);
+	free(text);
+	free(path);
+	path = xasprintf("%s/feedback/cy.md", out_dir);
+	text = read_file(path, NULL);
+	cr_assert(text && strstr(text, "fail at submission") && strstr(text, "'cy.cu' is empty"), "%s", text);
+	free(text);
+	free(path);
+	path = xasprintf("%s/feedback/ann.md", out_dir);
+	text = read_file(path, NULL);
+	cr_assert(text && strstr(text, "**Verdict: pass**"), "%s", text);
+	free(text);
+	free(path);
+}

@@ -55,13 +55,13 @@ for student, (verdict, stage) in sorted(expected.items()):
 with open(os.path.join(out, "gradebook.csv"), newline="") as f:
     rows = list(csv.reader(f))
 check(rows and rows[0] == ["student", "verdict", "stage", "cases_passed", "cases_total", "median_us",
-                           "ratio", "message", "final"], f"gradebook header {rows[0] if rows else None}")
+                           "ratio", "message", "final", "flags"], f"gradebook header {rows[0] if rows else None}")
 body = {row[0]: row for row in rows[1:]}
 check(len(rows) - 1 == len(expected) and set(body) == set(expected),
       f"gradebook has a row for each of the {len(expected)} students, got {len(rows) - 1}")
 for student, grade in sorted(grades.items()):
     row = body.get(student)
-    if not check(row is not None and len(row) == 9, f"gradebook row of {student} has 9 fields"):
+    if not check(row is not None and len(row) == 10, f"gradebook row of {student} has 10 fields"):
         continue
     # the timed case counts once, however many input sets it was judged on (the simulator's measured copy)
     timed = [c["passed"] for c in grade["cases"] if c.get("timed") or c.get("measured")]
@@ -70,7 +70,10 @@ for student, grade in sorted(grades.items()):
     timing = grade.get("timing") or {}
     want = [student, grade["verdict"], grade["stage"] or "", str(passed), str(total_cases),
             f"{timing['median_us']:.2f}" if timing else "", f"{timing['ratio']:.3f}" if timing else "",
-            grade["message"], "yes" if grade["batch"]["final"] else "no"]
+            grade["message"], "yes" if grade["batch"]["final"] else "no",
+            " ".join(f for f, on in (("refused", any(d["kind"] == "refused" for d in grade.get("diagnostics", []))),
+                                     ("link", grade["batch"].get("link")), ("late", grade["batch"].get("late")),
+                                     ("resubmitted", grade["batch"].get("resubmitted"))) if on)]
     check(row == want, f"gradebook row of {student} is {want!r}, got {row!r}")
 
 # Gradescope: the fields its autograder spec names, with their types, and a score that adds up

@@ -27,7 +27,7 @@ ln -s "$repo/solutions/$ex.cu" "$class/ann.cu"
 ln -s "$repo/solutions" "$class/bob"
 ln -s "$repo/solutions/$ex.cu" "$class/cy/$ex.cu"
 expect 0 "3 submissions: 3 graded now" -- "$g" batch $ex "$class" --out "$tmp/out"
-grep -q "^ann,fail,submission,.*'ann.cu' is a symbolic link" "$tmp/out/gradebook.csv" && ok || bad "ann's link: $(cat "$tmp/out/gradebook.csv")"
+grep -q "^ann,fail,submission,.*'ann.cu' is a symbolic link.*,yes,link" "$tmp/out/gradebook.csv" && ok || bad "ann's link: $(cat "$tmp/out/gradebook.csv")"
 grep -q "^bob,fail,submission,.*lies under a symbolic link ('bob')" "$tmp/out/gradebook.csv" && ok || bad "bob's folder link"
 grep -q "^cy,fail,submission,.*'cy/$ex.cu' is a symbolic link" "$tmp/out/gradebook.csv" && ok || bad "cy's link in a folder"
 grep -q ',pass,' "$tmp/out/gradebook.csv" && bad "a linked submission passed" || ok

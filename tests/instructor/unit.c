@@ -56,7 +56,7 @@ Test(gradebook, quotes_a_field_with_commas_quotes_and_newlines, .timeout = 5)
 			 "\"message\": \"a.cu:1: error: expected ';', got \\\"x\\\"\\nnext line\", \"cases\": []}");
 	char *row = batch_csv_row(&e, "gus, \"the fast one\"", g);
 	cr_assert_str_eq(row, "\"gus, \"\"the fast one\"\"\",fail,compile,0,3,,,"
-			      "\"a.cu:1: error: expected ';', got \"\"x\"\"\nnext line\",yes\r\n");
+			      "\"a.cu:1: error: expected ';', got \"\"x\"\"\nnext line\",yes,\r\n");
 	free(row);
 	cJSON_Delete(g);
 }
@@ -71,7 +71,7 @@ Test(gradebook, counts_the_timed_case_once_and_prints_the_time, .timeout = 5)
 			 " {\"name\": \"1048576, inputs 2\", \"timed\": true, \"passed\": true}],"
 			 "\"timing\": {\"median_us\": 84.321, \"ratio\": 1.0333}}");
 	char *row = batch_csv_row(&e, "ann", g);
-	cr_assert_str_eq(row, "ann,pass,,3,3,84.32,1.033,ok,yes\r\n");
+	cr_assert_str_eq(row, "ann,pass,,3,3,84.32,1.033,ok,yes,\r\n");
 	free(row);
 	cJSON_Delete(g);
 }
@@ -206,4 +206,22 @@ Test(json, an_insert_into_what_is_not_an_array_fails_and_leaves_the_item_yours, 
 	cr_assert_eq(cJSON_GetArraySize(o), 1);
 	cJSON_Delete(n);
 	cJSON_Delete(o);
+}
+
+Test(gradebook, flags_say_refused_link_late_and_resubmitted, .timeout = 5)
+{
+	struct exercise e = two_cases();
+	cJSON *g = parse("{\"backend\": \"sim\", \"verdict\": \"fail\", \"stage\": \"compile\", \"message\": \"no\", "
+			 "\"cases\": [], \"diagnostics\": [{\"kind\": \"refused\", \"message\": \"includes x\"}], "
+			 "\"batch\": {\"final\": true, \"late\": true, \"resubmitted\": true}}");
+	char *row = batch_csv_row(&e, "ann", g);
+	cr_assert_str_eq(row, "ann,fail,compile,0,3,,,no,yes,refused late resubmitted\r\n");
+	free(row);
+	cJSON_Delete(g);
+	g = parse("{\"verdict\": \"fail\", \"stage\": \"submission\", \"message\": \"a link\", \"cases\": [], "
+		  "\"batch\": {\"final\": true, \"link\": true}}");
+	char *flags = row_flags(g);
+	cr_assert_str_eq(flags, "link");
+	free(flags);
+	cJSON_Delete(g);
 }

@@ -51,6 +51,12 @@ expect 1 "ok +build/check/scale.cu +expected fail" -- "$g" check scale
 # written: the reference kernel now computes what the check does
 sed -i -e 's/    out\[i\] = in\[i\];/    out[i] = 2.0f * in[i];/' -e '/TODO(instructor): the reference kernel/d' \
 	-e '/(twice the input), so the solution fails/d' "$book/solutions/scale.cu"
+# the scaffold's marks left in what students get (the starter's header, the lesson, the check, the title)
+expect 1 "BAD +slides/scale.md:5 still says TODO\(instructor\)" -- "$g" check scale
+expect 1 "BAD +exercises/scale.cu:2 still says TODO\(instructor\)" -- "$g" check scale
+expect 1 "BAD +workbook.json \(its title\) still says" -- "$g" check scale
+sed -i 's/TODO(instructor): //' "$book/solutions/scale.cu" "$book/slides/scale.md" "$book/harness/checks/scale.cpp" \
+	"$book/workbook.json"
 expect 0 "the workbook is consistent" -- "$g" check scale
 expect 0 "ok +solutions/scale.cu +expected pass +got pass" -- "$g" check scale
 
@@ -156,6 +162,9 @@ check_results() {
 	grep -q '^results: ' "$tmp/results.txt" || bad "check_results.py did not finish"
 }
 check_results
+# a feedback page per student: the verdict, the cases, the diagnosis and the first hint
+grep -q '^\*\*Verdict: fail at correctness\*\*' "$out/feedback/w11_kim.md" && grep -q '^- 33: wrong: out\[' "$out/feedback/w11_kim.md" &&
+	grep -q '^## A hint' "$out/feedback/w11_kim.md" && ok || bad "feedback/w11_kim.md: $(cat "$out/feedback/w11_kim.md")"
 # the hang is the simulator's watchdog's to stop, and the row says so
 expect 0 "ran too long and was stopped" -- cat "$out/h15_oli.json"
 

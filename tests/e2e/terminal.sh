@@ -9,6 +9,8 @@ passed=0 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pty=tests/e2e/pty_run.py
+# a student's make, not a sub-make of make test's: no jobserver to find, no "make[1]:" in its words
+unset MAKEFLAGS MFLAGS MAKELEVEL
 export BACKEND=sim NO_COLOR=1
 
 # check WHAT STATUS WANT_STATUS OUTPUT REGEX...: the status, and each REGEX (a leading ! wants no match)

@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch_late.h"
 #include "batch_rows.h"
 #include "common/exit.h"
 #include "lib/util.h"
@@ -52,6 +54,21 @@ summarize(const struct batch *b, int status)
 	if (b->nwithdrawn)
 		printf("; %d withdrawn (a row, and no submission in the folder now: their files are kept)", b->nwithdrawn);
 	printf("\n");
+	if (b->o->deadline > 0) {
+		int late = 0;
+		for (int i = 0; i < b->count; i++)
+			late += b->subs[i].submitted > b->o->deadline;
+		char when[40];
+		late_format_time((time_t)b->o->deadline, when, sizeof(when));
+		printf("deadline %s: %d late (the gradebook's flags), by ", when, late);
+		if (!b->o->submitted)
+			printf("the files' modification times\n");
+		else if (!b->by_mtime)
+			printf("the times in %s\n", b->o->submitted);
+		else
+			printf("the times in %s, and for %d not in it, their files' modification times\n",
+			       b->o->submitted, b->by_mtime);
+	}
 	struct buf open = { 0 };
 	int missing = 0;
 	for (int i = 0; i < b->count; i++)
@@ -138,12 +155,34 @@ find_withdrawn(struct batch *b)
 	free(rows);
 }
 
+/* With a deadline: when the submission came, from --submitted's CSV or its file's modification time. */
+static void
+submission_time(struct batch *b, struct submission *s)
+{
+	s->submitted = -1;
+	if (b->o->deadline <= 0)
+		return;
+	time_t given = late_lookup(&b->times, s->student);
+	struct stat st;
+	char *entry = xasprintf("%s/%s", b->o->dir, s->entry);
+	if (given >= 0) {
+		s->submitted = given;
+		s->submitted_from = "csv";
+	} else if (stat(s->path ? s->path : entry, &st) == 0) {
+		s->submitted = st.st_mtime;
+		s->submitted_from = "mtime";
+		b->by_mtime++;
+	}
+	free(entry);
+}
+
 /* Read the rows already there; batch_record those of students with nothing to grade. */
 static int
 take_stock(struct batch *b, bool record_problems)
 {
 	for (int i = 0; i < b->count; i++) {
 		struct submission *s = &b->subs[i];
+		submission_time(b, s);
 		if (s->path)
 			s->hash = row_content_hash(s->path);
 		cJSON *row = row_load(b->o->out, s->student);
@@ -283,6 +322,10 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	b.grader[n] = 0;
 	if ((status = find_submissions(o->dir, o->out, e->name, &b.subs, &b.count)) || (status = check_regrade_names(&b)))
 		goto out;
+	if (o->submitted && late_read_csv(o->submitted, &b.times)) {
+		status = 2;
+		goto out;
+	}
 	char *fault = batch_environment_fault(&b);
 	if (fault) {
 		error("%s", fault);
@@ -342,6 +385,7 @@ out:
 	for (int k = 0; k < b.nslice; k++)
 		free(b.slice[k]);
 	free(b.slice);
+	late_free(&b.times);
 	for (int i = 0; i < b.nwithdrawn; i++)
 		free(b.withdrawn[i]);
 	free(b.withdrawn);

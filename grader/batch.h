@@ -32,6 +32,9 @@ struct batch_options {
 	int tasks;                /* its tasks; 0: the default */
 	const char *slurm_task;   /* grade this task's slice of the submission in this folder */
 	const char *slurm_merge;  /* merge the rows of the submission in this folder */
+	/* --deadline (seconds since 1970; 0: none) and --submitted's CSV of submission times (NULL: the files' modification times) */
+	long long deadline;
+	const char *submitted;
 	/* students whose rows are graded again whatever they hold (--regrade), or all of them */
 	char **regrade;
 	int nregrade;

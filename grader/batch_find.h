@@ -26,6 +26,8 @@ struct submission {
 	bool again;      /* its row is graded again: asked for (--regrade), or the submission changed */
 	bool resubmitted;/* the submission changed since a row was recorded (kept in the row from then on) */
 	bool link;       /* its problem: a symbolic link, or a file reached through one */
+	long long submitted;   /* with a deadline: when it was submitted (seconds since 1970), else -1 */
+	const char *submitted_from; /* "mtime" or "csv" */
 };
 
 /*

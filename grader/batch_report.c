@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "batch_rows.h"
+#include "common/exit.h"
 #include "lib/util.h"
 
 #define BAR_WIDTH 30
@@ -34,7 +35,16 @@ void
 batch_remember_row(struct batch *b, struct submission *s, const cJSON *row)
 {
 	free(s->csv);
-	s->csv = batch_csv_row(b->e, s->student, row);
+	/* late by this run's deadline, whatever the row was graded under (none: nobody is late) */
+	cJSON *view = cJSON_Duplicate(row, true);
+	if (!view)
+		die(EXIT_ENVIRONMENT, "cannot copy the row of '%s'", s->student);
+	if (b->o->deadline > 0 && s->submitted >= 0)
+		row_mark_time(view, s->submitted, s->submitted_from, s->submitted > b->o->deadline);
+	else
+		cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(view, "batch"), "late");
+	s->csv = batch_csv_row(b->e, s->student, view);
+	cJSON_Delete(view);
 	s->final = row_final(row);
 	s->attempts = row_attempts(row);
 	s->slot = stage_slot(row_text(row, "verdict", "fail"), row_text(row, "stage", NULL));
@@ -85,7 +95,8 @@ batch_record(struct batch *b, int index, cJSON *grade, bool final, double second
 	struct submission *s = &b->subs[index];
 	struct row_stamp stamp = { .final = final, .seconds = seconds, .attempts = s->attempts + 1, .by = b->by,
 				   .content_hash = s->path ? s->hash : NULL, .resubmitted = s->resubmitted,
-				   .link = s->link };
+				   .link = s->link, .submitted = s->submitted, .submitted_from = s->submitted_from,
+				   .late = s->submitted >= 0 && b->o->deadline > 0 && s->submitted > b->o->deadline };
 	if (row_write(b->o->out, b->e, s->student, grade, &stamp))
 		return 3;
 	batch_remember_row(b, s, grade);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_late.h"
 #include "common/json.h"
 #include "lib/util.h"
 #include "tools.h"
@@ -180,6 +181,22 @@ write_json(const char *path, cJSON *j)
 	return status;
 }
 
+void
+row_mark_time(cJSON *grade, long long submitted, const char *from, bool late)
+{
+	cJSON *record = cJSON_GetObjectItemCaseSensitive(grade, "batch");
+	if (!record && !(record = cJSON_AddObjectToObject(grade, "batch")))
+		return;
+	char when[40];
+	late_format_time((time_t)submitted, when, sizeof(when));
+	cJSON_DeleteItemFromObjectCaseSensitive(record, "submitted");
+	cJSON_DeleteItemFromObjectCaseSensitive(record, "submitted_from");
+	cJSON_DeleteItemFromObjectCaseSensitive(record, "late");
+	cJSON_AddStringToObject(record, "submitted", when);
+	cJSON_AddStringToObject(record, "submitted_from", from);
+	cJSON_AddBoolToObject(record, "late", late);
+}
+
 /* `text` as Markdown shows it verbatim: indented four spaces, a line at a time. */
 static void
 md_block(struct buf *md, const char *text, int max_lines)
@@ -262,6 +279,8 @@ row_write(const char *out, const struct exercise *e, const char *student, cJSON 
 		cJSON_AddTrueToObject(record, "resubmitted");
 	if (stamp->link)
 		cJSON_AddTrueToObject(record, "link");
+	if (stamp->submitted >= 0)
+		row_mark_time(grade, stamp->submitted, stamp->submitted_from, stamp->late);
 	char *dir = row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
 	char *path = row_path(out, "%s.json", student), *feedback_dir = xasprintf("%s/feedback", out);
 	char *feedback_path = row_path(out, "feedback/%s.md", student), *feedback = batch_feedback(e, student, grade);

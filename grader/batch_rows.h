@@ -33,7 +33,13 @@ struct row_stamp {
 	const char *content_hash; /* the graded file's content (row_content_hash); NULL: no file was graded */
 	bool resubmitted;    /* the submission changed after an earlier row */
 	bool link;           /* refused as a symbolic link, or reached through one */
+	long long submitted; /* with a deadline: the submission's time, else -1 */
+	const char *submitted_from; /* "mtime" (the file's) or "csv" (--submitted) */
+	bool late;
 };
+
+/* The row's record of its submission's time and lateness, set (or replaced) on `grade`. */
+void row_mark_time(struct cJSON *grade, long long submitted, const char *from, bool late);
 
 /*
  * A student's name as a file name: itself, or when too long for one (a

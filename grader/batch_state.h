@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "batch.h"
+#include "batch_late.h"
 #include "batch_find.h"
 #include "batch_lock.h"
 #include "lib/run.h"
@@ -38,6 +39,8 @@ struct batch {
 	int graded, resumed, retried, elsewhere, again;
 	char **withdrawn;          /* the gradebook lines of students with a row who are gone from the folder */
 	int nwithdrawn, withdrawn_alloc;
+	struct late_times times;   /* --submitted's */
+	int by_mtime;              /* with a deadline: submissions timed by their file, not the CSV */
 	struct lane lanes[MAX_LANES];
 	int nlanes;
 	char grader[PATH_MAX];

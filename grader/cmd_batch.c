@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "batch_late.h"
 #include "command.h"
 #include "common/exit.h"
 #include "lib/util.h"
@@ -21,6 +22,9 @@ static const struct option_spec options[] = {
 			    "(give --backend)"),
 	OPT_VALUE("partition", "P", "with --slurm: the partition (default: the cluster's)"),
 	OPT_VALUE("tasks", "N", "with --slurm: the array's tasks (default: one per submission, at most 16)"),
+	OPT_VALUE("deadline", "TIME", "flag rows submitted after TIME late (2026-11-27 23:59, local time unless it ends "
+				      "in Z or +HH:MM); a submission's time is its file's, or --submitted's"),
+	OPT_VALUE("submitted", "CSV", "with --deadline: each student's submission time, lines of student,time"),
 	OPT_SWITCH("regrade", "grade again the students named after DIR, whatever their rows say"),
 	OPT_SWITCH("regrade-all", "grade every student again"),
 	OPT_VALUE("slurm-task", "FOLDER", "run by the job array: grade this task's share"),
@@ -71,6 +75,23 @@ check_slurm_options(const struct parsed_args *a, struct batch_options *bo, const
 	return 0;
 }
 
+/* --deadline TIME [--submitted CSV]: rows flagged late. */
+static int
+check_deadline(const struct parsed_args *a, struct batch_options *bo)
+{
+	const char *deadline = option_value(a, "deadline");
+	bo->submitted = option_value(a, "submitted");
+	bo->deadline = 0;
+	if (bo->submitted && !deadline)
+		return usage_error("--submitted goes with --deadline: the times say which rows are late");
+	if (deadline && (bo->deadline = late_parse_time(deadline)) <= 0)
+		return usage_error("--deadline takes a time like '2026-11-27 23:59' (local), '2026-11-27T23:59Z' or "
+				   "'2026-11-27 23:59+01:00', not '%s'", deadline);
+	if (bo->submitted && !file_exists(bo->submitted))
+		return usage_error("--submitted: '%s' is not a file (lines of student,time)", bo->submitted);
+	return 0;
+}
+
 /* --regrade STUDENT… (the operands after DIR) or --regrade-all: rows graded again whatever they hold. */
 static int
 check_regrade(const struct parsed_args *a, struct batch_options *bo)
@@ -111,7 +132,7 @@ cmd_batch(const struct parsed_args *a)
 	if (backend && strcmp(backend, "gpu") && strcmp(backend, "sim"))
 		return usage_error("--backend is 'gpu' or 'sim', not '%s'", backend);
 	bo.backend = backend && !strcmp(backend, "gpu") ? BACKEND_GPU : BACKEND_SIM;
-	if (check_slurm_options(a, &bo, backend) || check_regrade(a, &bo))
+	if (check_slurm_options(a, &bo, backend) || check_regrade(a, &bo) || check_deadline(a, &bo))
 		return EXIT_USAGE;
 	if (!is_directory(dir))
 		return usage_error("batch: '%s' is not a folder of submissions", dir);

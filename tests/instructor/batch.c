@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "batch_late.h"
 #include "batch_lock.h"
 #include "batch_rows.h"
 #include "gradable.h"
@@ -772,4 +773,70 @@ Test(batch, every_row_has_a_feedback_page)
 	cr_assert(text && strstr(text, "**Verdict: pass**"), "%s", text);
 	free(text);
 	free(path);
+}
+
+static int
+run_deadline(long long deadline, const char *submitted)
+{
+	struct batch_options o = { .dir = class_dir, .out = out_dir, .backend = BACKEND_SIM, .jobs = 1,
+				   .timeout_s = 30, .grader = fake, .deadline = deadline, .submitted = submitted };
+	struct exercise e = scale();
+	fflush(NULL);
+	return batch_run(&e, &o);
+}
+
+static void
+set_mtime(const char *name, time_t t)
+{
+	char *path = xasprintf("%s/%s", class_dir, name);
+	struct timespec times[2] = { { .tv_sec = t }, { .tv_sec = t } };
+	cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+	free(path);
+}
+
+Test(batch, a_deadline_flags_late_rows_by_the_files_times_or_a_csv)
+{
+	time_t deadline = late_parse_time("2026-11-20T12:00Z");
+	cr_assert_eq(deadline, 1795176000);
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "FAIL correctness\n");
+	set_mtime("ann.cu", deadline - 60);
+	set_mtime("bob.cu", deadline + 60);
+	cr_assert_eq(run_deadline(deadline, NULL), 0);
+	cr_assert(line_has("ann", ",yes,\r") || line_has("ann", ",yes,"));
+	char *line = gradebook_line("ann");
+	cr_assert(line && !strstr(line, "late"), "%s", line);
+	free(line);
+	cr_assert(line_has("bob", ",yes,late"));
+	cJSON *r = row("bob");
+	const cJSON *record = cJSON_GetObjectItem(r, "batch");
+	cr_assert_str_eq(cJSON_GetObjectItem(record, "submitted_from")->valuestring, "mtime");
+	cr_assert_str_eq(cJSON_GetObjectItem(record, "submitted")->valuestring, "2026-11-20T12:01:00Z");
+	cJSON_Delete(r);
+	/* the times a CSV gives win over the files' (ann late, bob on time) */
+	char *csv = xasprintf("%s/times.csv", tmp);
+	cr_assert_eq(write_file_atomic(csv, "student,submitted\nann,2026-11-20 13:00Z\n\"bob\",@1795175000\n", 58), 0);
+	cr_assert_eq(run_deadline(deadline, csv), 0);
+	cr_assert(line_has("ann", ",yes,late"));
+	line = gradebook_line("bob");
+	cr_assert(line && !strstr(line, "late"), "%s", line);
+	free(line);
+	/* without a deadline, nobody is late */
+	cr_assert_eq(run(1, 30), 0);
+	cr_assert(line_has("ann", ",yes,"));
+	line = gradebook_line("bob");
+	cr_assert(line && !strstr(line, "late"), "%s", line);
+	free(line);
+	free(csv);
+}
+
+Test(batch, deadline_times_are_read_exactly)
+{
+	cr_assert_eq(late_parse_time("1970-01-02T00:00Z"), 86400);
+	cr_assert_eq(late_parse_time("1970-01-02 01:00+01:00"), 86400);
+	cr_assert_eq(late_parse_time("1970-01-01 23:00:30-01:00"), 86430);
+	cr_assert_eq(late_parse_time("@86400"), 86400);
+	cr_assert_eq(late_parse_time("2026-11-20"), -1);
+	cr_assert_eq(late_parse_time("tomorrow"), -1);
+	cr_assert_eq(late_parse_time("2026-11-20 12:00 UTC"), -1);
 }

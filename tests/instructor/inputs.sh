@@ -36,6 +36,13 @@ expect 0 "2 submissions: 0 graded now, 2 from an earlier run \(1 pass, 1 fail at
 python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$tmp/one.json" && ok ||
 	bad "grade --json of a non-UTF-8 file name is not valid UTF-8 JSON"
 
+# a deadline: a time it reads, the rows' times said; what it does not read, refused
+expect 2 "--deadline takes a time like" -- "$g" batch $ex "$class" --out "$tmp/out" --deadline "next friday"
+expect 2 "--submitted goes with --deadline" -- "$g" batch $ex "$class" --out "$tmp/out" --submitted "$tmp/none.csv"
+expect 0 "deadline 2000-01-01T00:00:00Z: 2 late \(the gradebook's flags\), by the files' modification times" -- \
+	"$g" batch $ex "$class" --out "$tmp/out" --deadline 2000-01-01T00:00Z
+tr -d '\r' <"$tmp/out/gradebook.csv" | grep -c ',late$' | grep -qx 2 && ok || bad "two late rows: $(cat "$tmp/out/gradebook.csv")"
+
 # ------------------------------------------------------------ workbook.json's mistakes
 book=$tmp/book
 mkdir -p "$book"

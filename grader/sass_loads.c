@@ -235,13 +235,16 @@ sass_explain_slow(struct grade_result *r, const struct exercise *e, const char *
 	d->line = mine.line;
 	if (!d->file && mine.line > 0)
 		d->file = xstrdup(r->file);
-	/* the cause, first; its hint, and no stage's hint about threads that would mislead */
-	struct diagnostic slow = *d;
-	memmove(&r->diagnostics[1], &r->diagnostics[0], sizeof(*d) * (size_t)at);
-	r->diagnostics[0] = slow;
-	r->hint = verdict_hint(e, "slow");
-	if (!r->hint)
-		r->hint = verdict_hint(e, "fail");
+	/* a loop not unrolled is the cause: first, with its hint, not the stage's about threads; fewer loads
+	   without a loop (one element a thread) is what the stage's hints are about, and they stay */
+	if (mine.together == 1 && mine.in_loop) {
+		struct diagnostic slow = *d;
+		memmove(&r->diagnostics[1], &r->diagnostics[0], sizeof(*d) * (size_t)at);
+		r->diagnostics[0] = slow;
+		const char *hint = verdict_hint(e, "slow");
+		if (hint)
+			r->hint = hint;
+	}
 	free(count);
 	free(where);
 	free(figures);

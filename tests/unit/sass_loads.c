@@ -4,6 +4,7 @@
 
 #include "sass.h"
 #include "sass_loads.h"
+#include "lib/util.h"
 
 static const char *const paths[] = { "/tmp/x/source.cu", "/tmp/x/source.cu", NULL };
 
@@ -101,4 +102,35 @@ Test(sass_loads, a_load_whose_address_needs_the_last_one_starts_a_new_group, .ti
 					    "        /*0010*/                   S2R R4, SR_TID.X ;\n"
 					    "        /*0020*/                   LDG.E R5, desc[UR4][R2.64+0x4] ;\n");
 	cr_assert_eq(g.together, 2);
+}
+
+/* nvdisasm 13.5's text of nvcc 13.0's cubins for sm_90 (tests/unit/sass/, made from
+   bench/slow_loads/step_of_blockdim_y.cu and solutions/transpose_coarse.cu): the loop that steps by
+   blockDim.y issues its one load an iteration; the solution's four go out together */
+static struct loads_in_flight
+loads_in_file(const char *path)
+{
+	size_t n;
+	char *text = read_file(path, &n);
+	cr_assert_not_null(text, "%s", path);
+	struct sass_listing l = { 0 };
+	sass_read_nvdisasm(&l, text, paths);
+	struct loads_in_flight out;
+	sass_loads_in_flight(&l, &out);
+	sass_release(&l);
+	free(text);
+	return out;
+}
+
+Test(sass_loads, what_nvdisasm_printed_for_the_two_coarse_transposes, .timeout = 5)
+{
+	struct loads_in_flight slow = loads_in_file("tests/unit/sass/step_of_blockdim_y-sm_90.txt");
+	struct loads_in_flight fast = loads_in_file("tests/unit/sass/transpose_coarse-sm_90.txt");
+	cr_assert_eq(slow.loads, 1);
+	cr_assert_eq(slow.together, 1);
+	cr_assert(slow.in_loop);
+	cr_assert_eq(slow.line, 18);
+	cr_assert_eq(fast.loads, 4);
+	cr_assert_eq(fast.together, 4);
+	cr_assert(!fast.in_loop);
 }

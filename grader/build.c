@@ -122,9 +122,10 @@ write_glue(const struct exercise *e, const char *path, bool gold)
 
 /* ------------------------------------------------------------ compiling */
 
-/* Compile a .cu for a backend: nvcc on gpu; the simulator's rewriter then g++ on sim. */
+/* Compile a .cu for a backend: nvcc on gpu; the simulator's rewriter then g++ on sim, with its checks' instrumentation
+ * where `checked` (the reference solution, whose counts make the estimate's ratio). */
 static int
-compile_cu(enum backend b, const char *source, const char *object, bool openmp, struct buf *log)
+compile_cu(enum backend b, const char *source, const char *object, bool openmp, bool checked, struct buf *log)
 {
 	struct args cmd = { 0 };
 	char *depfile = xasprintf("%s.d", object);
@@ -146,6 +147,8 @@ compile_cu(enum backend b, const char *source, const char *object, bool openmp, 
 		status = build_step(rewritten, &rw, rw_deps, 2, NULL, log);
 		if (!status) {
 			ARGS_ADD(&cmd, SIM_CXX, SIM_CXXFLAGS, RUNNER_INCLUDES);
+			if (checked)
+				ARGS_ADD(&cmd, SIM_CHECK);
 			if (openmp)
 				args_add(&cmd, OPENMP);
 			ARGS_ADD(&cmd, "-MMD", "-MF", depfile, "-c", rewritten, "-o", object);
@@ -241,7 +244,7 @@ build_instructor_solution(const struct exercise *e, enum backend b, const char *
 		raw = shipped;
 		shipped = NULL;
 	} else {
-		status = compile_cu(b, source, raw, false, log);
+		status = compile_cu(b, source, raw, false, !strcmp(prefix, "ref"), log);
 	}
 	free(shipped);
 	free(source_abs);
@@ -351,7 +354,7 @@ static int
 add_gpu_objects(struct args *objects, bool replay, struct buf *log)
 {
 	char *include = build_cuda_include();
-	int status = compile_cu(BACKEND_GPU, "harness/gpu_open.cu", "build/gpu/harness/gpu_open.o", false, log);
+	int status = compile_cu(BACKEND_GPU, "harness/gpu_open.cu", "build/gpu/harness/gpu_open.o", false, false, log);
 	args_add(objects, "build/gpu/harness/gpu_open.o");
 	if (replay && !status) {
 		status = compile_host(true, "harness/replay.cpp", "build/gpu/harness/replay.o", include, log);
@@ -414,12 +417,12 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	const char *bk = backend_name(b);
 	struct args objects = { 0 };
 	char *object = xasprintf("build/%s/harness/runner.o", bk);
-	int status = compile_cu(b, "harness/runner.cu", object, true, log);
+	int status = compile_cu(b, "harness/runner.cu", object, true, false, log);
 	args_add(&objects, object);
 	free(object);
 	/* the "Measure it" demo's ways of timing, which the simulator cannot time */
 	if (b == BACKEND_GPU && !status) {
-		status = compile_cu(b, "harness/timing_ways.cu", "build/gpu/harness/timing_ways.o", false, log);
+		status = compile_cu(b, "harness/timing_ways.cu", "build/gpu/harness/timing_ways.o", false, false, log);
 		args_add(&objects, "build/gpu/harness/timing_ways.o");
 	}
 	if (b == BACKEND_GPU && !status)
@@ -545,7 +548,7 @@ build_compile_only(const struct exercise *e, const char *source, struct buf *log
 	for (char *p = object + strlen("build/compile-only/") + strlen(e->name) + 1; *p; p++)
 		if (*p == '/')
 			*p = '+';
-	int status = compile_cu(BACKEND_GPU, source, object, false, log);
+	int status = compile_cu(BACKEND_GPU, source, object, false, false, log);
 	free(object);
 	return status;
 }
@@ -553,5 +556,5 @@ build_compile_only(const struct exercise *e, const char *source, struct buf *log
 int
 build_compile_runner_only(struct buf *log)
 {
-	return compile_cu(BACKEND_GPU, "harness/runner.cu", "build/compile-only/harness/runner.o", true, log);
+	return compile_cu(BACKEND_GPU, "harness/runner.cu", "build/compile-only/harness/runner.o", true, false, log);
 }

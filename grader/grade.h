@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "build.h"
+#include "estimate.h"
 #include "common/outcome.h"
 #include "lines.h"
 #include "manifest.h"
@@ -118,6 +119,7 @@ struct grade_result {
 	int ndiagnostics;
 	struct memory_figures figures;
 	struct point_check point;
+	struct estimate estimate; /* sim: the time the counts suggest on a GPU, beside the reference's; never a verdict */
 	const char *hint;
 	enum tier tier;     /* a pass's standing: pass, near gold (within NEAR_GOLD_RATIO× of gold), gold (as fast or
 			       faster, within the measurement's noise: verdict_tier); TIER_NONE for a failure */

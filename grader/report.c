@@ -184,6 +184,8 @@ report_text(FILE *out, const struct grade_result *r, bool color)
 	}
 	if (r->timing.measured)
 		print_timing(out, r, color);
+	if (r->estimate.made && r->stage != STAGE_CORRECTNESS && r->stage != STAGE_RUN)
+		fprintf(out, "  %-10s %s\n", "estimate", r->estimate.text);
 	if (r->nways)
 		report_timing_ways(out, r->e, r);
 	for (int i = 0; i < r->ndiagnostics; i++)
@@ -217,6 +219,42 @@ add_figure(cJSON *o, const char *name, double value)
 		cJSON_AddNullToObject(o, name);
 	else
 		cJSON_AddNumberToObject(o, name, value);
+}
+
+static void
+add_side(cJSON *o, const char *name, const struct estimate_side *s)
+{
+	cJSON *j = cJSON_AddObjectToObject(o, name);
+	cJSON_AddNumberToObject(j, "us", s->us);
+	cJSON_AddNumberToObject(j, "dram_us", s->dram_us);
+	cJSON_AddNumberToObject(j, "l2_us", s->l2_us);
+	cJSON_AddNumberToObject(j, "latency_us", s->latency_us);
+	cJSON_AddNumberToObject(j, "l1_us", s->l1_us);
+	cJSON_AddNumberToObject(j, "shared_us", s->shared_us);
+	cJSON_AddNumberToObject(j, "launches", s->launches);
+	cJSON_AddNumberToObject(j, "waves", s->waves);
+	cJSON_AddNumberToObject(j, "rounds", s->rounds);
+	cJSON_AddNumberToObject(j, "lines", s->lines);
+	cJSON_AddNumberToObject(j, "wavefronts", s->wavefronts);
+	cJSON_AddNumberToObject(j, "sms", s->sms);
+}
+
+/* The simulator's estimate of the time on a GPU: null where none was made (a GPU's grading, a wrong kernel). */
+static void
+add_estimate(cJSON *o, const struct estimate *e)
+{
+	if (!e->made) {
+		cJSON_AddNullToObject(o, "estimate");
+		return;
+	}
+	cJSON *j = cJSON_AddObjectToObject(o, "estimate");
+	cJSON_AddStringToObject(j, "gpu", e->gpu);
+	cJSON_AddNumberToObject(j, "ratio", e->ratio);
+	cJSON_AddNumberToObject(j, "threshold_ratio", e->threshold_ratio);
+	cJSON_AddStringToObject(j, "bound", e->bound);
+	cJSON_AddStringToObject(j, "text", e->text);
+	add_side(j, "student", &e->student);
+	add_side(j, "reference", &e->reference);
 }
 
 static void
@@ -346,6 +384,7 @@ report_json(const struct grade_result *r)
 		else
 			cJSON_AddNullToObject(j, "kernels");
 	}
+	add_estimate(o, &r->estimate);
 	lines_add_json(o, &r->lines);
 	if (r->e->timing_ways) {
 		cJSON *list = cJSON_AddArrayToObject(o, "timing_ways");

@@ -382,6 +382,12 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 		}
 		break;
 	}
+	case MSG_LAUNCH:
+		/* the measured case's launches, the student's and the reference's: the estimate's figures */
+		if (index == s->measured && h->aux < 4 && h->length == sizeof(struct proto_launch) &&
+		    s->nlaunches[h->aux] < PROTO_MAX_LAUNCHES)
+			memcpy(&s->launches[h->aux][s->nlaunches[h->aux]++], payload, sizeof(struct proto_launch));
+		break;
 	case MSG_LINES:
 		/* the heat map of the case whose figures the budgets judge (of every case when there is none) */
 		if (s->measured < 0 || index == s->measured)

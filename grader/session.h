@@ -66,6 +66,9 @@ struct session {
 	int measured;          /* the simulator's measured case (the timed one, made small), or -1 */
 	struct proto_counts measured_counts; /* the simulator's, over that case: the figures budgets judge */
 	bool have_measured_counts;
+	/* that case's launches, the student's and the reference's, and their shapes at the timed size */
+	struct proto_launch launches[4][PROTO_MAX_LAUNCHES];
+	int nlaunches[4];
 	char *rounds_differ;   /* sim: the last case run again gave another answer than the reference's */
 	int rounds_case;       /* and which case that was */
 	enum stage tool_stage; /* a failure compute-sanitizer found (STAGE_NONE: none), and its message */

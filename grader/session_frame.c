@@ -50,6 +50,8 @@ session_payload_limit(const struct session *s, const struct proto_header *h, enu
 		return judge ? 0 : sizeof(struct proto_finding);
 	case MSG_COUNTS:
 		return judge ? 0 : sizeof(struct proto_counts);
+	case MSG_LAUNCH:
+		return judge ? 0 : sizeof(struct proto_launch);
 	case MSG_LINES:
 		return judge ? 0 : sizeof(struct proto_line) * PROTO_MAX_LINES;
 	case MSG_WAYS:

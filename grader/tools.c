@@ -99,8 +99,11 @@ tools_argv(const struct exercise *e, char *const *options, enum argv_cases which
 		return argv;
 	}
 	if (measured) {
-		add(&argv, &argc, &cap, xstrdup("--case"));
+		add(&argv, &argc, &cap, xstrdup("--measured"));
 		add(&argv, &argc, &cap, dims_text(measured, e->ndims));
+		/* the launchers' shapes at the timed size, for the estimate of its time */
+		add(&argv, &argc, &cap, xstrdup("--estimate-at"));
+		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
 	}
 	if (which == ARGV_GRADED_TIMED) {
 		/* the harness adds the judged round (case timed + 1) itself */

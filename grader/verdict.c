@@ -12,6 +12,7 @@
 
 #include "diagnose.h"
 #include "sandbox.h"
+#include "tools.h"
 #include "lib/util.h"
 
 void
@@ -330,6 +331,10 @@ verdict_conclude(struct session *s)
 		verdict_timing(r, s->e, &s->timing, &s->cases[s->timed].info, &s->device);
 	/* the timed case's shape decides how memory is used: an edge case's fallback does not */
 	if (s->have_measured_counts) {
+		int measured[PROTO_MAX_DIMS];
+		tools_measured_dims(s->e, measured);
+		estimate_make(s->e, measured, (const struct proto_launch (*)[PROTO_MAX_LAUNCHES])s->launches, s->nlaunches,
+			      &r->estimate);
 		diagnose_figures(&s->measured_counts, "simulator", &r->figures);
 		snprintf(r->figures.over, sizeof(r->figures.over), "the case %s", r->cases[s->measured].name);
 	} else if (s->have_counts)

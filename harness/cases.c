@@ -33,6 +33,7 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->channel_fd = 1;
 	cfg->timed = -1;
+	cfg->measured = -1;
 	cfg->threshold_ratio = 1.25;
 	cfg->check_round = 0;
 	cfg->rtol = cfg->atol = NAN;
@@ -75,11 +76,13 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 			cfg->rtol = atof(val);
 		else if (!strcmp(opt, "--atol"))
 			cfg->atol = atof(val);
-		else if (!strcmp(opt, "--case") || !strcmp(opt, "--timed")) {
+		else if (!strcmp(opt, "--case") || !strcmp(opt, "--timed") || !strcmp(opt, "--measured")) {
 			if (cfg->ncases == CASES_MAX || parse_dims(val, cfg->dims[cfg->ncases])) {
 				fprintf(stderr, "harness: bad case '%s'\n", val);
 				return -1;
 			}
+			if (opt[2] == 'm')
+				cfg->measured = cfg->ncases;
 			if (opt[2] == 't') {
 				/* the timed case is judged twice: its first launch, and one of
 				   its rounds, as case timed + 1 (see cases_round_stream) */
@@ -92,6 +95,11 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 				cfg->ncases++;
 			}
 			cfg->ncases++;
+		} else if (!strcmp(opt, "--estimate-at")) {
+			if (parse_dims(val, cfg->estimate_at)) {
+				fprintf(stderr, "harness: bad case '%s'\n", val);
+				return -1;
+			}
 		} else if (!strcmp(opt, "--check-round")) {
 			char *end;
 			long round = strtol(val, &end, 10);

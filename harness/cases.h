@@ -24,6 +24,10 @@ struct run_config {
 	int dims[CASES_MAX][PROTO_MAX_DIMS];
 	uint32_t stream[CASES_MAX]; /* which inputs case i draws: its index, but for a judged round */
 	int timed;               /* index of the timed case, or -1; case timed + 1 is one of its rounds */
+	int estimate_at[PROTO_MAX_DIMS]; /* simulator: the timed case's sizes, at which the launchers' shapes are taken
+				    (--estimate-at); all 0: none */
+	int measured;            /* simulator: the timed case made small (--measured), whose figures make the
+				    estimate of the time; the reference solution's are sent too; -1: none */
 	int check_round;         /* the timed round whose outputs are judged as case timed + 1 */
 	double threshold_ratio;  /* runner: re-measure when this close to it */
 	double threshold_us;     /* runner: absolute threshold, 0 if none */

@@ -42,6 +42,8 @@ enum proto_type {
 			      its MSG_EXPECTED, and the runner's MSG_OUTPUT and MSG_REPOISONED, carry them alone */
 	MSG_PLAN,          /* capture (GPU): case, payload = the launcher's plan for it (harness/plan.h); the
 			      only message of the capture process besides MSG_ERROR, MSG_REFUSED and MSG_DONE */
+	MSG_LAUNCH,        /* runner (simulator): case, aux = 0 a launch of the student's, 1 of the reference
+			      solution's (the measured case only); payload = struct proto_launch */
 };
 
 /*
@@ -142,6 +144,22 @@ struct proto_counts {
 	 * Nsight Compute); the bytes the loads read; the case's output elements (the grader fills these) */
 	uint64_t load_ideal, store_ideal, shared_ideal;
 	uint64_t load_bytes, outputs;
+};
+
+/* One launch as the simulator's checks saw it, for the estimate of its time (grader/estimate.c):
+ * its shape, every thread's loads and stores, the barrier intervals in which a thread loaded (the
+ * loads it may have in flight are its loads per such interval), and the requests of its first
+ * detail_blocks blocks. */
+#define PROTO_MAX_LAUNCHES 8
+struct proto_launch {
+	uint32_t grid[3], block[3];
+	uint64_t smem; /* bytes per block, dynamic and static */
+	uint64_t threads, loads, stores, load_bytes, store_bytes, load_intervals, detail_blocks;
+	uint64_t load_requests, load_sectors, load_ideal, store_requests, store_sectors, store_ideal;
+	uint64_t shared_requests, shared_wavefronts;
+	uint64_t load_lines, store_lines, load_block_sectors; /* 128-byte lines per request, summed; sectors per block */
+	uint64_t case_bytes; /* every buffer of the case, inputs and outputs */
+	uint64_t sms;        /* the SMs the device reported to the launcher */
 };
 
 /* The requests of the student's kernels at one source line, of one kind (the heat map of --lines). */

@@ -138,14 +138,45 @@ send_lines(int index)
 }
 #endif
 
+#ifdef __CUDASIM__
+enum { ESTIMATE_SMS = 132 }; /* the SMs of the GPU the estimate is for (grader/estimate.c's H100) */
+
+/* The SMs the device reports: a launcher that fills the GPU sizes its grid by them. */
+static int
+device_sms(void)
+{
+	int sms = 0;
+	return cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess ? sms : 0;
+}
+
+/* Each launch of the measured case, for the estimate of its time: aux 0 the student's, 1 the reference's. */
+static void
+send_launches(int index, uint32_t aux, const struct cudasimChecks *c, uint64_t case_bytes, int sms)
+{
+	for (int i = 0; index == cfg.measured && i < c->nlaunches && i < CUDASIM_LAUNCHES; i++) {
+		const struct cudasimLaunchCounts *l = &c->launches[i];
+		const struct cudasimStats *st = &l->stats;
+		struct proto_launch p = { { l->grid[0], l->grid[1], l->grid[2] }, { l->block[0], l->block[1], l->block[2] },
+					  l->smem, l->threads, l->global_loads, l->global_stores,
+					  l->global_load_bytes, l->global_store_bytes, l->load_intervals, l->detail_blocks,
+					  st->global_load_requests, st->global_load_sectors, st->global_load_ideal,
+					  st->global_store_requests, st->global_store_sectors, st->global_store_ideal,
+					  st->shared_requests, st->shared_wavefronts,
+					  l->load_lines, l->store_lines, l->load_block_sectors, case_bytes, (uint64_t)sms };
+		proto_send(channel, MSG_LAUNCH, (uint32_t)index, aux, &p, sizeof(p));
+	}
+}
+#endif
+
 /* What the simulator's checks saw the student's launches do (nothing on a GPU). */
 static void
-send_checks(int index)
+send_checks(int index, uint64_t case_bytes)
 {
 #ifdef __CUDASIM__
 	struct cudasimChecks c;
 	if (cudasimTakeChecks(&c))
 		return;
+	send_launches(index, 0, &c, case_bytes, device_sms());
 	for (int i = 0; i < c.nfindings; i++) {
 		const struct cudasimFinding *f = &c.findings[i];
 		struct proto_finding p;
@@ -177,7 +208,7 @@ send_checks(int index)
 	proto_send(channel, MSG_COUNTS, (uint32_t)index, 0, &n, sizeof(n));
 	send_lines(index);
 #else
-	(void)index;
+	(void)index, (void)case_bytes;
 #endif
 }
 
@@ -324,6 +355,16 @@ guard_bytes(size_t bytes)
 static int guard_broken(int index, const struct case_buffers *b);
 static int inputs_changed_on_device(int index, const struct case_buffers *b, int k, uint64_t *first);
 
+/* Every buffer of the case, inputs and outputs: the bytes a kernel must move at least. */
+static uint64_t
+case_bytes(const struct case_buffers *b)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < b->c.nbuffers; k++)
+		n += b->bytes[k];
+	return n;
+}
+
 static int
 setup_case(int index, struct case_buffers *b)
 {
@@ -446,7 +487,7 @@ launch_and_wait(int index, uint32_t stage, const void *fn, struct case_buffers *
 		e = call_launcher(index, fn, &b->c, dev);
 	}
 	/* before the error: a fault may end the program, and the checks explain it */
-	send_checks(index);
+	send_checks(index, case_bytes(b));
 	if (e != cudaSuccess) {
 		/* at a launch, an invalid value is the launch's shape: say which limits a launch has */
 		report_cuda_error(index, stage,
@@ -694,6 +735,83 @@ again_case(int index)
 		if (order[k] == index)
 			return true;
 	return dear > 0 && order[cheap + (int)(rng_mix(cfg.seed ^ 0x616761696eull) % (uint64_t)dear)] == index;
+}
+#endif
+
+#ifdef __CUDASIM__
+/*
+ * The reference solution on the measured case, its own outputs, with the
+ * checks on: its launches, beside the student's, make the estimate's
+ * ratio (the reference is compiled with the instrumentation on the
+ * simulator). Its results are not looked at.
+ */
+static void
+send_reference_launches(int index)
+{
+	struct case_buffers case_b, *b = &case_b;
+	if (setup_case(index, b)) {
+		free_case(b);
+		return;
+	}
+	void *dev[PROTO_MAX_BUFFERS];
+	bool ready = true;
+	for (int k = 0; k < b->c.nbuffers; k++) {
+		dev[k] = b->dev[k];
+		if (ready && b->c.spec[k].role == BUFFER_OUT)
+			ready = cudaMalloc(&dev[k], b->bytes[k]) == cudaSuccess;
+		else if (b->c.spec[k].role == BUFFER_OUT)
+			dev[k] = NULL;
+	}
+	static struct cudasimChecks seen;
+	static struct cudasimLine lines[PROTO_MAX_LINES];
+	if (ready && poison_outputs(b, dev) == cudaSuccess) {
+		check_definition.launch(cudalings_reference_launcher, &b->c, dev);
+		if (cudaDeviceSynchronize() == cudaSuccess && cudasimTakeChecks(&seen) == 0)
+			send_launches(index, 1, &seen, case_bytes(b), device_sms());
+	}
+	cudaGetLastError();
+	cudasimTakeChecks(&seen);
+	cudasimTakeLines(lines, PROTO_MAX_LINES);
+	for (int k = 0; k < b->c.nbuffers; k++)
+		if (dev[k] && dev[k] != b->dev[k])
+			cudaFree(dev[k]);
+	free_case(b);
+}
+
+/*
+ * The shapes a launcher picks at the timed size, too large to simulate: its
+ * launches are checked and recorded but not run (cudasimDryLaunches), over
+ * small buffers; sent as the measured case's launches with aux (2: the
+ * student's, 3: the reference's). What the launcher's memsets of the small
+ * buffers say is not looked at.
+ */
+static void
+send_dry_launches(uint32_t aux, const void *launcher)
+{
+	struct check_case c;
+	memset(&c, 0, sizeof(c));
+	memcpy(c.dims, cfg.estimate_at, sizeof(c.dims));
+	check_definition.buffers(&c);
+	void *dev[PROTO_MAX_BUFFERS] = { 0 };
+	bool ready = true;
+	for (int k = 0; k < c.nbuffers && ready; k++)
+		ready = cudaMalloc(&dev[k], 4096) == cudaSuccess;
+	static struct cudasimChecks seen;
+	cudasimTakeChecks(&seen);
+	if (ready) {
+		cudasimDryLaunches(ESTIMATE_SMS);
+		check_definition.launch(launcher, &c, dev);
+		cudaDeviceSynchronize();
+		cudasimDryLaunches(0);
+		cudaGetLastError();
+		cudasimTakeChecks(&seen);
+		send_launches(cfg.measured, aux, &seen, 0, ESTIMATE_SMS);
+	}
+	static struct cudasimLine lines[PROTO_MAX_LINES];
+	cudasimTakeLines(lines, PROTO_MAX_LINES);
+	for (int k = 0; k < c.nbuffers; k++)
+		if (dev[k])
+			cudaFree(dev[k]);
 }
 #endif
 
@@ -1472,6 +1590,14 @@ main(int argc, char **argv)
 			run_correctness_case(i);
 	}
 
+#ifdef __CUDASIM__
+	/* last: whatever the reference's run or the launchers' dry calls leave behind, no case of the student's meets */
+	if (cfg.measured >= 0 && cfg.estimate_at[0] > 0 && cudaPeekAtLastError() == cudaSuccess) {
+		send_reference_launches(cfg.measured);
+		send_dry_launches(2, student_launcher);
+		send_dry_launches(3, cudalings_reference_launcher);
+	}
+#endif
 	proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 	return 0;
 }

@@ -74,14 +74,70 @@ static unsigned long long blocks_done;	/* of this launch's first run */
 static struct sim_alloc *cached;	/* the allocation the last access was in */
 /* each thread's last load or store (after it: a return address), in the block of cudasim_block_epoch */
 static struct { uintptr_t pc; unsigned epoch; } last[SIM_MAX_THREADS];
+/* each thread's barrier interval of its last global load, in the block of `epoch` */
+static struct { unsigned gen, epoch; } loaded[SIM_MAX_THREADS];
+/* the launch whose figures go to seen.launches[open_launch] (-1: none), and seen's totals when it began */
+static int open_launch = -1;
+static struct cudasimChecks launch_base;
+static unsigned long long load_intervals, launch_base_intervals;
+static bool launch_kept;	/* the open launch ran instrumented code, or was only recorded (dry) */
+static const struct cudasim_site *launch_site;
 
 
 static void drop_races(void);
 static bool exited_past(int thread, const char *file, int line);
 
-void
-sim_check_launch_begin(void)
+/* seen.launches' record of the launch that ran last: what it added to seen's totals. */
+static void
+launch_close(void)
 {
+	struct cudasimLaunchCounts *l;
+	const struct cudasimStats *a = &seen.stats, *b = &launch_base.stats;
+
+	if (open_launch < 0)
+		return;
+	l = &seen.launches[open_launch];
+	open_launch = -1;
+	if (!launch_kept) {
+		/* the runtime's or the harness's own kernel: nothing of the student's to estimate */
+		seen.nlaunches--;
+		return;
+	}
+	l->smem += launch_site ? launch_site->static_smem : 0;
+	l->global_loads = seen.global_loads - launch_base.global_loads;
+	l->global_stores = seen.global_stores - launch_base.global_stores;
+	l->global_load_bytes = seen.global_load_bytes - launch_base.global_load_bytes;
+	l->global_store_bytes = seen.global_store_bytes - launch_base.global_store_bytes;
+	l->load_intervals = load_intervals - launch_base_intervals;
+	l->detail_blocks = blocks_done < DETAIL_BLOCKS ? blocks_done : DETAIL_BLOCKS;
+	l->stats.measured = a->measured;
+#define DIFF(f) l->stats.f = a->f - b->f
+	DIFF(global_load_requests); DIFF(global_load_sectors); DIFF(global_store_requests);
+	DIFF(global_store_sectors); DIFF(shared_requests); DIFF(shared_wavefronts);
+	DIFF(global_load_ideal); DIFF(global_store_ideal); DIFF(shared_ideal);
+#undef DIFF
+}
+
+void
+sim_check_launch_begin(bool dry)
+{
+	launch_close();
+	launch_kept = dry;
+	if (seen.nlaunches < CUDASIM_LAUNCHES) {
+		struct cudasimLaunchCounts *l = &seen.launches[seen.nlaunches];
+
+		memset(l, 0, sizeof(*l));
+		l->grid[0] = sim_cur.grid.x, l->grid[1] = sim_cur.grid.y, l->grid[2] = sim_cur.grid.z;
+		l->block[0] = sim_cur.block.x, l->block[1] = sim_cur.block.y, l->block[2] = sim_cur.block.z;
+		l->smem = sim_cur.smem;
+		l->threads = (unsigned long long)sim_cur.grid.x * sim_cur.grid.y * sim_cur.grid.z *
+			     sim_cur.block.x * sim_cur.block.y * sim_cur.block.z;
+		open_launch = seen.nlaunches;
+		launch_base = seen;
+		launch_base_intervals = load_intervals;
+		launch_site = sim_cur.site;
+	}
+	seen.nlaunches++;
 	sim_exited_past = exited_past;
 	sim_barrier_diverged = drop_races;
 	seen.threads += (unsigned long long)sim_cur.grid.x * sim_cur.grid.y * sim_cur.grid.z *
@@ -104,12 +160,65 @@ static struct costly {
 } costly[COSTLY_MAX];
 static int ncostly;
 
+/* The 128-byte lines a global request touches (its lanes lie at first[0 .. lanes)): the L1 cache's work for it. */
+static void
+count_lines(const struct sim_access *first, size_t lanes)
+{
+	uintptr_t seen_lines[2 * SIM_WARP];
+	unsigned n = 0;
+
+	if (open_launch < 0 || first->shared)
+		return;
+	for (size_t i = 0; i < lanes; i++)
+		for (uintptr_t l = first[i].addr / 128; l <= (first[i].addr + first[i].size - 1) / 128; l++) {
+			unsigned k = 0;
+
+			while (k < n && seen_lines[k] != l)
+				k++;
+			if (k == n && n < 2 * SIM_WARP)
+				seen_lines[n++] = l;
+		}
+	if (first->write)
+		seen.launches[open_launch].store_lines += n;
+	else
+		seen.launches[open_launch].load_lines += n;
+}
+
+static int
+cmp_sector(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The sectors of global memory the block's loads touched, each counted once: what its SM's L1 cache fetches, if it
+ * kept them all. */
+static void
+count_block_sectors(void)
+{
+	uintptr_t *sectors;
+	size_t n = 0, distinct = 0;
+
+	if (open_launch < 0 || !nacc || !(sectors = malloc(2 * nacc * sizeof(*sectors))))
+		return;
+	for (size_t i = 0; i < nacc; i++)
+		if (!acc[i].write && !acc[i].shared)
+			for (uintptr_t s = acc[i].addr / 32; s <= (acc[i].addr + acc[i].size - 1) / 32 && n < 2 * nacc; s++)
+				sectors[n++] = s;
+	qsort(sectors, n, sizeof(*sectors), cmp_sector);
+	for (size_t i = 0; i < n; i++)
+		distinct += !i || sectors[i] != sectors[i - 1];
+	seen.launches[open_launch].load_block_sectors += distinct;
+	free(sectors);
+}
+
 static void
 request_cost(const struct sim_access *first, size_t lanes, unsigned units, unsigned ideal)
 {
 	int i;
 
-	(void)lanes;
+	count_lines(first, lanes);
 	sim_lines_request(first, units, ideal);
 	if (units <= ideal)
 		return;
@@ -125,6 +234,7 @@ request_cost(const struct sim_access *first, size_t lanes, unsigned units, unsig
 void
 sim_check_block_done(void)
 {
+	count_block_sectors();
 	if (nacc)
 		sim_requests_count(acc, nacc, &seen.stats, request_cost);
 	nacc = 0;
@@ -181,6 +291,7 @@ cudasimTakeChecks(struct cudasimChecks *out)
 
 	if (!out)
 		return -1;
+	launch_close();
 	*out = seen;
 	out->nfindings = 0;
 	for (int k = 1; k < CUDASIM_FINDING_KINDS; k++)
@@ -378,6 +489,8 @@ shared_out_of_bounds(const char *p, unsigned size, bool write, uintptr_t pc, int
 
 /* The simulator's variables that kernel code reads: threadIdx and co. (sched.c, launch.c). */
 extern char __start_cudasim_builtins[], __stop_cudasim_builtins[];
+extern char __start_cudasim_device[] __attribute__((weak));
+extern char __stop_cudasim_device[] __attribute__((weak));
 
 static bool
 on_own_stack(const char *p)
@@ -396,6 +509,9 @@ reachable_elsewhere(const char *p, size_t size, bool write)
 	const char *params = sim_cur.params;
 
 	if (sim_is_devvar(p) || sim_kernel_heap_holds(p, size))
+		return true;
+	/* the runner's own __device__ variables: the reference solution's, run instrumented for the estimate */
+	if (__start_cudasim_device && p >= __start_cudasim_device && p + size <= __stop_cudasim_device)
 		return true;
 	if (write)
 		return false;
@@ -581,6 +697,7 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 	if (!checking())
 		return;
 	any = true;
+	launch_kept = true;
 	if (p >= cudasim_dyn_smem && p < cudasim_dyn_smem + SIM_DYN_ARENA) {
 		if ((size_t)(p - cudasim_dyn_smem) + size > sim_cur.smem) {
 			shared_out_of_bounds(p, (unsigned)size, write, pc, 1, p - cudasim_dyn_smem, sim_cur.smem);
@@ -625,9 +742,17 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 		cross_block(a, p, size, write, pc);
 	if (write) {
 		seen.global_stores++;
+		seen.global_store_bytes += size;
 	} else {
+		int t = sim_blk.cur;
+
 		seen.global_loads++;
 		seen.global_load_bytes += size;
+		if (t >= 0 && (loaded[t].epoch != cudasim_block_epoch || loaded[t].gen != sim_blk.gen)) {
+			loaded[t].epoch = cudasim_block_epoch;
+			loaded[t].gen = sim_blk.gen;
+			load_intervals++;
+		}
 	}
 	keep(p, (unsigned)size, write, false, pc);
 }

@@ -360,6 +360,15 @@ run_checked(void)
 	return sim_sticky();
 }
 
+static bool dry_launches;
+
+void
+cudasimDryLaunches(int sms)
+{
+	dry_launches = sms > 0;
+	sim_reported_sms = sms > 0 ? sms : 0;
+}
+
 void
 cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	       cudaStream_t stream, void (*thunk)(void *), void *closure, size_t closure_size)
@@ -401,6 +410,10 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		return;
 	}
 	site->launches++;
+	if (dry_launches) {
+		sim_check_launch_begin(true);
+		return;
+	}
 	threads = block.x * block.y * block.z;
 	/* Without room for the shadow copies, the launch runs once, unchecked. */
 	check = order_check_on() &&
@@ -448,7 +461,7 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 		(void)err;
 		return;
 	}
-	sim_check_launch_begin();
+	sim_check_launch_begin(false);
 	sim_cur.active = true;
 	sim_dyn_smem_fence(smem);
 	sim_watchdog_arm();

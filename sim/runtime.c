@@ -512,11 +512,15 @@ cudaGetDevice(int *device)
 	return cudaSuccess;
 }
 
+int sim_reported_sms;
+
 static int
 cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if (sim_reported_sms > 0)
+		return sim_reported_sms;
 	return n > 0 ? (int)n : 1;
 }
 

@@ -258,6 +258,7 @@ void sim_watchdog_limit(double seconds);
 
 /* ---------------------------------------------------------------- runtime.c */
 extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set */
+extern int sim_reported_sms;		/* the SMs the device reports (cudasimDryLaunches); 0: the CPU's cores */
 bool sim_stream_valid(cudaStream_t s);
 
 /* ---------------------------------------------------------------- measure.c */
@@ -289,8 +290,9 @@ void sim_measure_abandon(void);
 void sim_lines_request(const struct sim_access *first, unsigned units, unsigned ideal);
 
 /* ---------------------------------------------------------------- check.c */
-/* A launch begins (run 0) and ends; a block of its first run has finished. */
-void sim_check_launch_begin(void);
+/* A launch begins (run 0; dry: it is only recorded, cudasimDryLaunches) and ends; a block of its first run has
+ * finished. */
+void sim_check_launch_begin(bool dry);
 void sim_check_block_done(void);
 
 #endif

@@ -109,6 +109,7 @@ grade_result(struct grading *g, struct result *r)
 		r->performance = xstrdup("");
 		r->tier = xstrdup("");
 		r->physical = xstrdup("");
+		r->estimate = xstrdup("");
 		r->stderr_text = xstrdup("");
 		if (g->job.status < 2)
 			g->job.status = g->job.status < 0 ? -1 : 2;

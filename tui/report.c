@@ -367,6 +367,9 @@ render_headline(struct doc *d, const struct item *it, const struct result *r, in
 	if (*r->note) {
 		doc_wrap_text(d, S_DIM, r->note, width, "  ", "  ");
 	}
+	if (*r->estimate && (r->pass || !strcmp(r->stage, "performance"))) {
+		doc_wrap_text(d, S_DIM, r->estimate, width, "  ", "  ");
+	}
 	if (*r->backend || *r->device) {
 		doc_newline(d);
 		doc_printf(d, S_DIM, "  backend %s%s%s", r->backend, *r->device ? ", " : "", r->device);

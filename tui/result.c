@@ -45,6 +45,7 @@ result_parse(const char *json, struct result *r)
 	r->stage = str(root, "stage");
 	r->message = str(root, "message");
 	r->note = str(root, "note");
+	r->estimate = str(cJSON_GetObjectItemCaseSensitive(root, "estimate"), "text");
 	r->compile_output = str(root, "compile_output");
 	r->program_output = str(root, "program_output");
 	r->performance = str(root, "performance");
@@ -96,7 +97,7 @@ result_free(struct result *r)
 	char **strs[] = {
 		&r->exercise, &r->file, &r->backend, &r->device, &r->verdict, &r->stage,
 		&r->message, &r->note, &r->compile_output, &r->program_output, &r->performance,
-		&r->tier, &r->physical, &r->stderr_text,
+		&r->tier, &r->physical, &r->estimate, &r->stderr_text,
 	};
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)

@@ -33,6 +33,7 @@ struct result {
 	char *note, *compile_output, *program_output, *performance;
 	char *tier;		/* a pass on a GPU: "pass", "near_gold" or "gold"; else "" */
 	char *physical;		/* what the limit is: "device-to-device copy", "cuBLAS SGEMM"; or "" */
+	char *estimate;		/* the simulator's estimate of the time on a GPU, in words; or "" */
 	bool pass;
 	struct grade_case *cases;
 	int ncases;

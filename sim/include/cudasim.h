@@ -513,6 +513,25 @@ struct cudasimFinding {
 	uint3 thread, block, other_thread;
 	char where[256], other_where[256];	/* "file:line" */
 };
+/*
+ * One launch's own figures, for a performance estimate (grader/estimate.c):
+ * its shape, its counts, the barrier intervals in which a thread loaded from
+ * global memory (the loads a thread may have in flight at once are its loads
+ * per such interval), and the requests of its first detail_blocks blocks.
+ */
+#define CUDASIM_LAUNCHES 8
+struct cudasimLaunchCounts {
+	unsigned grid[3], block[3];
+	unsigned long long smem;	/* bytes per block: dynamic and __shared__ */
+	unsigned long long threads, global_loads, global_stores;
+	unsigned long long global_load_bytes, global_store_bytes;
+	unsigned long long load_intervals;
+	unsigned long long detail_blocks;	/* the blocks whose requests stats counts */
+	struct cudasimStats stats;
+	/* of those blocks: the 128-byte lines their global requests touched (a
+	 * request's lines, summed), and the sectors each block loaded, each once */
+	unsigned long long load_lines, store_lines, load_block_sectors;
+};
 struct cudasimChecks {
 	struct cudasimStats stats;	/* measured: requests were counted */
 	unsigned long long threads;	/* threads launched */
@@ -524,7 +543,15 @@ struct cudasimChecks {
 	 * one wavefront per request), "file:line", and that cost */
 	char global_where[256], shared_where[256];
 	unsigned long long global_excess, shared_excess;
+	unsigned long long global_store_bytes;	/* what the stores wrote */
+	int nlaunches;			/* launches seen, CUDASIM_LAUNCHES at most kept */
+	struct cudasimLaunchCounts launches[CUDASIM_LAUNCHES];
 };
+/* With sms > 0, a launch is checked and recorded in cudasimTakeChecks's
+ * launches (its shape, no counts) but does not run, and the device reports
+ * sms SMs: the shapes a launcher picks on that GPU at a size too large to
+ * simulate, for the estimate of its time. 0 ends it. */
+CUDASIM_EXTERN_C void cudasimDryLaunches(int sms);
 /* Fill *out with what was seen since the last call and start afresh; returns
  * 0, or -1 when no instrumented code ran. */
 CUDASIM_EXTERN_C int cudasimTakeChecks(struct cudasimChecks *out);

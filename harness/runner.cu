@@ -1590,14 +1590,15 @@ main(int argc, char **argv)
 			run_correctness_case(i);
 	}
 
+	proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 #ifdef __CUDASIM__
-	/* last: whatever the reference's run or the launchers' dry calls leave behind, no case of the student's meets */
+	/* after every case, and after the grader heard they are done: what the reference's run or the
+	   launchers' calls at the timed size do (an error, a crash) meets no case of the student's */
 	if (cfg.measured >= 0 && cfg.estimate_at[0] > 0 && cudaPeekAtLastError() == cudaSuccess) {
 		send_reference_launches(cfg.measured);
 		send_dry_launches(2, student_launcher);
 		send_dry_launches(3, cudalings_reference_launcher);
 	}
 #endif
-	proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 	return 0;
 }

@@ -257,6 +257,9 @@ diagnose_error(struct grade_result *r, const char *text, size_t length)
 		const char *kind;
 		const char *message;
 	} known[] = {
+		{ "grid barrier divergence", "barrier_divergence",
+		  "blocks of a cooperative launch did not all reach the same grid.sync(): every block must reach every "
+		  "grid-wide sync (is one inside an if, or after a return, that not every block takes?)" },
 		{ "barrier divergence", "barrier_divergence",
 		  "threads of one block wait at different __syncthreads(), or some went on past the one the others "
 		  "wait at: every thread of a block that has not returned must reach every barrier (is one inside an "

@@ -516,12 +516,10 @@ const char *
 build_beyond_simulator(const struct student_build *s)
 {
 	static const struct { const char *mark, *what; } marks[] = {
-		{ "this_grid", "a grid-wide cooperative group" }, { "grid_group", "a grid-wide cooperative group" },
 		{ "multi_grid", "a multi-grid cooperative group" }, { "memcpy_async", "memcpy_async" },
 		{ "cub/", "CUB" }, { "cub::", "CUB" },
 		{ "thrust/", "Thrust" }, { "thrust::", "Thrust" }, { "asm(", "inline PTX (asm)" },
 		{ "asm volatile", "inline PTX (asm)" }, { "__asm__", "inline PTX (asm)" },
-		{ "cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernel" },
 		{ "cudaLaunchKernel", "cudaLaunchKernel" }, { "wmma::", "warp matrix instructions (wmma)" },
 	};
 	/* the file as build_prepare took it: absolute, or relative to the workbook */

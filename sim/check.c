@@ -81,11 +81,14 @@ static int open_launch = -1;
 static struct cudasimChecks launch_base;
 static unsigned long long load_intervals, launch_base_intervals;
 static bool launch_kept;	/* the open launch ran instrumented code, or was only recorded (dry) */
+static bool grid_synced;	/* the launch passed a grid.sync(): blocks have seen each other's stores */
 static const struct cudasim_site *launch_site;
 
 
 static void drop_races(void);
 static bool exited_past(int thread, const char *file, int line);
+static void count_block_sectors(void);
+static void request_cost(const struct sim_access *first, size_t lanes, unsigned units, unsigned ideal);
 
 /* seen.launches' record of the launch that ran last: what it added to seen's totals. */
 static void
@@ -118,11 +121,58 @@ launch_close(void)
 #undef DIFF
 }
 
+/*
+ * A block of a cooperative launch waits at a grid.sync() while the others
+ * run: the requests it made so far are counted now, and its shared
+ * memory's shadow words kept, for the block that has the arena next.
+ */
+struct parked_words {
+	size_t ndyn, nstatic;
+	struct word w[];
+};
+
+static void *
+block_parking(void)
+{
+	size_t ndyn = sim_cur.smem / 4 + 1, nstatic = nstatic_words;
+	struct parked_words *p = malloc(sizeof(*p) + (ndyn + nstatic) * sizeof(struct word));
+
+	grid_synced = true;
+	if (nacc) {
+		count_block_sectors();
+		sim_requests_count(acc, nacc, &seen.stats, request_cost);
+		nacc = 0;
+	}
+	if (!p)
+		return NULL;
+	p->ndyn = ndyn;
+	p->nstatic = nstatic;
+	memcpy(p->w, dyn_words, ndyn * sizeof(struct word));
+	if (nstatic)
+		memcpy(p->w + ndyn, static_words, nstatic * sizeof(struct word));
+	return p;
+}
+
+static void
+block_resuming(void *state)
+{
+	struct parked_words *p = state;
+
+	if (!p)
+		return;
+	memcpy(dyn_words, p->w, p->ndyn * sizeof(struct word));
+	if (p->nstatic && p->nstatic <= nstatic_words)
+		memcpy(static_words, p->w + p->ndyn, p->nstatic * sizeof(struct word));
+}
+
 void
 sim_check_launch_begin(bool dry)
 {
 	launch_close();
 	launch_kept = dry;
+	grid_synced = false;
+	sim_block_parking = block_parking;
+	sim_block_resuming = block_resuming;
 	if (seen.nlaunches < CUDASIM_LAUNCHES) {
 		struct cudasimLaunchCounts *l = &seen.launches[seen.nlaunches];
 
@@ -625,7 +675,9 @@ cross_block(struct sim_alloc *a, const char *p, size_t size, bool write, uintptr
 	}
 	for (size_t i = lo; i <= hi; i++) {
 		struct sim_word_blocks *w = &a->blocks[i];
-		bool published = w->wblock < nfenced && fenced[w->wblock] > w->wfence && cudasim_atomic_epoch == epoch;
+		/* a store before a grid.sync() is every block's after it (one slip: a store after the last one) */
+		bool published = grid_synced ||
+				 (w->wblock < nfenced && fenced[w->wblock] > w->wfence && cudasim_atomic_epoch == epoch);
 		bool foreign = w->wepoch >= launch_epoch && w->wepoch != epoch && !published;
 
 		if (!write) {

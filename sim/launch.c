@@ -124,7 +124,144 @@ check_config(void)
 	if (!sim_stream_valid(sim_cur.stream))
 		return config_error(cudaErrorInvalidResourceHandle,
 				    "the stream is not one that cudaStreamCreate made (destroyed already?)");
+	if (sim_cur.cooperative) {
+		/* every block must be on the GPU at once, or a grid.sync() waits for blocks that cannot start */
+		int sms = 1, per_sm = 1;
+		unsigned long long blocks = (unsigned long long)g.x * g.y * g.z;
+
+		cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+		cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)check_config, (int)threads,
+							      sim_cur.smem + sim_cur.site->static_smem);
+		if (blocks > (unsigned long long)sms * (unsigned long long)per_sm)
+			return config_error(cudaErrorCooperativeLaunchTooLarge,
+					    "a cooperative launch of %llu blocks, more than this GPU holds at once "
+					    "(%d SMs x %d blocks of %llu threads): grid.sync() would wait for blocks "
+					    "that cannot start; size the grid with cudaOccupancyMaxActiveBlocksPerMultiprocessor "
+					    "and cudaDevAttrMultiProcessorCount", blocks, sms, per_sm, threads);
+	}
 	return cudaSuccess;
+}
+
+static uint3
+block_of(unsigned long long l)
+{
+	dim3 g = sim_cur.grid;
+
+	return (uint3){ (unsigned)(l % g.x), (unsigned)(l / g.x % g.y), (unsigned)(l / ((unsigned long long)g.x * g.y)) };
+}
+
+/* A cooperative launch's blocks waiting at a grid.sync(), by linear index (NULL: finished); freed if abandoned. */
+static struct sim_parked **parked;
+static unsigned long long nparked;
+
+static void
+parked_release(void)
+{
+	for (unsigned long long i = 0; parked && i < nparked; i++)
+		sim_parked_free(parked[i]);
+	free(parked);
+	parked = NULL;
+	nparked = 0;
+	sim_grid_parks = false;
+}
+
+/*
+ * The blocks that reached a grid.sync() must all be at the same one, and
+ * none may have finished without it: on a GPU those would wait forever.
+ */
+static bool
+grid_sync_met(unsigned long long nblocks, unsigned long long finished, unsigned long long first_finished)
+{
+	unsigned long long first = nblocks;
+	const char *file = NULL, *other_file;
+	int line = 0, other_line;
+	uint3 bid, other;
+
+	for (unsigned long long l = 0; l < nblocks; l++) {
+		if (!parked[l])
+			continue;
+		if (first == nblocks) {
+			first = l;
+			file = sim_parked_where(parked[l], &line, &bid);
+			continue;
+		}
+		other_file = sim_parked_where(parked[l], &other_line, &other);
+		if (other_line != line || strcmp(other_file, file)) {
+			sim_error(cudaErrorLaunchFailure,
+				  "grid barrier divergence: block (%u,%u,%u) waits at the grid.sync() of %s:%d while "
+				  "block (%u,%u,%u) waits at the one of %s:%d; every block of the grid must reach the "
+				  "same grid.sync()", bid.x, bid.y, bid.z, file, line, other.x, other.y, other.z,
+				  other_file, other_line);
+			return false;
+		}
+	}
+	if (first < nblocks && finished) {
+		other = block_of(first_finished);
+		sim_error(cudaErrorLaunchFailure,
+			  "grid barrier divergence: block (%u,%u,%u) waits at the grid.sync() of %s:%d, but block "
+			  "(%u,%u,%u) finished the kernel without reaching it; every block of the grid must reach "
+			  "every grid.sync() (is it inside an if, or after a return, that not every block takes?): "
+			  "on a GPU the waiting blocks never go on", bid.x, bid.y, bid.z, file, line, other.x,
+			  other.y, other.z);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A cooperative launch: every block runs to its next grid.sync() (or its
+ * end) in the given order, then each one that waits there goes on to the
+ * next, round after round, as a GPU that holds the whole grid at once would.
+ */
+static bool
+run_cooperative(bool forward)
+{
+	dim3 g = sim_cur.grid;
+	unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z, waiting = nblocks;
+	bool ok = true, first_round = true;
+
+	parked_release();
+	parked = calloc(nblocks, sizeof(*parked));
+	if (!parked) {
+		sim_error(cudaErrorMemoryAllocation, "no memory for the blocks of a cooperative launch");
+		return false;
+	}
+	nparked = nblocks;
+	sim_grid_parks = true;
+	while (ok && waiting) {
+		unsigned long long finished = 0, first_finished = 0, now = 0;
+
+		for (unsigned long long i = 0; ok && i < nblocks; i++) {
+			unsigned long long l = forward ? i : nblocks - 1 - i;
+			struct sim_parked *p = parked[l];
+
+			if (!first_round && !p)
+				continue;
+			parked[l] = NULL;
+			ok = first_round ? sim_block_run(block_of(l), forward) : sim_block_resume(p);
+			if (ok && sim_blk.parked) {
+				if (!(parked[l] = sim_block_park())) {
+					sim_error(cudaErrorMemoryAllocation, "no memory to keep a block of a cooperative launch");
+					ok = false;
+				}
+				now++;
+			} else if (ok) {
+				if (!finished++)
+					first_finished = l;
+				if (sim_cur.run == 0)
+					sim_check_block_done();
+			}
+		}
+		first_round = false;
+		waiting = now;
+		if (ok && waiting && !grid_sync_met(nblocks, finished, first_finished))
+			ok = false;
+	}
+	/* a failed block's threads may hold stacks; the parked ones' go back with the launch's */
+	if (!ok)
+		sim_stack_put_all();
+	parked_release();
+	return ok;
 }
 
 /* Every block once, in the given order; false once an error ended it. */
@@ -134,12 +271,12 @@ run_grid(bool forward)
 	dim3 g = sim_cur.grid;
 	unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z;
 
+	if (sim_cur.cooperative)
+		return run_cooperative(forward);
 	for (unsigned long long i = 0; i < nblocks; i++) {
 		unsigned long long l = forward ? i : nblocks - 1 - i;
-		uint3 bid = { (unsigned)(l % g.x), (unsigned)(l / g.x % g.y),
-			      (unsigned)(l / ((unsigned long long)g.x * g.y)) };
 
-		if (!sim_block_run(bid, forward))
+		if (!sim_block_run(block_of(l), forward))
 			return false;
 		if (sim_cur.run == 0)
 			sim_check_block_done();
@@ -360,7 +497,13 @@ run_checked(void)
 	return sim_sticky();
 }
 
-static bool dry_launches;
+static bool dry_launches, cooperative_next;
+
+void
+cudasim_cooperative_next(void)
+{
+	cooperative_next = true;
+}
 
 void
 cudasimDryLaunches(int sms)
@@ -397,6 +540,8 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 	sim_cur.smem_limit = sim_dyn_smem_optin ? CUDASIM_SMEM_OPTIN : SIM_SMEM_DEFAULT;
 	sim_cur.quiet = false;
 	sim_cur.run = 0;
+	sim_cur.cooperative = cooperative_next;
+	cooperative_next = false;
 	if (check_config()) {
 		sim_bad_pointer_arg(&host_ptr);
 		return;
@@ -449,6 +594,7 @@ cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 block, size_t smem,
 			}
 		}
 		sim_stack_put_all();
+		parked_release();
 		sim_blk.cur = -1;
 		err = sim_abandon_err ? sim_abandon_err : sim_fault_report();
 		sim_abandon_err = cudaSuccess;

@@ -1231,6 +1231,43 @@ check_host_device_calls(void)
 
 /* ---------------------------------------------------------------- driver */
 
+/*
+ * cudaLaunchCooperativeKernel((void *)k, grid, block, args, smem, stream):
+ * the kernel's parameters unpack args, so the cast that hides its type goes,
+ * and its name and line come along: ::cudasim::launch_cooperative("k",
+ * __FILE__, __LINE__, k, grid, ...). Returns the token after the name.
+ */
+static int
+rewrite_cooperative(int i)
+{
+	int j = i + 2, name = j, end;
+	struct buf b = { 0 };
+
+	if (tok_is(j, "(")) {
+		int k = j + 1;
+		bool is_void = false;
+
+		while (ident_is(k, "const") || ident_is(k, "void") || ident_is(k, "volatile") || tok_is(k, "*")) {
+			is_void |= ident_is(k, "void");
+			k++;
+		}
+		if (is_void && tok_is(k, ")"))
+			name = k + 1;
+	}
+	for (end = name; end < ntoks && !tok_is(end, ",") && !tok_is(end, ")") && !tok_is(end, ";"); end++)
+		if ((tok_is(end, "(") || tok_is(end, "[")) && (end = match_forward(end)) < 0)
+			return i + 1;
+	if (end == name || end >= ntoks)
+		return i + 1;
+	buf_addstr(&b, "::cudasim::launch_cooperative(\"");
+	for (size_t c = toks[name].start; c < toks[end - 1].end; c++)
+		if (ident_char(src[c]) || src[c] == ':' || src[c] == '<' || src[c] == '>' || src[c] == ',')
+			buf_addf(&b, "%c", src[c]);
+	buf_addstr(&b, "\", __FILE__, __LINE__, ");
+	add_edit(toks[i].start, toks[name].start, keep_lines(&b, toks[i].start, toks[name].start));
+	return end;
+}
+
 static void
 rewrite(void)
 {
@@ -1264,6 +1301,10 @@ rewrite(void)
 		}
 		if (ident_is(i, "__shared__")) {
 			i = rewrite_shared(i);
+			continue;
+		}
+		if (ident_is(i, "cudaLaunchCooperativeKernel") && tok_is(i + 1, "(") && !tok_is(i - 1, "::")) {
+			i = rewrite_cooperative(i);
 			continue;
 		}
 		/* __managed__ is left to cudasim.h, which refuses it */

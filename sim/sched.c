@@ -18,9 +18,14 @@
 #include "sim.h"
 #include "fill.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 struct sim_block sim_blk;
+bool sim_grid_parks;
+void *(*sim_block_parking)(void);
+void (*sim_block_resuming)(void *state);
 void (*sim_block_started)(void);
 bool (*sim_exited_past)(int thread, const char *file, int line);
 void (*sim_barrier_diverged)(void);
@@ -255,6 +260,16 @@ stuck(void)
 	char w0[96], w1[96], d0[160], d1[160];
 
 	if (b->nbar && b->nbar + b->ndone == b->n) {
+		int first = 0;
+
+		while (b->th[first].state != T_BAR)
+			first++;
+		if (b->th[first].grid && sim_grid_parks) {
+			/* the others blocks must get here too: back to the launch, which resumes this one later */
+			b->parked = true;
+			cudasim_ctx_swap(&b->park_sp, b->launcher_sp);
+			b->parked = false;
+		}
 		release_barrier();
 		return;
 	}
@@ -334,36 +349,35 @@ sched_entry(void)
 	}
 }
 
-void
-cudasim_syncthreads(const char *file, int line)
+/* The running thread waits at a barrier of file:line (grid: a grid.sync()) with its predicate. */
+static void
+wait_at_barrier(bool grid, int pred, const char *file, int line)
 {
-	struct sim_thread *th;
+	struct sim_thread *th = &sim_blk.th[sim_blk.cur];
 
-	if (!sim_cur.active || sim_blk.cur < 0)
-		return;		/* host code: nothing to wait for */
-	th = &sim_blk.th[sim_blk.cur];
-	th->state = T_BAR;
-	th->file = th->bar_file = file;
-	th->line = th->bar_line = line;
-	th->pred = 0;
-	sim_blk.nbar++;
-	block_thread(th);
-}
-
-int
-cudasim_syncthreads_op(int op, int pred, const char *file, int line)
-{
-	struct sim_thread *th;
-
-	if (!sim_cur.active || sim_blk.cur < 0)
-		return pred != 0;	/* host code: a block of one */
-	th = &sim_blk.th[sim_blk.cur];
+	th->grid = grid;
 	th->state = T_BAR;
 	th->file = th->bar_file = file;
 	th->line = th->bar_line = line;
 	th->pred = pred;
 	sim_blk.nbar++;
 	block_thread(th);
+}
+
+void
+cudasim_syncthreads(const char *file, int line)
+{
+	if (!sim_cur.active || sim_blk.cur < 0)
+		return;		/* host code: nothing to wait for */
+	wait_at_barrier(false, 0, file, line);
+}
+
+int
+cudasim_syncthreads_op(int op, int pred, const char *file, int line)
+{
+	if (!sim_cur.active || sim_blk.cur < 0)
+		return pred != 0;	/* host code: a block of one */
+	wait_at_barrier(false, pred, file, line);
 	switch (op) {
 	case CUDASIM_BAR_AND:
 		return sim_blk.bar_and;
@@ -372,6 +386,26 @@ cudasim_syncthreads_op(int op, int pred, const char *file, int line)
 	default:
 		return sim_blk.bar_result;
 	}
+}
+
+/*
+ * grid.sync() of cooperative_groups: a barrier of the block that, in a
+ * cooperative launch's whole grid, also waits for every other block
+ * (launch.c runs the blocks in rounds, each to its next grid.sync()).
+ */
+void
+cudasim_grid_sync(const char *file, int line)
+{
+	if (!sim_cur.active || sim_blk.cur < 0)
+		return;
+	if (!sim_cur.cooperative) {
+		sim_error(cudaErrorLaunchFailure,
+			  "%s calls grid.sync() at %s:%d in a kernel launched with <<<>>>: a grid-wide sync needs "
+			  "a cooperative launch (cudaLaunchCooperativeKernel, with a grid that fits on the GPU at "
+			  "once), or on a GPU it never returns", sim_where(), file, line);
+		fail();
+	}
+	wait_at_barrier(true, 0, file, line);
 }
 
 static unsigned
@@ -834,6 +868,8 @@ sim_dyn_smem_unfence(void)
 	mprotect(cudasim_dyn_smem, SIM_DYN_ARENA - 4096, PROT_READ | PROT_WRITE);
 }
 
+static bool block_ended(void);
+
 bool
 sim_block_run(uint3 bid, bool forward)
 {
@@ -850,6 +886,7 @@ sim_block_run(uint3 bid, bool forward)
 	memset(b->warp_gen, 0, sizeof(b->warp_gen));
 	b->cur = -1;
 	b->failed = false;
+	b->parked = false;
 	b->static_smem = 0;
 	for (int t = 0; t < b->n; t++) {
 		b->th[t].state = T_NEW;
@@ -873,6 +910,15 @@ sim_block_run(uint3 bid, bool forward)
 	b->sched_stack = stack_get();
 	sp = sim_ctx_make(b->sched_stack, sched_entry);
 	cudasim_ctx_swap(&b->launcher_sp, sp);
+	return block_ended();
+}
+
+/* The block's scheduler came back to the launch: it finished, failed or parked. */
+static bool
+block_ended(void)
+{
+	struct sim_block *b = &sim_blk;
+
 	if (b->failed) {
 		for (int t = 0; t < b->n; t++) {
 			sim_stack_put(b->th[t].stack);
@@ -883,4 +929,79 @@ sim_block_run(uint3 bid, bool forward)
 	}
 	b->cur = -1;
 	return !b->failed;
+}
+
+/* A parked block: the scheduler's state, its shared memory and what check.c keeps of it. */
+struct sim_parked {
+	struct sim_block blk;
+	uint3 bid;
+	unsigned epoch;
+	size_t static_bytes, dyn_bytes;
+	char *smem;		/* the static arena's used bytes, then the dynamic ones */
+	void *check;		/* sim_block_parking's */
+	const char *file;
+	int line;
+};
+
+struct sim_parked *
+sim_block_park(void)
+{
+	struct sim_parked *p = malloc(sizeof(*p));
+	int first = 0;
+
+	if (!p)
+		return NULL;
+	p->static_bytes = sim_static_smem_used();
+	p->dyn_bytes = sim_cur.smem;
+	p->smem = malloc(p->static_bytes + p->dyn_bytes + 1);
+	if (!p->smem) {
+		free(p);
+		return NULL;
+	}
+	memcpy(&p->blk, &sim_blk, sizeof(sim_blk));
+	p->bid = blockIdx;
+	p->epoch = cudasim_block_epoch;
+	if (p->static_bytes)
+		memcpy(p->smem, cudasim_static_smem, p->static_bytes);
+	memcpy(p->smem + p->static_bytes, cudasim_dyn_smem, p->dyn_bytes);
+	p->check = sim_block_parking ? sim_block_parking() : NULL;
+	while (first < sim_blk.n && sim_blk.th[first].state != T_BAR)
+		first++;
+	p->file = first < sim_blk.n ? sim_blk.th[first].file : "";
+	p->line = first < sim_blk.n ? sim_blk.th[first].line : 0;
+	return p;
+}
+
+const char *
+sim_parked_where(const struct sim_parked *p, int *line, uint3 *block)
+{
+	*line = p->line;
+	*block = p->bid;
+	return p->file;
+}
+
+void
+sim_parked_free(struct sim_parked *p)
+{
+	if (!p)
+		return;
+	free(p->smem);
+	free(p->check);
+	free(p);
+}
+
+bool
+sim_block_resume(struct sim_parked *p)
+{
+	memcpy(&sim_blk, &p->blk, sizeof(sim_blk));
+	blockIdx = p->bid;
+	cudasim_block_epoch = p->epoch;
+	if (p->static_bytes)
+		memcpy(cudasim_static_smem, p->smem, p->static_bytes);
+	memcpy(cudasim_dyn_smem, p->smem + p->static_bytes, p->dyn_bytes);
+	if (sim_block_resuming)
+		sim_block_resuming(p->check);
+	sim_parked_free(p);
+	cudasim_ctx_swap(&sim_blk.launcher_sp, sim_blk.park_sp);
+	return block_ended();
 }

@@ -39,6 +39,7 @@ struct sim_launch {
 	bool active;			/* kernel code may be running */
 	bool quiet;			/* printf is discarded (the second order) */
 	int run;			/* 0: order A, 1: order B, 2: diagnosis */
+	bool cooperative;		/* cudaLaunchCooperativeKernel: grid.sync() waits for every block */
 	const char *params;		/* the launch's copy of the kernel's arguments, which its threads read */
 	size_t params_size;
 };
@@ -99,6 +100,7 @@ struct sim_thread {
 	const char *bar_file;		/* the last __syncthreads() it waited at, NULL if none */
 	int bar_line;
 	int pred;
+	bool grid;			/* the barrier it waits at is a grid.sync() */
 	int warp_arg, warp_width;
 	unsigned long long warp_in, warp_out;
 };
@@ -129,6 +131,8 @@ struct sim_block {
 	void (*thunk)(void *);
 	void *closure;
 	bool failed;			/* a divergence or deadlock ended the block */
+	bool parked;			/* every thread waits at a grid.sync(): the block waits for the others */
+	void *park_sp;			/* the scheduler, while the block is parked */
 };
 extern struct sim_block sim_blk;
 
@@ -147,8 +151,21 @@ extern bool sim_shared_protected;
 /* Make the dynamic shared memory past what a launch asked for fault, and undo it. */
 void sim_dyn_smem_fence(size_t bytes);
 void sim_dyn_smem_unfence(void);
-/* Run one block of the current launch in the given order; false on an error. */
+/* Run one block of the current launch in the given order; false on an error. With sim_grid_parks (a
+ * cooperative launch's whole grid, launch.c), a block whose threads all reach a grid.sync() stops there
+ * with sim_blk.parked set: sim_block_park keeps it (you own the result) and sim_block_resume goes on
+ * (and frees it), both false on an error; elsewhere (one block alone) a grid.sync() is the block's barrier. */
 bool sim_block_run(uint3 bid, bool forward);
+struct sim_parked;
+extern bool sim_grid_parks;
+struct sim_parked *sim_block_park(void);
+bool sim_block_resume(struct sim_parked *p);
+void sim_parked_free(struct sim_parked *p);
+/* Where a parked block waits: its grid.sync()'s file and line, and the block. */
+const char *sim_parked_where(const struct sim_parked *p, int *line, uint3 *block);
+/* Hooks for the shadow state of a parked block's shared memory (check.c): saved, and put back. */
+extern void *(*sim_block_parking)(void);
+extern void (*sim_block_resuming)(void *state);
 /* The thread running now, for reports: "thread (x,y,z) of block (x,y,z)". */
 const char *sim_where(void);
 

@@ -13,9 +13,11 @@
  *
  *   memcpy_async, wait, wait_prior (cooperative_groups/memcpy_async.h)
  *
- * Not here: this_grid() and grid.sync() (a cooperative launch, which
- * <<< >>> is not), multi-grid groups. A file that names them is graded on a
- * GPU (grader/grade.c says so).
+ *   this_grid()                    grid_group: sync (under cudaLaunchCooperativeKernel),
+ *                                  thread_rank, size, block_rank, num_blocks, ...
+ *
+ * Not here: multi-grid groups. A file that names them is graded on a GPU
+ * (grader/submission.c says so).
  */
 #ifndef CUDASIM_COOPERATIVE_GROUPS_H
 #define CUDASIM_COOPERATIVE_GROUPS_H
@@ -66,6 +68,26 @@ public:
 };
 
 static inline thread_block this_thread_block() { return thread_block(); }
+
+/* The whole grid: its sync() waits for every thread of every block (sched.c, launch.c). */
+class grid_group {
+public:
+	void sync(CUDASIM_CG_AT) const { cudasim_grid_sync(file, line); }
+	unsigned long long block_rank() const
+	{
+		return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+	}
+	unsigned long long num_blocks() const { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+	unsigned long long thread_rank() const { return block_rank() * details::block_threads() + details::block_rank(); }
+	unsigned long long size() const { return num_blocks() * details::block_threads(); }
+	unsigned long long num_threads() const { return size(); }
+	dim3 group_dim() const { return gridDim; }
+	dim3 dim_blocks() const { return gridDim; }
+	dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+	bool is_valid() const { return true; }
+};
+
+static inline grid_group this_grid() { return grid_group(); }
 
 /* A tile of a size known only at run time: what tiled_partition(parent, n) returns. */
 class thread_group {

@@ -613,6 +613,9 @@ CUDASIM_EXTERN_C void cudasim_host_function(const char *name);
 /* The first statement of a kernel with __launch_bounds__: the most threads per block it may run with. */
 CUDASIM_EXTERN_C void cudasim_launch_bounds(unsigned long long max_threads, const char *kernel);
 CUDASIM_EXTERN_C void cudasim_syncthreads(const char *file, int line);
+/* grid.sync() (cooperative_groups.h); the next launch is a cooperative one (cudaLaunchCooperativeKernel). */
+CUDASIM_EXTERN_C void cudasim_grid_sync(const char *file, int line);
+CUDASIM_EXTERN_C void cudasim_cooperative_next(void);
 CUDASIM_EXTERN_C int cudasim_syncthreads_op(int op, int pred, const char *file, int line);
 CUDASIM_EXTERN_C unsigned long long cudasim_warp(int op, unsigned mask, unsigned long long v, int arg, int width, const char *file, int line);
 CUDASIM_EXTERN_C void *cudasim_shared_slot(size_t size, unsigned *slot, unsigned *epoch, const char *file, int line);
@@ -785,6 +788,38 @@ static inline T from_bits(unsigned long long b)
 	T v;
 	memcpy(&v, &b, sizeof v);
 	return v;
+}
+
+/*
+ * cudaLaunchCooperativeKernel(kernel, grid, block, args, smem, stream): the
+ * rewriter makes the call launch_cooperative("kernel", file, line, kernel,
+ * ...), the (void *) cast before the kernel dropped, so its parameters'
+ * types unpack args. The launch is the <<<>>> one, marked cooperative.
+ */
+template <class... P, size_t... I>
+static inline void cooperative_call(void (*k)(P...), const char *name, const char *file, int line, dim3 grid,
+				    dim3 block, size_t smem, cudaStream_t stream, void **args, std::index_sequence<I...>)
+{
+	launch([k](auto &&...a) { k(a...); }, name, file, line)(grid, block, smem, stream)(
+		*(typename std::decay<P>::type *)args[I]...);
+}
+
+template <class... P>
+static inline cudaError_t launch_cooperative(const char *name, const char *file, int line, void (*k)(P...), dim3 grid,
+					     dim3 block, void **args, size_t smem = 0, cudaStream_t stream = 0)
+{
+	if (!k || (sizeof...(P) && !args))
+		return cudaErrorInvalidValue;
+	cudasim_cooperative_next();
+	cooperative_call(k, name, file, line, grid, block, smem, stream, args, std::index_sequence_for<P...>{});
+	return cudaPeekAtLastError();
+}
+
+/* A kernel the call names by a pointer of no type: its parameters are not known here. */
+static inline cudaError_t launch_cooperative(const char *, const char *, int, const void *, dim3, dim3, void **,
+					     size_t = 0, cudaStream_t = 0)
+{
+	return cudaErrorNotSupported;
 }
 
 } /* namespace cudasim */

@@ -158,7 +158,7 @@ other='"name": "e", "kind": "demo", "launcher": "void e_launch(const float *in, 
 bad_book "{\"items\": [{$demo, \"cases\": [[4]]}, {$other, \"cases\": [[4]], \"check\": \"d\"}]}" \
 	"e: \"check\" 'd' needs the same launcher parameters and sizes as 'd' has"
 
-# what the simulator cannot run is said so, with no verdict (exit 3), never a misleading compile error
+# a grid-wide sync runs under a cooperative launch only: under <<<>>> the simulator says so, as a GPU would hang
 cat >"$tmp/grid_sync.cu" <<'CU'
 #include <cooperative_groups.h>
 #include "cudalings/col_sums.h"
@@ -177,8 +177,11 @@ __global__ void sums(const float *a, float *s, int rows, int cols)
 }
 void col_sums_launch(const float *a, float *s, int rows, int cols) { sums<<<(cols + 255) / 256, 256>>>(a, s, rows, cols); }
 CU
-expect 3 "the simulator cannot run a grid-wide cooperative group: grade this on a GPU" -- \
+expect 1 "a grid-wide sync needs a cooperative launch" -- \
 	$g grade col_sums --file "$tmp/grid_sync.cu" --backend sim
+# what the simulator cannot run is said so, with no verdict (exit 3), never a misleading compile error
+{ echo '#include <cub/block/block_reduce.cuh>'; cat "$tmp/grid_sync.cu"; } >"$tmp/cub.cu"
+expect 3 "the simulator cannot run CUB: grade this on a GPU" -- $g grade col_sums --file "$tmp/cub.cu" --backend sim
 # while a block's groups and tiles it runs
 sed -e 's/cg::grid_group grid = cg::this_grid();/cg::thread_block block = cg::this_thread_block();/' \
 	-e 's/grid.sync();/block.sync();/' "$tmp/grid_sync.cu" >"$tmp/block_sync.cu"

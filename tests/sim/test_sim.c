@@ -44,6 +44,37 @@ Test(barriers, reverse_through_shared_memory, .timeout = 10)
 			cr_assert_eq(out[b * N + t], in[b * N + N - 1 - t], "block %d thread %d", b, t);
 }
 
+Test(grid_sync, blocks_pass_values_around_a_ring, .timeout = 20)
+{
+	enum { BLOCKS = 4, THREADS = 64, ROUNDS = 3 };
+	static int out[BLOCKS * THREADS];
+
+	cr_assert_eq(sim_grid_rotate(out, BLOCKS, THREADS, ROUNDS, 0), cudaSuccess, "%s", detail());
+	for (int b = 0; b < BLOCKS; b++)
+		for (int t = 0; t < THREADS; t++)
+			cr_assert_eq(out[b * THREADS + t], (b + ROUNDS) % BLOCKS, "block %d thread %d", b, t);
+}
+
+Test(grid_sync, needs_a_cooperative_launch, .timeout = 20)
+{
+	static int out[2 * 32];
+
+	cr_assert_eq(sim_grid_rotate(out, 2, 32, 1, 1), cudaErrorLaunchFailure);
+	cr_assert(strstr(detail(), "needs a cooperative launch"), "%s", detail());
+	cudaDeviceReset();
+}
+
+Test(grid_sync, a_grid_larger_than_the_gpu_holds_is_refused, .timeout = 20)
+{
+	int sms = 0;
+	static int out[1];
+
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+	/* 1024-thread blocks: two a multiprocessor */
+	cr_assert_eq(sim_grid_rotate(out, 2 * sms + 1, 1024, 1, 0), cudaErrorCooperativeLaunchTooLarge, "%s", detail());
+	cr_assert(strstr(detail(), "more than this GPU holds at once"), "%s", detail());
+}
+
 Test(barriers, many_barriers_in_a_loop, .timeout = 10)
 {
 	enum { T = 96, B = 2, ROUNDS = 37 };

@@ -549,3 +549,56 @@ sim_tile_measured(int pad, struct cudasimStats *stats)
 	cudaFree(out);
 	return err;
 }
+
+// ---------------------------------------------------------------- grid-wide sync
+
+#include <cooperative_groups.h>
+
+// Each block writes its rank, waits for the grid, then reads its right-hand
+// neighbour's value (written by another block) into shared memory, waits
+// again and does it once more: wrong unless every block passed each sync.
+__global__ void grid_rotate_kernel(int *ring, int *out, int rounds)
+{
+	namespace cg = cooperative_groups;
+	cg::grid_group grid = cg::this_grid();
+	__shared__ int mine;
+	unsigned b = blockIdx.x, n = gridDim.x;
+
+	if (threadIdx.x == 0)
+		ring[b] = (int)b;
+	for (int r = 0; r < rounds; r++) {
+		grid.sync();
+		if (threadIdx.x == 0)
+			mine = ring[(b + 1) % n];
+		grid.sync();
+		if (threadIdx.x == 0)
+			ring[b] = mine;
+	}
+	grid.sync();
+	out[b * blockDim.x + threadIdx.x] = ring[b] + (int)grid.block_rank() * 0;
+}
+
+extern "C" int
+sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain)
+{
+	int *ring, *dout;
+
+	cudaMalloc(&ring, sizeof(int) * blocks);
+	cudaMalloc(&dout, sizeof(int) * blocks * threads);
+	if (plain) {
+		grid_rotate_kernel<<<blocks, threads>>>(ring, dout, rounds);
+	} else {
+		void *args[] = { (void *)&ring, (void *)&dout, (void *)&rounds };
+		cudaError_t e = cudaLaunchCooperativeKernel((void *)grid_rotate_kernel, dim3(blocks), dim3(threads),
+							    args, 0, 0);
+		if (e != cudaSuccess) {
+			cudaFree(ring);
+			cudaFree(dout);
+			return e;
+		}
+	}
+	cudaMemcpy(out, dout, sizeof(int) * blocks * threads, cudaMemcpyDeviceToHost);
+	cudaFree(ring);
+	cudaFree(dout);
+	return cudaGetLastError();
+}

@@ -28,6 +28,8 @@ int sim_hello(void);
 int sim_intrinsics(float *f, int *i);
 int sim_barrier_loop(int blocks, int threads, int rounds, double *seconds);
 int sim_fill(unsigned long bytes, unsigned *last);
+/* A cooperative launch (or, with plain, <<<>>>) whose blocks pass their values around a ring, a grid.sync() apart. */
+int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);
 struct cudasimStats;
 int sim_measured(int kind, int stride, struct cudasimStats *stats);

@@ -14,6 +14,7 @@
 
 #include "command.h"
 #include "common/exit.h"
+#include "lib/run.h"
 #include "lib/util.h"
 
 static const struct option_spec options[] = {
@@ -84,7 +85,7 @@ cmd_prepare(const struct parsed_args *a)
 			ok &= reap_one();
 			running--;
 		}
-		pid_t pid = fork();
+		pid_t pid = run_fork();
 		if (pid < 0) {
 			ok = prepare_one(todo[i], o.backend) == 0;
 			continue;

@@ -19,6 +19,7 @@
 #include "common/exit.h"
 #include "deadlines.h"
 #include "grade.h"
+#include "lib/run.h"
 #include "lib/util.h"
 #include "mutants.h"
 #include "common/root.h"
@@ -129,9 +130,7 @@ start(const struct exercise *e, const char *file, int index, struct slot *s)
 	int fds[2];
 	if (pipe(fds))
 		return error("cannot make a pipe: %s", strerror(errno));
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
+	pid_t pid = run_fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);

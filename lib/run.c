@@ -710,6 +710,20 @@ child_cpu_seconds(const struct child *c)
 	return ok && ticks > 0 ? (double)(utime + stime) / (double)ticks : 0;
 }
 
+pid_t
+run_fork(void)
+{
+	pid_t parent = getpid();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(EXIT_CANNOT_RUN);
+	}
+	return pid;
+}
+
 int
 run_capture(char *const argv[], const struct spawn_options *options, struct buf *out, struct buf *err)
 {

@@ -146,6 +146,10 @@ replay_open(const struct run_config *cfg, char *why, size_t size)
 	if (!read_whole(cfg->device_code, &code) || code.size() < 16)
 		return refuse(why, size, "the submission's device code could not be read (%s)",
 			    cfg->device_code ? cfg->device_code : "no --device-code given");
+	/* cuKernelGetFunction gives a kernel's function in the current context: a run under a GPU tool
+	   without a go (--profile, --lines, the sanitizer) has made none yet, and every kernel would be
+	   called missing; the runtime's primary context is the one the replayed launches run in */
+	cudaFree(0);
 	CUresult e = cuLibraryLoadData(&library, code.data(), NULL, NULL, 0, NULL, NULL, 0);
 	if (e != CUDA_SUCCESS) {
 		const char *text = "";

@@ -10,6 +10,7 @@
 
 static const struct option_spec options[] = {
 	OPT_VALUE("after", "ITEM", "place it after this item in the workbook (default: at the end)"),
+	OPT_VALUE("dims", "n|rows,cols", "its sizes: a vector (n, the default) or a matrix (rows,cols, a 2-D grid)"),
 	OPTIONS_END,
 };
 
@@ -19,8 +20,11 @@ cmd_new(const struct parsed_args *a)
 	const char *name = a->operands[0];
 	/* the workbook must load before and after: a broken manifest is fixed first */
 	workbook_manifest();
+	const char *dims = option_value(a, "dims");
+	if (dims && strcmp(dims, "n") && strcmp(dims, "rows,cols"))
+		return usage_error("--dims takes 'n' (a vector) or 'rows,cols' (a matrix), not '%s'", dims);
 	struct buf written = { 0 };
-	int status = scaffold_new(name, option_value(a, "after"), &written);
+	int status = scaffold_new(name, option_value(a, "after"), dims && !strcmp(dims, "rows,cols"), &written);
 	if (status) {
 		buf_free(&written);
 		return status == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT;

@@ -177,58 +177,95 @@ scaffold_print_workbook(const cJSON *root)
 /* ------------------------------------------------------------ the templates */
 
 /*
- * The scaffold is a working exercise of one shape — one input vector, one
- * output vector of the same length — whose check asks for twice the input
- * while the solution copies it: the instructor replaces both, and until the
- * solution does what the check computes, `cudalings check` says so.
+ * The scaffold is a working exercise of one of two shapes — a vector in,
+ * a vector out of the same length (1-D, `n`), or a matrix in and out
+ * (2-D, `rows`, `cols`, row-major) — whose check asks for twice the input
+ * while the solution copies it: the instructor replaces both, and until
+ * the solution does what the check computes, `cudalings check` says so.
+ * The shape's parts fill the templates' numbered holes.
  */
+struct shape {
+	const char *params;      /* %2$s: the sizes in the launcher's signature */
+	const char *doc;         /* %3$s: what the solution's comment says of the buffers */
+	const char *index;       /* %4$s: the solution's thread index and bound */
+	const char *index_start; /* %5$s: the starter's */
+	const char *element;     /* %6$s: the element a thread writes */
+	const char *launch;      /* %7$s: the solution's launch shape */
+	const char *launch_start;/* %8$s: the starter's */
+	const char *args;        /* %9$s: the sizes the launch passes */
+	const char *check_shape; /* the check's %3$s: rows and cols of a buffer */
+	const char *check_args;  /* the check's %4$s: its sizes passed to the launcher */
+	const char *dims, *cases, *timed, *block_hint;
+};
+
+static const struct shape shape_1d = {
+	"int n", "`in` and `out` hold n floats. Any n ≥ 1 must work.",
+	"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n)\n        return;\n",
+	"    // int i = 0;\n", "i",
+	"    int threads = 256;\n    int blocks = (n + threads - 1) / threads;\n",
+	"    // int threads = 1;\n    // int blocks = 1;\n", "n",
+	"1, c->dims[0]", "c->dims[0]",
+	"[\"n\"]", "[[1], [31], [33], [1000], [4097]]", "[16777216]",
+	"A thread whose index is past n must do nothing: test i < n before touching memory.",
+};
+
+static const struct shape shape_2d = {
+	"int rows, int cols",
+	"`in` and `out` hold rows × cols floats, row-major: element (r, c) is at r * cols + c.\n"
+	" * Any rows, cols ≥ 1 must work.",
+	"    int col = blockIdx.x * blockDim.x + threadIdx.x;\n    int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+	"    if (row >= rows || col >= cols)\n        return;\n    size_t i = (size_t)row * cols + col;\n",
+	"    // size_t i = 0;\n", "i",
+	"    dim3 threads(32, 8);\n    dim3 blocks((cols + threads.x - 1) / threads.x, (rows + threads.y - 1) / threads.y);\n",
+	"    // dim3 threads(1, 1);\n    // dim3 blocks(1, 1);\n", "rows, cols",
+	"c->dims[0], c->dims[1]", "c->dims[0], c->dims[1]",
+	"[\"rows\", \"cols\"]", "[[1, 1], [31, 33], [33, 31], [1000, 1], [1, 1000], [257, 1000]]", "[4096, 4096]",
+	"A thread whose row or column is past the matrix's must do nothing: test both before touching memory.",
+};
+
 static const char solution_template[] =
 	"/*\n"
 	" * %1$s — TODO(instructor): say in two or three lines what the student writes.\n"
 	" *\n"
-	" * `in` and `out` hold n floats. Any n ≥ 1 must work. Lesson: slides/%1$s.md\n"
+	" * %3$s Lesson: slides/%1$s.md\n"
 	" */\n"
 	"#include \"cudalings/%1$s.h\"\n"
 	"\n"
-	"__global__ void %1$s_kernel(const float *in, float *out, int n)\n"
+	"__global__ void %1$s_kernel(const float *in, float *out, %2$s)\n"
 	"{\n"
 	"    // BEGIN SOLUTION: give each thread its own element, and let threads past the last one stop\n"
-	"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-	"    if (i >= n)\n"
-	"        return;\n"
+	"%4$s"
 	"    // STARTER\n"
-	"    // int i = 0;\n"
+	"%5$s"
 	"    // END SOLUTION\n"
 	"\n"
-	"    // BEGIN SOLUTION: write out[i] (TODO(instructor): say what it is)\n"
+	"    // BEGIN SOLUTION: write out[%6$s] (TODO(instructor): say what it is)\n"
 	"    // TODO(instructor): the reference kernel. This copy is not what the check computes\n"
 	"    // (twice the input), so the solution fails until it is written.\n"
-	"    out[i] = in[i];\n"
+	"    out[%6$s] = in[%6$s];\n"
 	"    // END SOLUTION\n"
 	"}\n"
 	"\n"
-	"void %1$s_launch(const float *in, float *out, int n)\n"
+	"void %1$s_launch(const float *in, float *out, %2$s)\n"
 	"{\n"
-	"    // BEGIN SOLUTION: one thread per element: 256 threads per block, enough blocks to cover n\n"
-	"    int threads = 256;\n"
-	"    int blocks = (n + threads - 1) / threads;\n"
+	"    // BEGIN SOLUTION: one thread per element, enough blocks to cover every one\n"
+	"%7$s"
 	"    // STARTER\n"
-	"    // int threads = 1;\n"
-	"    // int blocks = 1;\n"
+	"%8$s"
 	"    // END SOLUTION\n"
-	"    %1$s_kernel<<<blocks, threads>>>(in, out, n);\n"
+	"    %1$s_kernel<<<blocks, threads>>>(in, out, %9$s);\n"
 	"}\n";
 
 static const char check_template[] =
-	"/* %1$s: dims are n. TODO(instructor): the buffers, the CPU reference, the bytes and flops. */\n"
+	"/* %1$s: dims are %2$s. TODO(instructor): the buffers, the CPU reference, the bytes and flops. */\n"
 	"#include \"check.h\"\n"
 	"#include \"cudalings/%1$s.h\"\n"
 	"\n"
 	"static void\n"
 	"buffers(struct check_case *c)\n"
 	"{\n"
-	"\tcheck_buffer(c, \"in\", BUFFER_IN, 1, c->dims[0]);\n"
-	"\tcheck_buffer(c, \"out\", BUFFER_OUT, 1, c->dims[0]);\n"
+	"\tcheck_buffer(c, \"in\", BUFFER_IN, %3$s);\n"
+	"\tcheck_buffer(c, \"out\", BUFFER_OUT, %3$s);\n"
 	"}\n"
 	"\n"
 	"/* In double precision; .bound is the magnitude float32 rounding error grows with. */\n"
@@ -236,7 +273,7 @@ static const char check_template[] =
 	"reference(const struct check_case *c, const void *const *in, struct proto_expect *const *out)\n"
 	"{\n"
 	"\tconst float *x = (const float *)in[0]; /* each input as its type lays it out */\n"
-	"\tsize_t n = c->dims[0];\n"
+	"\tsize_t n = check_elements(&c->spec[0]);\n"
 	"\t#pragma omp parallel for\n"
 	"\tfor (size_t i = 0; i < n; i++) {\n"
 	"\t\tdouble v = 2.0 * x[i];\n"
@@ -248,20 +285,20 @@ static const char check_template[] =
 	"static void\n"
 	"launch(const void *fn, const struct check_case *c, void *const *b)\n"
 	"{\n"
-	"\t((%1$s_launch_t *)fn)((const float *)b[0], (float *)b[1], c->dims[0]);\n"
+	"\t((%1$s_launch_t *)fn)((const float *)b[0], (float *)b[1], %4$s);\n"
 	"}\n"
 	"\n"
 	"/* Each input read once, each output written once. */\n"
 	"static double\n"
 	"bytes(const struct check_case *c)\n"
 	"{\n"
-	"\treturn 8.0 * c->dims[0];\n"
+	"\treturn 8.0 * check_elements(&c->spec[0]);\n"
 	"}\n"
 	"\n"
 	"static double\n"
 	"flops(const struct check_case *c)\n"
 	"{\n"
-	"\treturn c->dims[0];\n"
+	"\treturn check_elements(&c->spec[0]);\n"
 	"}\n"
 	"\n"
 	"const struct check check_definition = { buffers, reference, launch, bytes, flops };\n";
@@ -275,7 +312,7 @@ static const char slides_template[] =
 	"\n"
 	"## Your task\n"
 	"\n"
-	"Open `exercises/%1$s.cu`. Write `out[i]` for every `i` below `n`.\n"
+	"Open `exercises/%1$s.cu`. Write every element of `out`.\n"
 	"\n"
 	"## Check it\n"
 	"\n"
@@ -292,20 +329,19 @@ static const char slides_template[] =
  */
 static const char entry_template[] =
 	"{ \"name\": \"%1$s\", \"kind\": \"exercise\", \"title\": \"TODO(instructor): the title of %1$s\","
-	"  \"lesson\": \"slides/%1$s.md\", \"launcher\": \"void %1$s_launch(const float *in, float *out, int n)\","
-	"  \"dims\": [\"n\"], \"cases\": [[1], [31], [33], [1000], [4097]], \"timed\": [16777216],"
+	"  \"lesson\": \"slides/%1$s.md\", \"launcher\": \"void %1$s_launch(const float *in, float *out, %2$s)\","
+	"  \"dims\": %3$s, \"cases\": %4$s, \"timed\": %5$s,"
 	"  \"tolerance\": { \"rtol\": 1e-5, \"atol\": 0 }, \"threshold_ratio\": 1.25,"
 	"  \"hints\": ["
-	"    { \"when\": \"correctness\", \"text\": \"A thread whose index is past n must do nothing: "
-	"test i < n before touching memory.\" },"
+	"    { \"when\": \"correctness\", \"text\": \"%6$s\" },"
 	"    { \"when\": \"performance\", \"text\": \"Let threadIdx.x pick neighbouring elements, so a warp "
 	"reads 32 neighbouring floats.\" } ] }";
 
 /* The new item's entry; NULL after saying why (it cannot happen with a valid name). */
 static cJSON *
-entry_for(const char *name)
+entry_for(const char *name, const struct shape *sh)
 {
-	char *text = xasprintf(entry_template, name);
+	char *text = xasprintf(entry_template, name, sh->params, sh->dims, sh->cases, sh->timed, sh->block_hint);
 	cJSON *o = cJSON_Parse(text);
 	if (!o)
 		error("the entry for '%s' is not JSON (a fault of the scaffold): %s", name, text);
@@ -393,9 +429,9 @@ item_index(const cJSON *items, const char *name)
  * is an error, never "wrote". 0, or -1 after saying why.
  */
 static int
-add_entry(cJSON *root, cJSON *items, const char *name, int at, struct buf *written)
+add_entry(cJSON *root, cJSON *items, const char *name, const struct shape *sh, int at, struct buf *written)
 {
-	cJSON *entry = entry_for(name);
+	cJSON *entry = entry_for(name, sh);
 	if (!entry)
 		return -1;
 	if (!json_insert(items, at, entry)) {
@@ -418,8 +454,9 @@ add_entry(cJSON *root, cJSON *items, const char *name, int at, struct buf *writt
 }
 
 int
-scaffold_new(const char *name, const char *after, struct buf *written)
+scaffold_new(const char *name, const char *after, bool two_d, struct buf *written)
 {
+	const struct shape *sh = two_d ? &shape_2d : &shape_1d;
 	if (!scaffold_valid_name(name))
 		return error("'%s' cannot name an exercise: use lower-case letters, digits and '_', starting "
 			     "with a letter, at most %d characters (it becomes part of C names)", name, MAX_NAME), -2;
@@ -446,7 +483,9 @@ scaffold_new(const char *name, const char *after, struct buf *written)
 	}
 	char *title = xasprintf("TODO(instructor): the title of %s", name);
 	char *texts[3] = {
-		xasprintf(solution_template, name), xasprintf(check_template, name),
+		xasprintf(solution_template, name, sh->params, sh->doc, sh->index, sh->index_start, sh->element, sh->launch,
+			  sh->launch_start, sh->args),
+		xasprintf(check_template, name, two_d ? "rows and cols" : "n", sh->check_shape, sh->check_args),
 		xasprintf(slides_template, name, title),
 	};
 	for (int i = 0; i < 3 && !status; i++)
@@ -460,7 +499,7 @@ scaffold_new(const char *name, const char *after, struct buf *written)
 	}
 	/* the manifest last: the exercise appears in the list only once its files are there */
 	if (!status) {
-		status = add_entry(root, items, name, at >= 0 ? at + 1 : cJSON_GetArraySize(items), written);
+		status = add_entry(root, items, name, sh, at >= 0 ? at + 1 : cJSON_GetArraySize(items), written);
 	}
 	if (status == -1)
 		remove_written(written);

@@ -15,11 +15,12 @@ bool scaffold_valid_name(const char *name);
 
 /*
  * Write the exercise `name` into the workbook at workbook_root(), after the
- * item `after` (NULL: at the end). Refuses a name the workbook has or whose
+ * item `after` (NULL: at the end): a vector exercise (sizes n), or with
+ * `two_d` a matrix one (sizes rows, cols; a 2-D grid of 32 × 8 threads). Refuses a name the workbook has or whose
  * files exist (-2), and fails on a file it cannot write (-1, nothing left
  * half-done). The paths it wrote are added to `written`, one a line.
  */
-int scaffold_new(const char *name, const char *after, struct buf *written);
+int scaffold_new(const char *name, const char *after, bool two_d, struct buf *written);
 
 /*
  * workbook.json's text for the tree `root`: two-space indent, arrays of

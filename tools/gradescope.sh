@@ -65,7 +65,23 @@ cd "\$ag/source/cudalings"
 work=\$(mktemp -d)
 trap 'rm -rf "\$work"' EXIT
 mkdir -p "\$work/in/submission" "\$ag/results"
-find "\$ag/submission" -name '*.cu' -type f -exec cp -t "\$work/in/submission" {} +
+# the file to grade, whatever folders the upload holds: $name.cu at the top, else the one $name.cu
+# anywhere, else the one .cu; several, each under a name of its own, and the batch says which it wants.
+# Links are copied as links, which the batch refuses with its reason.
+found=()
+cd "\$ag/submission" 2>/dev/null && mapfile -t found < <(find . \( -type f -o -type l \) -iname '*.cu' | sort)
+cd "\$ag/source/cudalings"
+pick=()
+for f in "\${found[@]}"; do [ "\$f" = "./$name.cu" ] && pick=("\$f"); done
+if [ \${#pick[@]} = 0 ]; then
+	for f in "\${found[@]}"; do [ "\$(basename "\$f")" = "$name.cu" ] && pick+=("\$f"); done
+	[ \${#pick[@]} = 1 ] || pick=("\${found[@]}")
+fi
+for f in "\${pick[@]}"; do
+	# several: named after their folders (sub/$name.cu as sub_$name.cu), so none overwrites another
+	dest=\$([ \${#pick[@]} = 1 ] && basename "\$f" || { f2=\${f#./}; echo "\${f2//\//_}"; })
+	cp -P "\$ag/submission/\$f" "\$work/in/submission/\$dest"
+done
 build/cudalings batch $name "\$work/in" --out "\$work/out" --jobs 1 >"\$work/log" 2>&1
 cat "\$work/log"
 if [ -f "\$work/out/gradescope/submission/results.json" ]; then

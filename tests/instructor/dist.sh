@@ -132,5 +132,27 @@ results "$tmp/starter.cu" 1
 printf '#include "%s/source/cudalings/solutions/col_sums.cu"\n' "$ag" >"$tmp/peek.cu"
 results "$tmp/peek.cu" 0
 
+# an upload of col_sums.cu and sub/col_sums.cu: the one at the top is graded, and nothing else is said wrong
+rm -rf "$ag/submission" "$ag/results"
+mkdir -p "$ag/submission/sub"
+cp "$repo/solutions/col_sums.cu" "$ag/submission/"
+cp "$tmp/starter.cu" "$ag/submission/sub/col_sums.cu"
+env AUTOGRADER="$ag" bash "$ag/source/run_autograder" >"$tmp/two.log" 2>&1
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(r["score"] != sum(t["max_score"] for t in r["tests"]))' "$ag/results/results.json" &&
+	! grep -qi "cp:" "$tmp/two.log" && ok || bad "an upload of two col_sums.cu: $(cat "$tmp/two.log")"
+# an upload that is a link to the solution's place is refused, and says so
+rm -rf "$ag/submission" "$ag/results"
+mkdir -p "$ag/submission"
+ln -s "$repo/solutions/col_sums.cu" "$ag/submission/col_sums.cu"
+env AUTOGRADER="$ag" bash "$ag/source/run_autograder" >"$tmp/link.log" 2>&1
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(not (r["score"] == 0 and "symbolic link" in json.dumps(r)))' "$ag/results/results.json" && ok ||
+	bad "an uploaded link: $(cat "$ag/results/results.json")"
+
 echo "dist: $passed passed, $failed failed"
 [ "$failed" = 0 ]

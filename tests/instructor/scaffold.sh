@@ -43,5 +43,27 @@ placed at_last "$last"
 python3 -c 'import json,sys; e=[i for i in json.load(open("workbook.json"))["items"] if i["name"]=="at_last"][0]; sys.exit(e["tolerance"]["rtol"] != 1e-5)' &&
 	ok || bad "the scaffold's rtol is not 1e-5"
 
+# a matrix exercise (--dims rows,cols): sizes rows and cols, a 2-D grid; it compiles, the starter and the
+# unwritten solution fail, and written, check passes it (in a copy with the builds: it grades)
+expect 2 "--dims takes 'n' \(a vector\) or 'rows,cols'" -- "$g" new flat --dims rows
+book2=$tmp/book2
+workbook_copy "$repo" "$book2"
+cd "$book2"
+export CUDALINGS_ROOT=$book2
+expect 0 "workbook.json" -- "$g" new grid2 --dims rows,cols
+python3 - <<'PY' && ok || bad "the 2-D entry: $(grep -A3 '"grid2"' workbook.json)"
+import json
+e = [i for i in json.load(open("workbook.json"))["items"] if i["name"] == "grid2"][0]
+assert e["dims"] == ["rows", "cols"] and all(len(c) == 2 for c in e["cases"]) and len(e["timed"]) == 2, e
+assert e["launcher"] == "void grid2_launch(const float *in, float *out, int rows, int cols)", e["launcher"]
+assert e["tolerance"]["rtol"] == 1e-5
+PY
+grep -q '^    dim3 threads(32, 8);' solutions/grid2.cu && grep -q '^    dim3 threads(1, 1);' exercises/grid2.cu && ok ||
+	bad "the 2-D scaffold's launch: $(grep -n dim3 solutions/grid2.cu exercises/grid2.cu)"
+expect 1 "FAIL +at correctness" -- "$g" grade grid2
+sed -i -e 's/    out\[i\] = in\[i\];/    out[i] = 2.0f * in[i];/' solutions/grid2.cu
+# (status 1: the scaffold's TODO(instructor) marks are still in its lesson and title)
+expect 1 "ok +solutions/grid2.cu +expected pass +got pass" -- "$g" check grid2
+
 echo "scaffold: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -108,10 +108,17 @@ batch_record(struct batch *b, int index, cJSON *grade, bool final, double second
 		fputs("\r\033[K", stdout);
 	char *message = xstrdup(row_text(grade, "message", ""));
 	message[strcspn(message, "\n")] = 0;
-	if (strlen(message) > 100)
-		strcpy(message + 97, "...");
+	if (strlen(message) > 100) {
+		size_t cut = 97;
+		while (cut > 0 && (message[cut] & 0xc0) == 0x80)
+			cut--; /* never inside a character */
+		strcpy(message + cut, "...");
+	}
 	char *outcome = strcmp(verdict, "pass") ? xasprintf("fail at %s", stage ? stage : "error") : xstrdup("pass");
-	printf("[%d/%d] %-20s %-22s %3.0f s  %s%s\n", b->graded + b->resumed, b->count, s->student, outcome,
+	/* padded by characters, not bytes: "jérôme" lines up with "jerome" */
+	size_t columns = utf8_columns(s->student);
+	printf("[%d/%d] %s%*s %-22s %3.0f s  %s%s\n", b->graded + b->resumed, b->count, s->student,
+	       columns < 20 ? (int)(20 - columns) : 0, "", outcome,
 	       seconds < 0 ? 0 : seconds, message, final ? "" : " (not final: the next run grades it again)");
 	free(outcome);
 	free(message);

@@ -103,3 +103,12 @@ utf8_escape_invalid(const char *s)
 	}
 	return buf_detach(&out);
 }
+
+size_t
+utf8_columns(const char *s)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += (*p & 0xc0) != 0x80;
+	return n;
+}

@@ -22,6 +22,8 @@ long long now_ms(void);
 uint64_t hash_bytes(const void *data, size_t n, uint64_t h);
 /* Levenshtein distance, for "did you mean". */
 int edit_distance(const char *a, const char *b);
+/* The columns `s` takes on a terminal: one per character (UTF-8's lead bytes), not per byte. */
+size_t utf8_columns(const char *s);
 /* The length of the valid UTF-8 sequence at `s` (1 to 4), or 0 when its first byte starts none. */
 int utf8_sequence(const unsigned char *s);
 /*

@@ -225,3 +225,16 @@ Test(gradebook, flags_say_refused_link_late_and_resubmitted, .timeout = 5)
 	free(flags);
 	cJSON_Delete(g);
 }
+
+Test(names, columns_count_characters_and_invalid_bytes_are_escaped, .timeout = 5)
+{
+	cr_assert_eq(utf8_columns("jerome"), 6);
+	cr_assert_eq(utf8_columns("j\xc3\xa9r\xc3\xb4me"), 6, "jérôme is six columns, eight bytes");
+	cr_assert_null(utf8_escape_invalid("j\xc3\xa9r\xc3\xb4me"), "valid UTF-8 is left alone");
+	char *e = utf8_escape_invalid("j\xe9r\xf4me");
+	cr_assert_str_eq(e, "j\\xE9r\\xF4me");
+	free(e);
+	e = utf8_escape_invalid("\xed\xa0\x80 \xf4\x90\x80\x80 \xc0\xaf"); /* a surrogate, past U+10FFFF, overlong */
+	cr_assert_str_eq(e, "\\xED\\xA0\\x80 \\xF4\\x90\\x80\\x80 \\xC0\\xAF");
+	free(e);
+}

@@ -227,7 +227,9 @@ batch=$!
 grader=
 for _ in $(seq 300); do # at most a minute: a loaded machine starts the grading late
 	for cmd in /proc/[0-9]*/cmdline; do
+		# the grading itself, not its watchdog (a fork of it, named cudalings-watch)
 		[[ $(tr '\0' ' ' 2>/dev/null <"$cmd") == *"grade scale --file h15_oli.cu"* ]] &&
+			[ "$(cat "${cmd%/cmdline}/comm" 2>/dev/null)" = cudalings ] &&
 			grader=${cmd#/proc/} grader=${grader%/cmdline}
 	done
 	[ -n "$grader" ] && runners_left && break

@@ -25,7 +25,7 @@ static const struct option_spec options[] = {
 	OPT_VALUE("deadline", "TIME", "flag rows submitted after TIME late (2026-11-27 23:59, local time unless it ends "
 				      "in Z or +HH:MM); a submission's time is its file's, or --submitted's"),
 	OPT_VALUE("submitted", "CSV", "with --deadline: each student's submission time, lines of student,time"),
-	OPT_SWITCH("regrade", "grade again the students named after DIR, whatever their rows say"),
+	OPT_SWITCH("regrade", "grade again the STUDENTs named after DIR, whatever their rows say"),
 	OPT_SWITCH("regrade-all", "grade every student again"),
 	OPT_VALUE("slurm-task", "FOLDER", "run by the job array: grade this task's share"),
 	OPT_VALUE("slurm-merge", "FOLDER", "run by the merge job: the gradebook from the tasks' rows"),
@@ -161,7 +161,7 @@ cmd_batch(const struct parsed_args *a)
 
 const struct command command_batch = {
 	.name = "batch",
-	.operands = "NAME DIR [--regrade STUDENT…]",
+	.operands = "NAME DIR [STUDENT…]",
 	.min_operands = 2,
 	.max_operands = -1,
 	.missing = "say what to grade and where the results go, e.g. "

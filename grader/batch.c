@@ -258,6 +258,13 @@ submit(struct batch *b)
 		status = batch_save_gradebook(b) ? 3 : 0;
 		out_lock_release(&b->lock, true);
 	} else {
+		/* a row graded again (resubmitted, --regrade) is final on disk: the tasks must see it is not */
+		for (int i = 0; i < b->count; i++)
+			if (b->subs[i].again && b->subs[i].path && row_reopen(b->o->out, b->subs[i].student)) {
+				out_lock_release(&b->lock, true);
+				free(pending);
+				return 3;
+			}
 		char out[PATH_MAX], dir[PATH_MAX];
 		struct slurm_submission s = { .self = b->grader, .exercise = b->e->name, .partition = b->o->partition,
 					      .backend = b->o->backend, .timeout_s = b->o->timeout_s,

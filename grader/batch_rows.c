@@ -302,6 +302,22 @@ row_write(const char *out, const struct exercise *e, const char *student, cJSON 
 }
 
 int
+row_reopen(const char *out, const char *student)
+{
+	char *path = row_path(out, "%s.json", student);
+	cJSON *row = row_load_file(path), *record = cJSON_GetObjectItemCaseSensitive(row, "batch");
+	int status = 0;
+	if (record) {
+		cJSON_DeleteItemFromObjectCaseSensitive(record, "final");
+		status = cJSON_AddFalseToObject(record, "final") ? write_json(path, row)
+								 : error("cannot edit the row of '%s'", student);
+	}
+	cJSON_Delete(row);
+	free(path);
+	return status;
+}
+
+int
 row_restore_gradescope(const char *out, const struct exercise *e, const char *student, const cJSON *row)
 {
 	char *dir = row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);

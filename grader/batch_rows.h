@@ -79,6 +79,11 @@ int row_all(const char *out, struct cJSON ***rows);
  */
 int row_write(const char *out, const struct exercise *e, const char *student, struct cJSON *grade,
 	      const struct row_stamp *stamp);
+/*
+ * The student's row made not final on disk, so that whoever grades next
+ * (a Slurm job's task) grades it again: 0, or -1 with the reason said.
+ */
+int row_reopen(const char *out, const char *student);
 /* The Gradescope file of a row that has lost its own (deleted since): made again, without the time. */
 int row_restore_gradescope(const char *out, const struct exercise *e, const char *student, const struct cJSON *row);
 

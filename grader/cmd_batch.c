@@ -108,9 +108,9 @@ check_regrade(const struct parsed_args *a, struct batch_options *bo)
 	if (some && !bo->nregrade)
 		return usage_error("--regrade: name the students to grade again after the folder, e.g. "
 				   "'cudalings batch NAME DIR --out OUT --regrade ann bob'");
-	/* a task of a Slurm job reads its rows itself: it is never told whom to grade again */
-	if ((some || bo->regrade_all) && (bo->slurm || bo->slurm_task || bo->slurm_merge))
-		return usage_error("--regrade%s grades here, not with --slurm: run it without --slurm",
+	/* the submission marks the rows graded again; a task or the merge reads them as they are */
+	if ((some || bo->regrade_all) && (bo->slurm_task || bo->slurm_merge))
+		return usage_error("--regrade%s goes with a batch here or --slurm, not with the job's own steps",
 				   bo->regrade_all ? "-all" : "");
 	return 0;
 }

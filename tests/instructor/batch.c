@@ -840,3 +840,25 @@ Test(batch, deadline_times_are_read_exactly)
 	cr_assert_eq(late_parse_time("tomorrow"), -1);
 	cr_assert_eq(late_parse_time("2026-11-20 12:00 UTC"), -1);
 }
+
+Test(batch, a_job_array_grades_again_what_regrade_names)
+{
+	put(class_dir, "ann.cu", "PASS\n");
+	put(class_dir, "bob.cu", "PASS\n");
+	cr_assert_eq(run(1, 30), 0);
+	tool("sbatch", "echo 4242");
+	tool("squeue", "echo RUNNING");
+	char *names[] = { "bob", NULL };
+	struct batch_options o = { .dir = class_dir, .out = out_dir, .backend = BACKEND_SIM, .timeout_s = 30,
+				   .grader = fake, .slurm = true, .tasks = 1, .regrade = names, .nregrade = 1 };
+	struct exercise e = scale();
+	fflush(NULL);
+	cr_assert_eq(batch_run(&e, &o), 0);
+	/* the tasks read bob's row as not final, and grade it; ann's stays */
+	cJSON *r = row("bob");
+	cr_assert(row_final(r) == false, "bob's row is reopened for the job");
+	cJSON_Delete(r);
+	r = row("ann");
+	cr_assert(row_final(r));
+	cJSON_Delete(r);
+}

@@ -36,8 +36,9 @@ bool verdict_cases_passed(const struct session *s);
  * solution's (timed in the same rounds), near gold within NEAR_GOLD_RATIO×
  * of that, else pass. The noise is the relative half-width of the 95%
  * interval of the student's ratio to the reference (the wider side), at
- * least TIER_NOISE_MIN: the gold's own median is as uncertain, so a kernel
- * as fast as the gold is gold every time, not one time in two.
+ * least TIER_NOISE_MIN, counted twice: the gold's own median is as
+ * uncertain, so a kernel as fast as the gold is gold every time, not one
+ * time in two.
  */
 #define TIER_NOISE_MIN 0.01
 double verdict_tier_noise(const struct timing_result *t);

@@ -118,12 +118,16 @@ row_outdated(const struct batch *b, const struct submission *s, const cJSON *row
 	return *changed || asked_again(b, s->student);
 }
 
-/* The gradebook lines of students with a row in the out folder and no entry in the class's folder now. */
-static void
-find_withdrawn(struct batch *b)
+/*
+ * The gradebook lines of students with a row in the out folder and no entry in the class's folder now;
+ * their rows are marked withdrawn (the board leaves them out), and a student back again is no longer.
+ */
+static int
+find_withdrawn(struct batch *b, bool mark)
 {
 	cJSON **rows;
-	int n = row_all(b->o->out, &rows);
+	char **paths;
+	int n = row_all(b->o->out, &rows, &paths), status = 0;
 	for (int k = 0; k < n; k++) {
 		cJSON *row = rows[k];
 		const char *student = row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", "");
@@ -134,6 +138,9 @@ find_withdrawn(struct batch *b)
 			here = !strcmp(escaped ? escaped : b->subs[i].student, student);
 			free(escaped);
 		}
+		/* only by the process that holds the folder alone: a Slurm task may be writing the row */
+		if (mark && !status && row_mark_withdrawn(paths[k], !here))
+			status = 3;
 		if (!here) {
 			bool pass = !strcmp(row_text(row, "verdict", ""), "pass");
 			char *message = xasprintf("withdrawn: no submission in the folder now; their last row (%s%s%s) "
@@ -151,8 +158,11 @@ find_withdrawn(struct batch *b)
 			free(message);
 		}
 		cJSON_Delete(row);
+		free(paths[k]);
 	}
 	free(rows);
+	free(paths);
+	return status;
 }
 
 /* With a deadline: when the submission came, from --submitted's CSV or its file's modification time. */
@@ -208,8 +218,7 @@ take_stock(struct batch *b, bool record_problems)
 				return status;
 		}
 	}
-	find_withdrawn(b);
-	return 0;
+	return find_withdrawn(b, record_problems);
 }
 
 /* A Slurm task: its slice of the students, and the out folder's lock shared with the other tasks. */

@@ -113,11 +113,12 @@ row_content_hash(const char *path)
 }
 
 int
-row_all(const char *out, struct cJSON ***rows)
+row_all(const char *out, struct cJSON ***rows, char ***paths)
 {
 	DIR *d = opendir(out);
 	int n = 0, cap = 0;
 	*rows = NULL;
+	*paths = NULL;
 	for (struct dirent *entry; d && (entry = readdir(d));) {
 		size_t len = strlen(entry->d_name);
 		if (entry->d_name[0] == '.' || len <= 5 || strcmp(entry->d_name + len - 5, ".json"))
@@ -126,11 +127,13 @@ row_all(const char *out, struct cJSON ***rows)
 		cJSON *row = row_load_file(path);
 		if (row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", NULL)) {
 			ALLOC_GROW(*rows, n + 1, cap);
+			*paths = xrealloc(*paths, sizeof(**paths) * (size_t)cap);
+			(*paths)[n] = path;
 			(*rows)[n++] = row;
 		} else {
 			cJSON_Delete(row);
+			free(path);
 		}
-		free(path);
 	}
 	if (d)
 		closedir(d);
@@ -298,6 +301,22 @@ row_write(const char *out, const struct exercise *e, const char *student, cJSON 
 	free(path);
 	free(gs_path);
 	free(dir);
+	return status;
+}
+
+int
+row_mark_withdrawn(const char *path, bool withdrawn)
+{
+	cJSON *row = row_load_file(path), *record = cJSON_GetObjectItemCaseSensitive(row, "batch");
+	int status = 0;
+	if (record && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "withdrawn")) != withdrawn) {
+		cJSON_DeleteItemFromObjectCaseSensitive(record, "withdrawn");
+		if (withdrawn && !cJSON_AddTrueToObject(record, "withdrawn"))
+			status = error("cannot edit the row in '%s'", path);
+		if (!status)
+			status = write_json(path, row);
+	}
+	cJSON_Delete(row);
 	return status;
 }
 

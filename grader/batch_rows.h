@@ -68,9 +68,16 @@ bool row_resubmitted(const struct cJSON *row);
 char *row_content_hash(const char *path);
 /*
  * Every whole row in `out` that names its student (batch.student, as JSON
- * keeps it: valid UTF-8), in no order. You own the array and its rows.
+ * keeps it: valid UTF-8), in no order, and the file of each. You own the
+ * arrays, the rows and the paths.
  */
-int row_all(const char *out, struct cJSON ***rows);
+int row_all(const char *out, struct cJSON ***rows, char ***paths);
+/*
+ * The row in the file `path` marked withdrawn (its student is gone from the
+ * folder: the board leaves it out) or no longer; written only when that
+ * changes. 0, or -1 with the reason said.
+ */
+int row_mark_withdrawn(const char *path, bool withdrawn);
 
 /*
  * Record a row: the Gradescope file first, the row last (a whole row means

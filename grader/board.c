@@ -173,7 +173,9 @@ read_entry(struct entry *x, const char *student, const char *text)
 {
 	cJSON *j = cJSON_Parse(text);
 	const char *verdict = string_of(j, "verdict"), *exercise = string_of(j, "exercise");
-	if (!verdict || !exercise) {
+	/* a student gone from the class's folder (the batch marks their row withdrawn) is not ranked */
+	const cJSON *record = cJSON_GetObjectItemCaseSensitive(j, "batch");
+	if (!verdict || !exercise || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "withdrawn"))) {
 		cJSON_Delete(j);
 		return false;
 	}

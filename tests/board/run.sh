@@ -105,5 +105,16 @@ out=$(NO_COLOR=1 "$g" board "$tmp/results")
 grep -qE "^ +- +kim .*pass, not timed \(sim\)" <<<"$out" && grep -qE "^ +- +lee .*fail at correctness" <<<"$out" &&
 	[ "$(grep -nE ' kim ' <<<"$out" | cut -d: -f1)" -lt "$(grep -nE ' lee ' <<<"$out" | cut -d: -f1)" ]
 check $? "a simulator batch: every student unranked, passes first" "$out"
+# a student gone from the folder is withdrawn in the gradebook and left off the board; back, they are on it
+mv "$tmp/class/lee.cu" "$tmp/lee.cu"
+"$g" batch matrix_add "$tmp/class" --out "$tmp/results" --backend sim --jobs 1 >/dev/null 2>&1
+out=$(NO_COLOR=1 "$g" board "$tmp/results")
+! grep -q ' lee ' <<<"$out" && grep -q '^lee,withdrawn,' "$tmp/results/gradebook.csv" && grep -q ' kim ' <<<"$out"
+check $? "a withdrawn student is left off the board" "$out"
+mv "$tmp/lee.cu" "$tmp/class/lee.cu"
+"$g" batch matrix_add "$tmp/class" --out "$tmp/results" --backend sim --jobs 1 >/dev/null 2>&1
+out=$(NO_COLOR=1 "$g" board "$tmp/results")
+grep -qE "^ +- +lee .*fail at correctness" <<<"$out"
+check $? "a student back again is on the board" "$out"
 echo "board: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -743,10 +743,17 @@ Test(batch, a_student_gone_from_the_folder_is_withdrawn_and_their_files_kept)
 	char *gs = xasprintf("%s/gradescope/ann/results.json", out_dir);
 	cr_assert(file_exists(gs), "so is their Gradescope file");
 	free(gs);
+	r = row("ann");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "batch"), "withdrawn")),
+		  "the row is marked withdrawn, for the board");
+	cJSON_Delete(r);
 	/* back again: graded as ever, no longer withdrawn */
 	put(class_dir, "ann.cu", "PASS\n");
 	cr_assert_eq(run(1, 30), 0);
 	cr_assert(line_has("ann", ",pass,"));
+	r = row("ann");
+	cr_assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "batch"), "withdrawn"));
+	cJSON_Delete(r);
 }
 
 Test(batch, every_row_has_a_feedback_page)

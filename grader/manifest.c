@@ -482,6 +482,34 @@ parse_hints(const cJSON *o, struct exercise *e)
 	}
 }
 
+/* `text` with its C comments blanked (string literals kept): what the compiler reads of it. */
+static void
+blank_comments(char *text)
+{
+	for (char *p = text; p && *p; p++) {
+		if (*p == '"' || *p == '\'') {
+			char quote = *p;
+			for (p++; *p && *p != quote && *p != '\n'; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				break;
+		} else if (p[0] == '/' && p[1] == '/') {
+			while (*p && *p != '\n')
+				*p++ = ' ';
+			if (!*p)
+				break;
+		} else if (p[0] == '/' && p[1] == '*') {
+			char *end = strstr(p + 2, "*/");
+			char *stop = end ? end + 2 : p + strlen(p);
+			for (; p < stop; p++)
+				if (*p != '\n')
+					*p = ' ';
+			p--;
+		}
+	}
+}
+
 /*
  * The launcher in workbook.json against the buffers its check declares, read from the check's source
  * (check_buffer: float32; check_buffer_typed(…, DTYPE_X, …): X), in order: a signature the check
@@ -497,6 +525,7 @@ check_launcher_against_check(const struct exercise *e)
 	char *rel = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check), *path = root_path(rel);
 	char *text = read_file(path, NULL);
 	free(path);
+	blank_comments(text);
 	int found = 0, status = 0;
 	for (const char *p = text; p && !status && (p = strstr(p, "check_buffer")); found++) {
 		bool typed = !strncmp(p, "check_buffer_typed(", 19);

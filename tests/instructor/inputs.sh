@@ -90,6 +90,10 @@ PY
 refused 'col_sums: "cases" is given twice in one object'
 cp "$tmp/workbook.orig.json" "$book/workbook.json"
 expect 0 "col_sums" -- env CUDALINGS_ROOT="$book" "$g" list
+# a comment that names a buffer is no buffer
+sed -i '1i /* once: check_buffer_typed(c, "x", BUFFER_IN, DTYPE_UINT8, 1, 1); */ // check_buffer(c, "y", BUFFER_IN, 1, 1);' \
+	"$book/harness/checks/col_sums.cpp"
+expect 0 "col_sums" -- env CUDALINGS_ROOT="$book" "$g" list
 
 echo "inputs: $passed passed, $failed failed"
 [ "$failed" = 0 ]

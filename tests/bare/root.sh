@@ -35,9 +35,17 @@ bare_skip_unless_able() {
 }
 
 bare_cleanup() {
-	for m in "$root/dev/pts" "$root/dev" "$root/proc"; do
-		mountpoint -q "$m" 2>/dev/null && umount -l "$m"
+	local m kept=
+	for m in "$root/usr/local/cuda" "$root/dev/pts" "$root/dev" "$root/proc"; do
+		if mountpoint -q "$m" 2>/dev/null; then
+			umount -l "$m" || kept=$m
+		fi
 	done
+	# a bind mount left in place is the machine's own /dev or CUDA toolkit, which rm would delete through
+	if [ -n "$kept" ]; then
+		echo "bare: $work is kept: $kept could not be unmounted"
+		return
+	fi
 	rm -rf --one-file-system "$work"
 }
 

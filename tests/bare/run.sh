@@ -5,18 +5,21 @@
 # commands' set-up runs there as root, as a student's first `make tui` and
 # `make test` would: tools/deps.sh installs what is missing, then the build.
 # `make tui` goes as far as the screen, which needs a terminal (the test has
-# none); `make test` runs its Criterion programs (its scripts need tmux and
-# the rest of the test machine). Checked: neither command's first words are a
-# compiler's error, both install and build, the unit tests pass.
+# none); `make test` runs whole, every suite, twice: with no CUDA toolkit (the
+# checks that need nvcc say they are skipped), then with this machine's
+# toolkit lent to the root (/usr/local/cuda bound in, read-only: nothing is
+# copied), where there is one. Checked: neither command's first words are a
+# compiler's error, both install and build, every suite passes.
 #
 # Needs root, the network and debootstrap (tools/deps.sh bare installs it);
 # without them it says why it is skipped and exits 0. Run by .ci/run, not by
-# make test. BARE_LIMIT (seconds, default 1500) bounds the whole test;
+# make test. BARE_LIMIT (seconds, default 2400) bounds the whole test;
 # BARE_MIRROR picks the Debian mirror. The root is tests/bare/root.sh's.
 set -u
 cd "$(dirname "$0")/../.."
 repo=$PWD
-limit=${BARE_LIMIT:-1500}
+source tests/workbook-copy.sh
+limit=${BARE_LIMIT:-2400}
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "  ok   $*"; }
 bad() { failed=$((failed + 1)); echo "  BAD  $*"; }
@@ -37,7 +40,7 @@ else
 fi
 # the checkout as a clone would have it: the files git tracks (and those it would)
 mkdir -p "$root/home/student/cudalings"
-git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$root/home/student/cudalings"
+workbook_files "$repo" | tar --null -T - -cf - | tar -xf - -C "$root/home/student/cudalings"
 bare_cwd=/home/student/cudalings
 
 echo "== make, the one thing the student brings"
@@ -75,13 +78,43 @@ else
 	bad "make tui did not get as far as the screen (status $status)"
 fi
 
-echo "== make test (its Criterion programs; the scripts need the test machine)"
-student_runs test "make test TEST_SCRIPTS= TEST_JOBS=2"
-if [ "$status" = 0 ] && grep -q "make test: all .* suites passed" "$work/test.log"; then
-	ok "make test installed the test packages, built and passed its programs ($took s)"
+# make_test NAME WHAT: the whole make test in the root, its log in $work/NAME.log; it must pass every suite
+make_test() {
+	student_runs "$1" "make test"
+	if [ "$status" = 0 ] && grep -q "make test: all .* suites passed" "$work/$1.log"; then
+		ok "make test $2 passed ($took s): $(grep "make test: all" "$work/$1.log")"
+	else
+		grep -E "^  (FAIL|done|skip) |FAIL|BAD" "$work/$1.log" | tail -40
+		tail -30 "$work/$1.log"
+		bad "make test $2 ended with status $status ($took s)"
+	fi
+	# each suite's time, for bench/make-test.md
+	sed -n '/^== make test: each suite/,$p' "$work/$1.log"
+}
+
+echo "== make test, every suite, with no CUDA toolkit"
+make_test test "with no CUDA toolkit"
+grep -q "^compile: skipped: no nvcc" "$work/test.log" && ok "without nvcc, tests/e2e/compile.sh says it is skipped and why" ||
+	bad "tests/e2e/compile.sh did not say it was skipped"
+
+echo "== make test again, with this machine's CUDA toolkit lent to the root"
+cuda=$(readlink -f /usr/local/cuda 2>/dev/null)
+if [ -n "$cuda" ] && [ -x "$cuda/bin/nvcc" ]; then
+	t0=$(date +%s)
+	mkdir -p "$root/usr/local/cuda"
+	# read-only: the root's tests must not be able to change the machine's toolkit
+	mount --bind "$cuda" "$root/usr/local/cuda" && ! mount -o remount,bind,ro "$root/usr/local/cuda" &&
+		umount "$root/usr/local/cuda"
+	if [ "$(findmnt -no OPTIONS "$root/usr/local/cuda" 2>/dev/null | cut -d, -f1)" = ro ]; then
+		ok "$cuda bound to the root's /usr/local/cuda, read-only ($(($(date +%s) - t0)) s)"
+		make_test test-cuda "with the CUDA toolkit"
+		grep -q "^compile: skipped" "$work/test-cuda.log" && bad "with nvcc, tests/e2e/compile.sh was still skipped" ||
+			ok "with nvcc, tests/e2e/compile.sh ran"
+	else
+		bad "cannot bind $cuda into the root"
+	fi
 else
-	tail -40 "$work/test.log"
-	bad "make test in the bare root ended with status $status"
+	echo "bare: make test with a CUDA toolkit is skipped: this machine has none (/usr/local/cuda/bin/nvcc) to lend the root"
 fi
 echo "bare: $passed passed, $failed failed"
 [ "$failed" = 0 ]

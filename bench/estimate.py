@@ -7,7 +7,9 @@ between them, then how the estimate meets issue 27's targets. The
 calibration set fitted the model's constants (grader/estimate.c); the
 validation set is never used to fit them.
 
-    make && nice python3 bench/estimate.py [--jobs 2] [--set validation] > bench/estimate.md
+    make && nice python3 bench/estimate.py [--jobs 2] [--set validation]
+
+(bench/estimate.md is its output under a preamble that says what the model is.)
 
 Measurements come from the committed H100 tables the TSV names; a row whose
 table gives only a verdict (pass, or slow: over the threshold) is judged by

@@ -158,6 +158,8 @@ struct proto_launch {
 	uint64_t load_requests, load_sectors, load_ideal, store_requests, store_sectors, store_ideal;
 	uint64_t shared_requests, shared_wavefronts;
 	uint64_t load_lines, store_lines, load_block_sectors; /* 128-byte lines per request, summed; sectors per block */
+	uint64_t shared_broadcasts; /* shared loads whose lanes all read one word */
+	uint64_t detail_load_bytes, detail_store_bytes; /* what the detail blocks' loads and stores moved */
 	uint64_t case_bytes; /* every buffer of the case, inputs and outputs */
 	uint64_t sms;        /* the SMs the device reported to the launcher */
 };

@@ -162,7 +162,8 @@ send_launches(int index, uint32_t aux, const struct cudasimChecks *c, uint64_t c
 					  st->global_load_requests, st->global_load_sectors, st->global_load_ideal,
 					  st->global_store_requests, st->global_store_sectors, st->global_store_ideal,
 					  st->shared_requests, st->shared_wavefronts,
-					  l->load_lines, l->store_lines, l->load_block_sectors, case_bytes, (uint64_t)sms };
+					  l->load_lines, l->store_lines, l->load_block_sectors, l->shared_broadcasts,
+					  l->detail_load_bytes, l->detail_store_bytes, case_bytes, (uint64_t)sms };
 		proto_send(channel, MSG_LAUNCH, (uint32_t)index, aux, &p, sizeof(p));
 	}
 }

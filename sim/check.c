@@ -210,15 +210,24 @@ static struct costly {
 } costly[COSTLY_MAX];
 static int ncostly;
 
-/* The 128-byte lines a global request touches (its lanes lie at first[0 .. lanes)): the L1 cache's work for it. */
+/* The 128-byte lines a global request touches (its lanes lie at first[0 .. lanes)): the L1 cache's work for it;
+ * or, for a shared-memory load, whether every lane reads one word. */
 static void
 count_lines(const struct sim_access *first, size_t lanes)
 {
 	uintptr_t seen_lines[2 * SIM_WARP];
 	unsigned n = 0;
 
-	if (open_launch < 0 || first->shared)
+	if (open_launch < 0)
 		return;
+	if (first->shared) {
+		size_t i = 1;
+
+		while (i < lanes && first[i].addr == first->addr)
+			i++;
+		seen.launches[open_launch].shared_broadcasts += lanes > 1 && i == lanes && !first->write;
+		return;
+	}
 	for (size_t i = 0; i < lanes; i++)
 		for (uintptr_t l = first[i].addr / 128; l <= (first[i].addr + first[i].size - 1) / 128; l++) {
 			unsigned k = 0;
@@ -243,7 +252,7 @@ cmp_sector(const void *a, const void *b)
 }
 
 /* The sectors of global memory the block's loads touched, each counted once: what its SM's L1 cache fetches, if it
- * kept them all. */
+ * kept them all; and the bytes its loads and stores moved, which the launch's totals are so many times. */
 static void
 count_block_sectors(void)
 {
@@ -252,10 +261,17 @@ count_block_sectors(void)
 
 	if (open_launch < 0 || !nacc || !(sectors = malloc(2 * nacc * sizeof(*sectors))))
 		return;
-	for (size_t i = 0; i < nacc; i++)
-		if (!acc[i].write && !acc[i].shared)
-			for (uintptr_t s = acc[i].addr / 32; s <= (acc[i].addr + acc[i].size - 1) / 32 && n < 2 * nacc; s++)
-				sectors[n++] = s;
+	for (size_t i = 0; i < nacc; i++) {
+		if (acc[i].shared)
+			continue;
+		if (acc[i].write) {
+			seen.launches[open_launch].detail_store_bytes += acc[i].size;
+			continue;
+		}
+		seen.launches[open_launch].detail_load_bytes += acc[i].size;
+		for (uintptr_t s = acc[i].addr / 32; s <= (acc[i].addr + acc[i].size - 1) / 32 && n < 2 * nacc; s++)
+			sectors[n++] = s;
+	}
 	qsort(sectors, n, sizeof(*sectors), cmp_sector);
 	for (size_t i = 0; i < n; i++)
 		distinct += !i || sectors[i] != sectors[i - 1];

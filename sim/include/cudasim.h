@@ -529,8 +529,11 @@ struct cudasimLaunchCounts {
 	unsigned long long detail_blocks;	/* the blocks whose requests stats counts */
 	struct cudasimStats stats;
 	/* of those blocks: the 128-byte lines their global requests touched (a
-	 * request's lines, summed), and the sectors each block loaded, each once */
-	unsigned long long load_lines, store_lines, load_block_sectors;
+	 * request's lines, summed), the sectors each block loaded, each once, and
+	 * the shared-memory loads whose lanes all read one word (a broadcast,
+	 * which nvcc widens to 16 bytes across an unrolled loop) */
+	unsigned long long load_lines, store_lines, load_block_sectors, shared_broadcasts;
+	unsigned long long detail_load_bytes, detail_store_bytes;	/* what those blocks' loads and stores moved */
 };
 struct cudasimChecks {
 	struct cudasimStats stats;	/* measured: requests were counted */

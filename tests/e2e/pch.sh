@@ -13,8 +13,14 @@ trap 'rm -rf "$tmp"' EXIT
 build/cudalings grade col_sums --file "$tmp/col_sums.cu" --backend sim >"$tmp/grade.log" 2>&1 ||
 	{ echo "pch: FAIL: the solution did not pass: $(cat "$tmp/grade.log")"; exit 1; }
 cmdfile=$(ls -t build/sim/sub/col_sums-*/col_sums.o.cmd | head -1)
-# the command as the grader ran it (one word per argument, none with a space), its object elsewhere
-read -r -a cmd <"$cmdfile"
+# the command as the grader ran it (one word per argument, none with a space), its object elsewhere; where
+# nvcc is installed the cache's key goes on with nvcc's front-end command, which is not the compile's
+read -r -a words <"$cmdfile"
+cmd=()
+for w in "${words[@]}"; do
+	[ "${w##*/}" = nvcc ] && break
+	cmd+=("$w")
+done
 for i in "${!cmd[@]}"; do [ "${cmd[$i]}" = -o ] && cmd[$((i + 1))]=$tmp/again.o; done
 first=$("${cmd[@]}" -H 2>&1 | head -1)
 if [ "$first" = "! $(sh tools/runner-flags.sh SIM_PCH_DIR)/cudasim.h.gch" ]; then

@@ -810,7 +810,8 @@ Test(batch, a_deadline_flags_late_rows_by_the_files_times_or_a_csv)
 	set_mtime("ann.cu", deadline - 60);
 	set_mtime("bob.cu", deadline + 60);
 	cr_assert_eq(run_deadline(deadline, NULL), 0);
-	cr_assert(line_has("ann", ",yes,\r") || line_has("ann", ",yes,"));
+	/* (gradebook_line splits at "\r\n": a line never ends in \r here; a failed line_has logs, which fails the run) */
+	cr_assert(line_has("ann", ",yes,"));
 	char *line = gradebook_line("ann");
 	cr_assert(line && !strstr(line, "late"), "%s", line);
 	free(line);

@@ -52,6 +52,8 @@ char *row_path(const char *out, const char *fmt, const char *student);
 
 /* The student's row when it is whole (it has a verdict), else NULL. You own the result. */
 struct cJSON *row_load(const char *out, const char *student);
+/* The row in the file `path` when it is whole, else NULL. */
+struct cJSON *row_load_file(const char *path);
 /* Write a file of the out folder atomically (a reader never sees half of it); -1 with the reason said. */
 int out_write(const char *path, const char *data, size_t length);
 /* A string of a row (a grade JSON), or `fallback` when it has none. */

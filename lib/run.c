@@ -143,7 +143,15 @@ watchdog(int fd)
 	int null = open("/dev/null", O_RDWR);
 	for (int i = 0; i < 3 && null >= 0; i++)
 		dup2(null, i);
+	/* tests hold the watchdog here, to show the program waits for it (tests/lib/test_run.c) */
+	const char *pause_ms = getenv("CUDALINGS_WATCHDOG_PAUSE_MS");
+	if (pause_ms)
+		usleep(1000 * atoi(pause_ms));
 	close_others(fd, -1);
+	/* tell the watched program it may go on: until now this process shared every descriptor it had open,
+	 * a batch's flock on its folder's .lock among them, and a batch run next would have found it held */
+	int32_t ready = 0;
+	(void)!send(fd, &ready, sizeof(ready), MSG_NOSIGNAL);
 	static pid_t groups[WATCHED_MAX];
 	int32_t word;
 	for (;;) {
@@ -181,7 +189,11 @@ watch_group(int32_t word)
 			watchdog(sv[1]);
 		}
 		close(sv[1]);
-		if (pid < 0) {
+		int32_t ready = -1;
+		if (pid > 0)
+			while (recv(sv[0], &ready, sizeof(ready), 0) < 0 && errno == EINTR)
+				;
+		if (pid < 0 || ready != 0) {
 			close(sv[0]);
 			return;
 		}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -408,4 +409,28 @@ Test(run, a_foreground_child_stays_in_our_group, .timeout = 10)
 	cr_assert_eq(run_capture(argv, &own, &out, NULL), 0);
 	cr_assert_neq(atoi(buf_str(&out)), (int)getpgrp(), "any other child has a group of its own");
 	buf_free(&out);
+}
+
+/* The watchdog starts with the first child, forked from this program with its descriptors: a batch's
+ * flock on its folder's .lock stayed held by it until it had closed them, and a batch run next in the
+ * same process found its own folder taken (tests/instructor/batch.c, once under load). */
+Test(run, the_watchdog_keeps_no_lock_of_ours_once_a_child_has_started, .timeout = 10)
+{
+	char *path = fresh_path();
+	int held = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	cr_assert(held >= 0);
+	cr_assert_eq(flock(held, LOCK_EX | LOCK_NB), 0);
+	setenv("CUDALINGS_WATCHDOG_PAUSE_MS", "300", 1);
+	char *argv[] = { "true", NULL };
+	struct buf out = BUF_INIT;
+	cr_assert(run_command(argv, NULL, 5, &out), "%s", buf_str(&out));
+	buf_free(&out);
+	unsetenv("CUDALINGS_WATCHDOG_PAUSE_MS");
+	close(held);
+	int again = open(path, O_RDWR | O_CLOEXEC);
+	cr_assert(again >= 0);
+	cr_assert_eq(flock(again, LOCK_EX | LOCK_NB), 0, "the lock is still held after its only holder closed it");
+	close(again);
+	unlink(path);
+	free(path);
 }

@@ -123,7 +123,7 @@ ifneq ($(filter grade,$(MAKECMDGOALS)),)
 GRADE_STATUS := $(B)/grade-status-$(shell echo $$PPID)
 endif
 grade-run: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
-	@$(cudalings-hold-interrupt)trap : INT; $(MAKE_ARGS) grade $(B)/cudalings; echo $$? >$(GRADE_STATUS)
+	@$(cudalings-hold-interrupt )trap : INT; $(MAKE_ARGS) grade $(B)/cudalings; echo $$? >$(GRADE_STATUS)
 grade: grade-run
 	@$(cudalings-exit $(GRADE_STATUS))s=$$(cat $(GRADE_STATUS)); rm -f $(GRADE_STATUS); exit $$s
 # The plugin is a convenience: where it cannot be built (no gnumake.h) make grade still grades, with

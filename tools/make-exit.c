@@ -8,13 +8,19 @@
  * wait ("make: *** wait: No child processes. Stop."). A grading's FAIL is no
  * failure of make's, and its Ctrl-C is the grader's to report. So:
  *
- *   $(cudalings-hold-interrupt)  in the grading's recipe (expanded as it
+ *   $(cudalings-hold-interrupt )  in the grading's recipe (expanded as it
  *       starts, its prerequisites built): make itself lets SIGINT pass while
  *       the grader, which gets it from the terminal too, says "interrupted"
  *       and ends; the recipe cannot fail and writes the grader's status down.
  *   $(cudalings-exit FILE)  in the next target's recipe: FILE's status, when
  *       not 0, ends make at once with that status (130 after a Ctrl-C), the
  *       file removed; 0 gives make its SIGINT back and lets it finish.
+ *
+ * The space before the closing parenthesis is what makes make call the
+ * function: `$(name)` with nothing after the name is a reference to a
+ * variable of that name, empty, and for a while that is what the recipe had
+ * (make kept its own SIGINT handler, and now and then, when the recipe had
+ * ended just before, it said "wait: No child processes" and exited 2).
  *
  * So `make grade` exits 0, 1, 2, 3 or 130 as cudalings does and prints only
  * what cudalings printed.

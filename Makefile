@@ -12,8 +12,9 @@ CXXFLAGS ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter
 DEPFLAGS  = -MMD -MP
 # The project's own preprocessor flags; CPPFLAGS stays the user's (make CPPFLAGS=-I/opt/x adds to
-# these, never replaces them). Fragments add per-target flags to PROJECT_CPPFLAGS.
-PROJECT_CPPFLAGS := -D_GNU_SOURCE -I. -Iharness -Igrader
+# these, never replaces them). Fragments add per-target flags to PROJECT_CPPFLAGS. Only the root is on
+# the path: every include names its folder ("harness/protocol.h", "grader/engine/grade.h").
+PROJECT_CPPFLAGS := -D_GNU_SOURCE -I.
 ALL_CPPFLAGS = $(PROJECT_CPPFLAGS) $(CPPFLAGS)
 
 ifeq ($(V),1)
@@ -31,13 +32,16 @@ LIB_SRCS := $(wildcard lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 
 # ---------------------------------------------------------------- the grader
-GRADER_SRCS := $(wildcard grader/*.c)
+# One folder per subsystem (README's design section): cmd/ the commands, engine/ a grading, compile/ its
+# builds, batch/ a class's, mutants/, sass/ the machine code and the heat map, exercise/ the workbook's
+# exercises.
+GRADER_SRCS := $(wildcard grader/*/*.c)
 GRADER_OBJS := $(GRADER_SRCS:%.c=$(B)/%.o)
 # common/: what the grader and the workbook both use (the progress state, the solution markers)
 COMMON_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard common/*.c))
 # Fragments append objects and libraries that link into build/cudalings.
 # harness/plan.c: the grader checks the capture process's plans with the measuring runner's own check
-CUDALINGS_OBJS := $(filter-out $(B)/grader/main.o,$(GRADER_OBJS)) $(COMMON_OBJS) $(LIB_OBJS) $(B)/harness/plan.o
+CUDALINGS_OBJS := $(filter-out $(B)/grader/cmd/main.o,$(GRADER_OBJS)) $(COMMON_OBJS) $(LIB_OBJS) $(B)/harness/plan.o
 CUDALINGS_LIBS := -lcjson -lm
 # Criterion test programs appended by fragments; `make test` runs each.
 TEST_PROGRAMS :=
@@ -52,15 +56,17 @@ TEST_FIRST :=
 ## all: build the grader (build/cudalings) and its tools
 all: $(B)/cudalings
 
-# how a runner is built (compilers, flags): read by the rules below and by grader/build.c
+# how a runner is built (compilers, flags): read by the rules below and by grader/compile/build.c
 include harness/runner.mk
 
 $(B)/grader/runner_flags.h: harness/runner.mk tools/runner-flags.awk
 	$(call msg,GEN,$@)
 	@mkdir -p $(@D)
 	$(Q)awk -f tools/runner-flags.awk harness/runner.mk >$@.tmp && mv $@.tmp $@
-$(B)/grader/build.o $(B)/grader/submission.o $(B)/grader/sass.o: $(B)/grader/runner_flags.h
-$(B)/grader/build.o $(B)/grader/submission.o $(B)/grader/sass.o: PROJECT_CPPFLAGS += -I$(B)/grader
+# generated headers are found under build/, by their folder there ("grader/runner_flags.h")
+RUNNER_FLAGS_USERS := $(B)/grader/compile/build.o $(B)/grader/compile/submission.o $(B)/grader/sass/sass.o
+$(RUNNER_FLAGS_USERS): $(B)/grader/runner_flags.h
+$(RUNNER_FLAGS_USERS): PROJECT_CPPFLAGS += -I$(B)
 
 -include sim/sim.mk
 -include tui/tui.mk
@@ -73,7 +79,7 @@ ifneq ($(wildcard shipped/starters),)
 TEST_SCRIPTS := $(wildcard $(TEST_SCRIPTS)) tests/student-copy.sh
 endif
 
-$(B)/cudalings: $(B)/grader/main.o $(CUDALINGS_OBJS)
+$(B)/cudalings: $(B)/grader/cmd/main.o $(CUDALINGS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CUDALINGS_LIBS)
 

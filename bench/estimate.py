@@ -4,7 +4,7 @@ The simulator's estimate of the time on an H100 against the H100's own
 measurements: grades each file of bench/estimate/h100.tsv on the simulator
 (no GPU) and prints, per file, the estimate, the measurement and the ratio
 between them, then how the estimate meets issue 27's targets. The
-calibration set fitted the model's constants (grader/estimate.c); the
+calibration set fitted the model's constants (grader/engine/estimate.c); the
 validation set is never used to fit them.
 
     make && nice python3 bench/estimate.py [--jobs 2] [--set validation]

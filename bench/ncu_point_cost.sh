@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the point on a GPU (budgets_on_gpu: Nsight Compute over the timed launch, grader/point.c) costs
+# What the point on a GPU (budgets_on_gpu: Nsight Compute over the timed launch, grader/engine/point.c) costs
 # a grading, and that it still judges: on a GPU machine, from the repository's root, after `make all`.
 #  1. the transposes' files graded three at a time (--no-timing): every solution, gold solution and
 #     legitimate tests/adversarial file passes with its point checked; the naive transpose turned
@@ -113,11 +113,11 @@ t1=$EPOCHREALTIME
 printf '\n### 2. Edit to verdict, one grading at a time (%s s)\n\n%s\n' "$(secs "$t0" "$t1")" "$timed"
 
 # ---------------------------------------------------------------- 3. a profiled launch's timeline
-metrics=$(sed -n '/^const char diagnose_ncu_budget_metrics\[\] =/,/;$/p' grader/diagnose.c | grep -o '"[^"]*"' | tr -d '"\n')
+metrics=$(sed -n '/^const char diagnose_ncu_budget_metrics\[\] =/,/;$/p' grader/engine/diagnose.c | grep -o '"[^"]*"' | tr -d '"\n')
 hw=$(echo "$metrics" | tr , '\n' | grep -v sass | paste -sd,)
 t0=$EPOCHREALTIME
 if nvcc -O3 -arch=sm_90 -o "$tmp/timeline" bench/ncu_probe/timeline.cu 2>"$tmp/nvcc.err"; then
-	# the ncu beside nvcc, as the grader takes it (build_cuda_tool)
+	# the ncu beside nvcc, as the grader takes it (toolchain_cuda_tool)
 	ncu=$(dirname "$(command -v nvcc)")/ncu
 	[ -x "$ncu" ] || ncu=ncu
 	point=(--clock-control none --cache-control none --profile-from-start off --launch-count 32 --csv --print-units base)

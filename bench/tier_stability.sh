@@ -3,7 +3,7 @@
 # the GPU (default 10; bench/tier_stability.sh [N] [EXERCISE…], transpose,
 # sliding_average and matrix_add by default). Prints a markdown table per
 # exercise: each grading's median, the gold's median in the same rounds, the
-# noise the tier allows (grader/verdict.c: verdict_tier; the interval counted for both medians), the tier given,
+# noise the tier allows (grader/engine/verdict.c: verdict_tier; the interval counted for both medians), the tier given,
 # and the tier the rule before it would have given (gold only at or under
 # the gold's median). A measurement, not a test.
 set -u

@@ -19,7 +19,7 @@ add_group(const char *const *whens, int nhints, const char *when, int *order, in
 	return n;
 }
 
-/* A refused call is no compiler error, a replayed round no wrong index (as in grader/verdict.c). */
+/* A refused call is no compiler error, a replayed round no wrong index (as in grader/engine/verdict.c). */
 static bool
 stage_misleads(const struct hint_verdict *v)
 {

@@ -1,5 +1,5 @@
 /* json: cJSON whose allocations and edits cannot fail silently (see json.h). */
-#include "json.h"
+#include "common/json.h"
 
 #include <stdlib.h>
 

@@ -146,7 +146,7 @@ struct proto_counts {
 	uint64_t load_bytes, outputs;
 };
 
-/* One launch as the simulator's checks saw it, for the estimate of its time (grader/estimate.c):
+/* One launch as the simulator's checks saw it, for the estimate of its time (grader/engine/estimate.c):
  * its shape, every thread's loads and stores, the barrier intervals in which a thread loaded (the
  * loads it may have in flight are its loads per such interval), and the requests of its first
  * detail_blocks blocks. */

@@ -139,7 +139,7 @@ send_lines(int index)
 #endif
 
 #ifdef __CUDASIM__
-enum { ESTIMATE_SMS = 132 }; /* the SMs of the GPU the estimate is for (grader/estimate.c's H100) */
+enum { ESTIMATE_SMS = 132 }; /* the SMs of the GPU the estimate is for (grader/engine/estimate.c's H100) */
 
 /* The SMs the device reports: a launcher that fills the GPU sizes its grid by them. */
 static int
@@ -701,7 +701,7 @@ verify_inputs(int index, struct case_buffers *b)
 
 #ifdef __CUDASIM__
 /* Seconds of CPU time one simulated launch may take: less than the grader's limit per case
- * (grader/grade.c), so that an endless kernel is named by the simulator, at its line. */
+ * (grader/engine/grade.c), so that an endless kernel is named by the simulator, at its line. */
 #define SIM_LAUNCH_CPU_LIMIT_S 20.0
 
 /* That, or the lower limit the grader passed (--launch-cpu-limit). */

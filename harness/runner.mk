@@ -1,6 +1,6 @@
 # harness/runner.mk — how a runner is built: the one description of its
 # compilers and flags. The Makefile includes it (sim/sim.mk builds the
-# simulator's tests and the corpus with it); grader/build.c reads it through
+# simulator's tests and the corpus with it); grader/compile/build.c reads it through
 # build/grader/runner_flags.h, made from it at build time
 # (tools/runner-flags.awk); scripts read a value with tools/runner-flags.sh.
 #

@@ -35,7 +35,7 @@
  *   kind of address comes: shared memory, the thread's stack, the last
  *   allocation, then the rest.
  *
- * Layer 6: calls error.c, now.c, symbols.c, sched.c, memory.c, measure.c (the
+ * Layer 6: calls error.c, current_launch.c, symbols.c, sched.c, memory.c, measure.c (the
  * request count) and lines.c; sets sched.c's hooks sim_exited_past and
  * sim_barrier_diverged.
  */

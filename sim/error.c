@@ -3,7 +3,7 @@
  * fault (every later call fails with it, as on a GPU whose context is
  * corrupted), the names and strings, and the plain-words detail.
  *
- * Layer 0 (now.c says what the layers are): calls nothing of the simulator's.
+ * Layer 0 (current_launch.c says what the layers are): calls nothing of the simulator's.
  */
 #include "sim.h"
 

@@ -11,7 +11,7 @@
  * leads from a fault in a library function (memcpy) back to the kernel line
  * (symbols.c turns the addresses into lines).
  *
- * Layer 4: calls error.c, now.c, symbols.c, fiber.c, sched.c and memory.c.
+ * Layer 4: calls error.c, current_launch.c, symbols.c, fiber.c, sched.c and memory.c.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -13,7 +13,7 @@
  * there, make one request. Memory is put back afterwards, so the extra run
  * changes nothing the program sees. x86-64 only (single-stepping).
  *
- * Layer 5: calls now.c, sched.c, memory.c and fault.c (the single-step trace).
+ * Layer 5: calls current_launch.c, sched.c, memory.c and fault.c (the single-step trace).
  */
 #include "sim.h"
 

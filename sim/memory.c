@@ -12,7 +12,7 @@
  * a kernel first writes to it (sim_track_fault, called from the SIGSEGV
  * handler). So the cost follows what the kernel writes, not the memory size.
  *
- * Layer 3: calls now.c, sched.c (which thread runs) and symbols.c.
+ * Layer 3: calls current_launch.c, sched.c (which thread runs) and symbols.c.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -3,7 +3,7 @@
  * when the launch ends (CUDA prints it at the next synchronisation); the
  * second run of the order check prints nothing, so each line appears once.
  *
- * Layer 1: calls now.c (the launch's order-check run, the runtime's flag).
+ * Layer 1: calls current_launch.c (the launch's order-check run, the runtime's flag).
  */
 #include "sim.h"
 

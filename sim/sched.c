@@ -11,7 +11,7 @@
  * the barrier, or reports a divergence or a deadlock.
  *
  * Layer 2: owns the block's state (sim_blk), which the layers above read;
- * calls error.c, now.c and fiber.c, and hears check.c and measure.c only
+ * calls error.c, current_launch.c and fiber.c, and hears check.c and measure.c only
  * through the hooks they set (sim_exited_past, sim_barrier_diverged,
  * sim_block_started, sim_shared_protected).
  */

@@ -27,7 +27,7 @@ void sim_error_reset(void);
 void sim_detail_append(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
 void sim_detail_prefix(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
 
-/* ---------------------------------------------------------------- now.c */
+/* ---------------------------------------------------------------- current_launch.c */
 /* The launch in progress, written by launch.c, read by every module. */
 struct sim_launch {
 	struct cudasim_site *site;

@@ -1,7 +1,7 @@
 # sim/sim.mk — the CPU simulator: cudasim-rewrite, libcudasim.a, its tests
 # and its benchmark. Included by the top-level Makefile.
 
-SIM_SRCS := sim/now.c sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c \
+SIM_SRCS := sim/current_launch.c sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c \
 	    sim/fault.c sim/printf.c sim/runtime.c sim/symbols.c \
 	    sim/measure.c sim/check.c sim/lines.c
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o
@@ -17,7 +17,7 @@ SIM_BT_OBJS := $(B)/sim/backtrace/.extracted
 SIM_LIB := $(B)/sim/libcudasim.a
 SIM_REWRITE := $(B)/sim/cudasim-rewrite
 
-# The grader's recipe, from harness/runner.mk (grader/build.c reads the same):
+# The grader's recipe, from harness/runner.mk (grader/compile/build.c reads the same):
 # every .cu goes through the rewriter, then SIM_COMPILE; programs link
 # SIM_LINK. The student's file also gets SIM_CHECK: its loads and stores
 # call check.c.
@@ -39,7 +39,7 @@ $(SIM_PCH_DIR)/cudasim.h.gch: sim/include/cudasim.h harness/runner.mk
 all: sim
 
 # What a runner exports to the student's shared object: the simulator's
-# symbols, less the controls a submission must not reach (grader/inspect.c
+# symbols, less the controls a submission must not reach (grader/compile/inspect.c
 # names the same ones to refuse a submission that calls them).
 SIM_CONTROLS := cudasimTakeChecks|cudasimCheck|cudasimTakeLines|cudasimMeasure|cudasimLastLaunchStats|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|cudasimGuardedDeviceAddress|cudasimDescribeAllocation|sim_[a-z_]*|cudasim_ctx_[a-z]*|backtrace_[a-z_]*
 $(B)/sim/student.dynlist: $(SIM_LIB)
@@ -89,7 +89,7 @@ $(B)/tests/sim/kernels/%.o: $(B)/tests/sim/kernels/%.cpp sim/include/cudasim.h
 
 $(B)/tests/sim/kernels/checked.o: SIM_COMPILE += $(SIM_CHECK)
 
-$(SIM_TEST_OBJS): PROJECT_CPPFLAGS += -Isim/include -I$(B)/grader
+$(SIM_TEST_OBJS): PROJECT_CPPFLAGS += -Isim/include -I$(B)
 $(B)/tests/sim/test_rewrite.o: $(B)/grader/runner_flags.h
 
 $(B)/tests/sim/test-sim: $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LIB)

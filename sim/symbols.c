@@ -8,7 +8,7 @@
  * Built without it, the simulator runs addr2line and nm instead, which works
  * wherever the process may start others.
  *
- * Layer 0 (now.c says what the layers are): calls nothing of the simulator's.
+ * Layer 0 (current_launch.c says what the layers are): calls nothing of the simulator's.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -13,13 +13,13 @@ import glob, os, re, subprocess, sys
 objdir = sys.argv[1]
 bad = []
 
-for path in sorted(glob.glob("grader/*.[ch]")):
+for path in sorted(glob.glob("grader/*/*.[ch]")):
     n = sum(1 for _ in open(path, encoding="utf-8", errors="replace"))
     if n > 600 and os.path.basename(path) != "batch.c":
         bad.append(f"{path} is {n} lines (at most 600)")
 
 # circles: an edge a -> b when a's object uses a symbol b's defines
-objs = sorted(glob.glob(os.path.join(objdir, "*.o")))
+objs = sorted(glob.glob(os.path.join(objdir, "*", "*.o")))
 if not objs:
     bad.append(f"no objects in {objdir}: build first")
 defs, uses = {}, {}
@@ -47,7 +47,7 @@ reported = set()
 for o in objs:
     r = reach(o)
     if o in r:
-        circle = tuple(sorted(os.path.basename(x)[:-2] for x in r if o in reach(x)))
+        circle = tuple(sorted(os.path.relpath(x, objdir)[:-2] for x in r if o in reach(x)))
         if circle not in reported:
             reported.add(circle)
             bad.append("a circle between grader/" + ", grader/".join(f + ".c" for f in circle))
@@ -60,22 +60,22 @@ allowed = {
     "grader": lambda h: not h.startswith("tui/"),
 }
 for folder, ok in allowed.items():
-    for path in sorted(glob.glob(folder + "/*.[ch]")):
+    for path in sorted(glob.glob(folder + "/*.[ch]") + glob.glob(folder + "/*/*.[ch]")):
         for h in re.findall(r'^#include "([^"]+)"', open(path, encoding="utf-8").read(), re.M):
             if "/" not in h:
-                h = folder + "/" + h
+                h = os.path.dirname(path) + "/" + h
             if not ok(h):
                 bad.append(f"{path} includes {h}: {folder}/ may not")
 
-# grader/ and harness/ are on the include path: a header named as a system one would shadow it
-for path in sorted(glob.glob("grader/*.h") + glob.glob("harness/*.h")):
+# harness/ is on a runner's include path: a header named as a system one would shadow it
+for path in sorted(glob.glob("harness/*.h")):
     name = os.path.basename(path)
     if any(os.path.exists(os.path.join(d, name)) for d in ("/usr/include", "/usr/include/x86_64-linux-gnu")):
         bad.append(f"{path} has a system header's name: <{name}> would find it")
 
 # one name, one type
 names = {}
-for path in sorted(glob.glob("grader/*.[ch]") + glob.glob("tui/*.[ch]") + glob.glob("common/*.[ch]") +
+for path in sorted(glob.glob("grader/*/*.[ch]") + glob.glob("tui/*.[ch]") + glob.glob("common/*.[ch]") +
                    glob.glob("lib/*.[ch]")):
     text = open(path, encoding="utf-8").read()
     for kind, name in re.findall(r'^(?:typedef\s+)?(struct|enum|union)\s+(\w+)\s*\{', text, re.M):

@@ -4,7 +4,7 @@
 # needs to read, write and grade the exercises, without the solutions.
 #
 # The reference kernels the runner links for timing ship as objects in
-# shipped/<backend>/NAME.o (grader/build.c uses them when solutions/NAME.cu
+# shipped/<backend>/NAME.o (grader/compile/build.c uses them when solutions/NAME.cu
 # is absent), the gold solutions for the tier in shipped/gpu/gold/NAME.o, the
 # starters that `make reset` puts back in shipped/starters/.
 # A demo's solution is its lesson, not an answer: demos ship their source.

@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "actions.h"
-#include "hint.h"
-#include "screen.h"
+#include "tui/actions.h"
+#include "tui/hint.h"
+#include "tui/screen.h"
 #include "lib/util.h"
 
 /* The current item if it is an exercise; else say why not and NULL. */

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "app.h"
+#include "tui/app.h"
 
 void action_edit(struct app *a);
 /* Grade the current exercise (or run the demo) and show the results. */

@@ -2,7 +2,7 @@
  * app: the session's state and the view stack (see app.h).  Calls no action
  * and no view: they call it.
  */
-#include "app.h"
+#include "tui/app.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "screen.h"
+#include "tui/screen.h"
 #include "lib/util.h"
 
 /* The next item to do: the first not done, in course order. */

@@ -11,12 +11,12 @@
 
 #include <stdbool.h>
 
-#include "grade.h"
-#include "result.h"
+#include "tui/grade.h"
+#include "tui/grader_json.h"
 #include "common/state.h"
-#include "view.h"
-#include "watch.h"
-#include "workbook.h"
+#include "tui/view.h"
+#include "tui/watch.h"
+#include "tui/workbook.h"
 
 #define MAX_VIEWS 8
 

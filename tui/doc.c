@@ -1,5 +1,5 @@
 /* doc: styled lines laid out at a width: word wrap, verbatim text, UTF-8 widths, ASCII (see doc.h). */
-#include "doc.h"
+#include "tui/doc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

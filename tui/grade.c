@@ -1,5 +1,5 @@
 /* grade: one grading or demo run as a job: its progress events and its verdict (see grade.h). */
-#include "grade.h"
+#include "tui/grade.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
-#include "proc.h"
-#include "report.h"
-#include "result.h"
+#include "tui/proc.h"
+#include "tui/report.h"
+#include "tui/grader_json.h"
 
 struct grading {
 	struct job job;

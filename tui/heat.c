@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "highlight.h"
-#include "screen.h"
+#include "tui/app.h"
+#include "tui/highlight.h"
+#include "tui/screen.h"
 #include "lib/util.h"
-#include "view.h"
+#include "tui/view.h"
 
 static const char *const kinds[][2] = {
 	{ "global_load", "global load" }, { "global_store", "global store" }, { "shared_load", "shared load" },

@@ -1,5 +1,5 @@
 /* highlight: C and CUDA source lines coloured and laid out in a doc (see highlight.h). */
-#include "highlight.h"
+#include "tui/highlight.h"
 
 #include <ctype.h>
 #include <stdlib.h>

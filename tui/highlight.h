@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "doc.h"
+#include "tui/doc.h"
 
 /*
  * Split one line (no '\n') into spans styled S_CODEBLOCK, S_KEYWORD, S_CUDA,

@@ -1,5 +1,5 @@
 /* hint: the hints that answer a verdict, and formulas in their text (see hint.h). */
-#include "hint.h"
+#include "tui/hint.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -10,9 +10,9 @@
 #ifndef TUI_HINT_H
 #define TUI_HINT_H
 
-#include "doc.h"
-#include "result.h"
-#include "workbook.h"
+#include "tui/doc.h"
+#include "tui/grader_json.h"
+#include "tui/workbook.h"
 
 /*
  * The hints for r, in the order they are revealed: those for its diagnoses

@@ -2,16 +2,16 @@
  * keys: the table of the workbook's keys, what each does (an action, or a
  * view to open), the help page made from it, and the status bar's hints.
  */
-#include "keys.h"
+#include "tui/keys.h"
 
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "actions.h"
-#include "screen.h"
+#include "tui/actions.h"
+#include "tui/screen.h"
 #include "lib/util.h"
-#include "view.h"
+#include "tui/view.h"
 
 struct key {
 	const char *name;	/* as the status bar and the help say it */

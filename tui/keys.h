@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "app.h"
+#include "tui/app.h"
 
 /*
  * Act on a key the top view left alone; false when no key of the table is

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "screen.h"
-#include "source.h"
+#include "tui/app.h"
+#include "tui/screen.h"
+#include "tui/source.h"
 #include "lib/util.h"
-#include "view.h"
+#include "tui/view.h"
 
 static void
 lesson_open(struct view *v)

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "app.h"
-#include "screen.h"
+#include "tui/app.h"
+#include "tui/screen.h"
 #include "lib/util.h"
-#include "view.h"
+#include "tui/view.h"
 
 #define HEADER_ROWS 3
 /* below this width the statuses are said short ("correct (sim)") */

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "app.h"
-#include "screen.h"
+#include "tui/app.h"
+#include "tui/screen.h"
 #include "lib/run.h"
 #include "lib/util.h"
-#include "view.h"
+#include "tui/view.h"
 
 static struct {
 	int item, width;

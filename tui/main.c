@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "actions.h"
-#include "app.h"
-#include "keys.h"
-#include "screen.h"
+#include "tui/actions.h"
+#include "tui/app.h"
+#include "tui/keys.h"
+#include "tui/screen.h"
 #include "common/exit.h"
 #include "common/json.h"
 #include "lib/util.h"

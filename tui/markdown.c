@@ -1,12 +1,12 @@
 /* markdown: a lesson through md4c into a doc: paragraphs, lists, quotes, tables, code (see markdown.h). */
-#include "markdown.h"
+#include "tui/markdown.h"
 
 #include <md4c.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "highlight.h"
+#include "tui/highlight.h"
 #include "lib/util.h"
 
 #define MAX_DEPTH 32

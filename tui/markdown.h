@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "doc.h"
+#include "tui/doc.h"
 
 /*
  * Append the Markdown src (len bytes) to d, laid out at width columns

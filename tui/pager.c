@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "markdown.h"
-#include "screen.h"
+#include "tui/markdown.h"
+#include "tui/screen.h"
 #include "lib/util.h"
-#include "view.h"
+#include "tui/view.h"
 
 int
 pager_reset(struct view *v)

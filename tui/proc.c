@@ -1,5 +1,5 @@
 /* proc: the workbook's background job over lib/run (see proc.h). */
-#include "proc.h"
+#include "tui/proc.h"
 
 #include <signal.h>
 #include <string.h>

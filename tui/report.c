@@ -3,7 +3,7 @@
  * cases, timing and the hardware's limit, diagnostics, hints), and a grading's
  * live progress.  Pure.
  */
-#include "report.h"
+#include "tui/report.h"
 
 #include <math.h>
 #include <regex.h>
@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "common/exit.h"
-#include "hint.h"
+#include "tui/hint.h"
 #include "lib/util.h"
 
 static void

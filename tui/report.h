@@ -6,9 +6,9 @@
 #ifndef TUI_REPORT_H
 #define TUI_REPORT_H
 
-#include "doc.h"
-#include "result.h"
-#include "workbook.h"
+#include "tui/doc.h"
+#include "tui/grader_json.h"
+#include "tui/workbook.h"
 
 /* One line of progress: a stage the grader entered, or a case it finished. */
 struct grade_step {

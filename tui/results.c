@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "hint.h"
-#include "report.h"
-#include "screen.h"
+#include "tui/app.h"
+#include "tui/hint.h"
+#include "tui/report.h"
+#include "tui/screen.h"
 #include "lib/util.h"
-#include "view.h"
+#include "tui/view.h"
 
 /* How many of item i's hints for its last verdict the student has seen. */
 static int

@@ -3,7 +3,7 @@
  * clipped text, the bars, questions on the bottom line, and a terminal given
  * back as it was on any exit.
  */
-#include "screen.h"
+#include "tui/screen.h"
 
 #include <curses.h>
 #include <term.h>

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "doc.h"
+#include "tui/doc.h"
 
 /* Whether the text is shown in ASCII (no UTF-8 locale) and in colour (NO_COLOR unset). */
 extern bool screen_ascii, screen_color;

@@ -1,5 +1,5 @@
 /* source: a solution without its markers, its answers marked (see source.h). */
-#include "source.h"
+#include "tui/source.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/markers.h"
-#include "highlight.h"
+#include "tui/highlight.h"
 #include "lib/util.h"
 
 struct solution_page {

@@ -4,7 +4,7 @@
 #ifndef TUI_SOURCE_H
 #define TUI_SOURCE_H
 
-#include "doc.h"
+#include "tui/doc.h"
 
 /*
  * Append the solution text to d at width columns, coloured as code: the

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "doc.h"
+#include "tui/doc.h"
 
 struct app;
 struct view;

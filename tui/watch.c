@@ -1,5 +1,5 @@
 /* watch: inotify on a file's directory, for the saves of any editor (see watch.h). */
-#include "watch.h"
+#include "tui/watch.h"
 
 #include <errno.h>
 #include <libgen.h>

@@ -1,5 +1,5 @@
 /* workbook: finding the workbook and reading `cudalings list --json` (see workbook.h). */
-#include "workbook.h"
+#include "tui/workbook.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>

@@ -17,7 +17,7 @@
  *                                  thread_rank, size, block_rank, num_blocks, ...
  *
  * Not here: multi-grid groups. A file that names them is graded on a GPU
- * (grader/submission.c says so).
+ * (grader/compile/submission.c says so).
  */
 #ifndef CUDASIM_COOPERATIVE_GROUPS_H
 #define CUDASIM_COOPERATIVE_GROUPS_H

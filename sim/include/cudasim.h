@@ -448,7 +448,7 @@ CUDASIM_EXTERN_C cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream);
 CUDASIM_EXTERN_C cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 CUDASIM_EXTERN_C cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
 CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int block_size, size_t dyn_smem, unsigned flags);
-/* Declared for the grader to refuse by name (grader/inspect.c says why), as on a GPU: host
+/* Declared for the grader to refuse by name (grader/compile/inspect.c says why), as on a GPU: host
  * memory a kernel could reach. The simulator defines none of them. */
 CUDASIM_EXTERN_C cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags);
 CUDASIM_EXTERN_C cudaError_t cudaHostUnregister(void *ptr);
@@ -514,7 +514,7 @@ struct cudasimFinding {
 	char where[256], other_where[256];	/* "file:line" */
 };
 /*
- * One launch's own figures, for a performance estimate (grader/estimate.c):
+ * One launch's own figures, for a performance estimate (grader/engine/estimate.c):
  * its shape, its counts, the barrier intervals in which a thread loaded from
  * global memory (the loads a thread may have in flight at once are its loads
  * per such interval), and the requests of its first detail_blocks blocks.

@@ -16,13 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "batch_late.h"
-#include "batch_lock.h"
-#include "batch_rows.h"
-#include "gradable.h"
+#include "grader/batch/batch.h"
+#include "grader/batch/batch_late.h"
+#include "grader/batch/batch_lock.h"
+#include "grader/batch/batch_rows.h"
+#include "grader/compile/gradable.h"
 #include "lib/util.h"
-#include "memlimit.h"
+#include "grader/batch/memlimit.h"
 
 static char tmp[PATH_MAX], class_dir[PATH_MAX + 16], out_dir[PATH_MAX + 16], fake[PATH_MAX], log_path[PATH_MAX + 16];
 static char broken[PATH_MAX + 16], bin[PATH_MAX + 16];
@@ -426,13 +426,13 @@ Test(batch, a_student_claimed_by_another_process_is_left_to_it)
 {
 	put(class_dir, "ann.cu", "PASS\n");
 	put(class_dir, "bob.cu", "PASS\n");
-	int fd = claim_student(out_dir, "ann");
+	int fd = batch_lock_claim(out_dir, "ann");
 	cr_assert(fd >= 0);
-	cr_assert_eq(claim_student(out_dir, "ann"), -1, "a claim is one process's");
+	cr_assert_eq(batch_lock_claim(out_dir, "ann"), -1, "a claim is one process's");
 	cr_assert_eq(run(1, 30), 0);
 	cr_assert_null(row("ann"));
 	cr_assert(line_has("bob", ",yes"));
-	claim_release(fd);
+	batch_lock_unclaim(fd);
 	cr_assert_eq(run(1, 30), 0);
 	cr_assert(line_has("ann", ",yes"));
 }
@@ -617,33 +617,33 @@ Test(batch, one_lane_per_gpu_that_nvidia_smi_lists_or_cuda_visible_devices_names
 Test(memory, limits_share_the_budget_between_floor_and_cap)
 {
 	struct memory_limits m;
-	memory_limits_compute(24 * GiB, 1, &m);
+	memlimit_compute(24 * GiB, 1, &m);
 	cr_assert_eq(m.runner, RUNNER_CAP);
 	cr_assert_eq(m.compile, COMPILE_CAP);
-	memory_limits_compute(64 * GiB, 8, &m);
+	memlimit_compute(64 * GiB, 8, &m);
 	cr_assert_eq(m.runner, 8 * GiB);
 	cr_assert_eq(m.compile, 4 * GiB);
-	memory_limits_compute(8 * GiB, 16, &m);
+	memlimit_compute(8 * GiB, 16, &m);
 	cr_assert_eq(m.runner, RUNNER_FLOOR, "never below what a grading needs");
 	cr_assert_eq(m.compile, COMPILE_FLOOR);
-	memory_limits_compute(0, 4, &m);
+	memlimit_compute(0, 4, &m);
 	cr_assert_eq(m.runner, RUNNER_CAP, "nothing known: the caps");
-	cr_assert_eq(memory_lanes_that_fit(3 * GiB + GiB / 2), 3);
-	cr_assert_eq(memory_lanes_that_fit(GiB / 4), 1);
+	cr_assert_eq(memlimit_lanes_that_fit(3 * GiB + GiB / 2), 3);
+	cr_assert_eq(memlimit_lanes_that_fit(GiB / 4), 1);
 }
 
 Test(memory, a_slurm_allocation_is_the_budget_when_it_is_smaller)
 {
 	const char *source;
 	setenv("SLURM_MEM_PER_NODE", "3072", 1);
-	cr_assert_eq(memory_budget(&source), 3 * GiB);
+	cr_assert_eq(memlimit_budget(&source), 3 * GiB);
 	cr_assert_str_eq(source, "the Slurm allocation");
 	unsetenv("SLURM_MEM_PER_NODE");
 	setenv("SLURM_MEM_PER_CPU", "1024", 1);
 	setenv("SLURM_CPUS_ON_NODE", "2", 1);
-	cr_assert_eq(memory_budget(&source), 2 * GiB);
+	cr_assert_eq(memlimit_budget(&source), 2 * GiB);
 	unsetenv("SLURM_MEM_PER_CPU");
-	cr_assert_gt(memory_budget(&source), 0);
+	cr_assert_gt(memlimit_budget(&source), 0);
 	cr_assert(!strcmp(source, "MemAvailable") || strstr(source, "cgroup"));
 }
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "batch_rows.h"
+#include "grader/batch/batch.h"
+#include "grader/batch/batch_rows.h"
 #include "common/json.h"
-#include "scaffold.h"
+#include "grader/exercise/scaffold.h"
 
 /* An exercise of two correctness cases (1 and 33) and a timed one. */
 static struct exercise

@@ -13,11 +13,11 @@
 
 #include "cudasim.h"
 #include "kernels/kernels.h"
-#include "sim_test.h"
+#include "tests/sim/sim_test.h"
 
 #define REWRITE "build/sim/cudasim-rewrite"
 /* as the grader compiles a rewritten file (harness/runner.mk) */
-#include "runner_flags.h"
+#include "grader/runner_flags.h"
 #define SIM_COMPILE_LINE SIM_CXX_LINE " " SIM_CXXFLAGS_LINE
 
 Test(rewrite, tricky_sources_run, .timeout = 10)

@@ -16,7 +16,7 @@
 #include "cudasim.h"
 #include "sim/fill.h"
 #include "kernels/kernels.h"
-#include "sim_test.h"
+#include "tests/sim/sim_test.h"
 
 #define ERRORS_CU "tests/sim/kernels/errors.cu"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cudasim.h"
-#include "sim_test.h"
+#include "tests/sim/sim_test.h"
 
 int
 mark_line(const char *path, const char *name)

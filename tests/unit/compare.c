@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "grader/engine/compare.h"
 #include "sim/fill.h"
 
 static float

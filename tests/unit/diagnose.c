@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagnose.h"
+#include "grader/engine/diagnose.h"
 
 /* compute-sanitizer's reports as its memcheck, racecheck and synccheck print them */
 static const char memcheck_log[] =

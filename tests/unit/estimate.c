@@ -1,8 +1,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "estimate.h"
-#include "manifest.h"
+#include "grader/engine/estimate.h"
+#include "grader/exercise/manifest.h"
 
 /* A 2D exercise timed at 4096 x 4096, measured at 256 x 256: every count scales by 256. */
 static struct exercise exercise = { .name = "t", .ndims = 2, .has_timed = true, .timed = { 4096, 4096 },

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lines.h"
+#include "grader/sass/lines.h"
 
 /*
  * The shape of `ncu --import R --page source --print-source cuda,sass --csv`: per function and file,

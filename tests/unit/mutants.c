@@ -1,10 +1,10 @@
-/* The mutant generator (grader/mutants.c): each operator on a small source, and what it must leave alone. */
+/* The mutant generator (grader/mutants/mutants.c): each operator on a small source, and what it must leave alone. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mutants.h"
+#include "grader/mutants/mutants.h"
 
 struct made {
 	struct mutant *m;

@@ -1,4 +1,4 @@
-/* Options as data (grader/options.c): reading them with getopt_long, their messages, their usage text. */
+/* Options as data (grader/cmd/options.c): reading them with getopt_long, their messages, their usage text. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "options.h"
+#include "grader/cmd/options.h"
 
 static const struct option_spec specs[] = {
 	OPT_VALUE("file", "PATH", "the file"),

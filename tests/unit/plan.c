@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "lib/buf.h"
-#include "plan.h"
+#include "harness/plan.h"
 
 static void
 record(struct buf *plan, uint32_t kind, const void *body, size_t n)

@@ -6,10 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diagnose.h"
-#include "point.h"
-#include "session.h"
-#include "verdict.h"
+#include "grader/engine/diagnose.h"
+#include "grader/engine/point.h"
+#include "grader/engine/session.h"
+#include "grader/engine/verdict.h"
 
 #define HEAD "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\"," \
 	     "\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "grader/engine/report.h"
 
 static struct exercise exercise = { .name = "transpose" };
 

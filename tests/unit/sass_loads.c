@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sass.h"
-#include "sass_loads.h"
+#include "grader/sass/sass.h"
+#include "grader/sass/sass_loads.h"
 #include "lib/util.h"
 
 static const char *const paths[] = { "/tmp/x/source.cu", "/tmp/x/source.cu", NULL };

@@ -6,11 +6,11 @@
 
 #include <unistd.h>
 
-#include "capture.h"
+#include "grader/engine/capture.h"
 #include "lib/file.h"
-#include "plan.h"
-#include "sandbox.h"
-#include "session.h"
+#include "harness/plan.h"
+#include "harness/sandbox.h"
+#include "grader/engine/session.h"
 
 static struct exercise exercise = { .name = "col_sums", .ncases = 24, .threshold_ratio = 1.25 };
 

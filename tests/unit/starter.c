@@ -1,7 +1,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "starter.h"
+#include "grader/exercise/starter.h"
 
 Test(starter, blocks_become_todos_with_the_starter_lines, .timeout = 5)
 {

@@ -1,7 +1,7 @@
 #include <criterion/criterion.h>
 
-#include "rng.h"
-#include "stats.h"
+#include "harness/rng.h"
+#include "harness/stats.h"
 
 Test(stats, median_of_odd_and_even_counts, .timeout = 5)
 {

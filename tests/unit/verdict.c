@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdict.h"
+#include "grader/engine/verdict.h"
 
 static struct gpu_threshold table[] = { { "NVIDIA H200", 80.0 } };
 static struct exercise exercise = { .name = "transpose", .threshold_ratio = 1.25 };

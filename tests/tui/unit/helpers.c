@@ -1,4 +1,4 @@
-#include "helpers.h"
+#include "tests/tui/unit/helpers.h"
 
 #include <criterion/criterion.h>
 #include <ftw.h>

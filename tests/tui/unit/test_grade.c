@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "helpers.h"
+#include "tests/tui/unit/helpers.h"
 #include "tui/grade.h"
 #include "tui/proc.h"
 #include "lib/util.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "tests/tui/unit/helpers.h"
 #include "tui/hint.h"
 #include "lib/util.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "tests/tui/unit/helpers.h"
 #include "lib/file.h"
 #include "lib/util.h"
 #include "tui/markdown.h"

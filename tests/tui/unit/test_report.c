@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "tests/tui/unit/helpers.h"
 #include "tui/report.h"
 #include "lib/util.h"
 #include "tui/workbook.h"

@@ -1,7 +1,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "helpers.h"
+#include "tests/tui/unit/helpers.h"
 #include "tui/source.h"
 #include "lib/util.h"
 

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "helpers.h"
+#include "tests/tui/unit/helpers.h"
 #include "common/state.h"
 #include "lib/util.h"
 

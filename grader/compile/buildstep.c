@@ -1,0 +1,186 @@
+/*
+ * buildstep: one step of the grader's own builds (see buildstep.h): argv
+ * lists, when a target is stale, and the step run atomically.
+ */
+#include "grader/compile/buildstep.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/run.h"
+#include "lib/util.h"
+#include "common/root.h"
+
+void
+args_add(struct args *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 32;
+		a->v = xrealloc(a->v, sizeof(char *) * (size_t)a->cap);
+	}
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+void
+args_free(struct args *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->n = a->cap = 0;
+}
+
+char *
+args_join(const struct args *a)
+{
+	struct buf b = { 0 };
+	for (int i = 0; i < a->n; i++)
+		buf_addf(&b, "%s%s", i ? " " : "", a->v[i]);
+	return buf_detach(&b);
+}
+
+/*
+ * The files a .d file's text lists, one at a time: each call cuts the next
+ * path out of *cursor in place and returns it, or NULL at the end (-MP's
+ * phony targets end the list).
+ */
+char *
+depfile_next(char **cursor)
+{
+	char *p = *cursor;
+	if (!*p)
+		return NULL;
+	while (*p && (isspace((unsigned char)*p) || (*p == '\\' && isspace((unsigned char)p[1]))))
+		p++;
+	char *start = p;
+	while (*p && !isspace((unsigned char)*p) && !(*p == '\\' && isspace((unsigned char)p[1])))
+		p++;
+	if (p == start || p[-1] == ':')
+		return NULL;
+	*cursor = *p ? p + 1 : p;
+	*p = 0;
+	return start;
+}
+
+/* The text after the target of a .d file: where its list begins. */
+char *
+depfile_list(char *text)
+{
+	char *colon = strchr(text, ':');
+	return colon ? colon + 1 : text;
+}
+
+/* The files a .d file lists, newer than `mtime`? */
+static bool
+deps_newer(const char *depfile, int64_t mtime)
+{
+	char *text = read_file(depfile, NULL);
+	if (!text)
+		return true;
+	bool newer = false;
+	char *cursor = depfile_list(text);
+	for (char *dep; !newer && (dep = depfile_next(&cursor));) {
+		int64_t t = file_mtime(dep);
+		newer = t < 0 || t > mtime;
+	}
+	free(text);
+	return newer;
+}
+
+/* Is `target` missing, built by another command, or older than a dependency? */
+bool
+build_stale(const char *target, const struct args *cmd, const char *const *deps, int ndeps, const char *depfile)
+{
+	int64_t t = file_mtime(target);
+	if (t < 0)
+		return true;
+	char *cmdfile = xasprintf("%s.cmd", target), *want = args_join(cmd);
+	char *have = read_file(cmdfile, NULL);
+	bool changed = !have || strcmp(have, want);
+	free(have);
+	free(want);
+	free(cmdfile);
+	if (changed)
+		return true;
+	for (int i = 0; i < ndeps; i++) {
+		int64_t d = file_mtime(deps[i]);
+		if (d < 0 || d > t)
+			return true;
+	}
+	return depfile && deps_newer(depfile, t);
+}
+
+static void
+remember_command(const char *target, const struct args *cmd)
+{
+	char *cmdfile = xasprintf("%s.cmd", target), *line = args_join(cmd);
+	write_file_atomic(cmdfile, line, strlen(line));
+	free(cmdfile);
+	free(line);
+}
+
+int
+build_make_parent(const char *path, struct buf *log)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int status = 0;
+	if (slash) {
+		*slash = 0;
+		if (mkdir_p(dir)) {
+			buf_addf(log, "cannot create '%s': %s\n", dir, strerror(errno));
+			status = -1;
+		}
+	}
+	free(dir);
+	return status;
+}
+
+/* Run `cmd` to make `target` unless it is up to date. Paths are relative to the root. */
+int
+build_step(const char *target, const struct args *cmd, const char *const *deps, int ndeps,
+	   const char *depfile, struct buf *log)
+{
+	if (!build_stale(target, cmd, deps, ndeps, depfile))
+		return 0;
+	if (build_make_parent(target, log))
+		return -1;
+	if (getenv("CUDALINGS_VERBOSE")) {
+		char *line = args_join(cmd);
+		fprintf(stderr, "  %s\n", line);
+		free(line);
+	}
+	/* built under a name of its own, then renamed: a grading running beside this one keeps its file */
+	char *tmp = xasprintf("%s.tmp-%d", target, (int)getpid());
+	struct args run = { 0 };
+	for (int i = 0; i < cmd->n; i++)
+		args_add(&run, strcmp(cmd->v[i], target) ? cmd->v[i] : tmp);
+	struct buf out = { 0 };
+	char *tmp_abs = root_path(tmp), *target_abs = root_path(target);
+	run_remove_on_signal(tmp_abs, true); /* a Ctrl-C mid-compile leaves no half-made file */
+	bool ok = run_command(run.v, workbook_root(), 600, &out);
+	if (ok && rename(tmp_abs, target_abs)) {
+		buf_addf(&out, "cannot rename '%s': %s\n", tmp, strerror(errno));
+		ok = false;
+	}
+	if (!ok) {
+		char *line = args_join(cmd);
+		buf_addf(log, "%s\n%s", line, out.data ? out.data : "");
+		free(line);
+		unlink(tmp_abs);
+	} else {
+		remember_command(target, cmd);
+	}
+	run_remove_on_signal(tmp_abs, false);
+	free(tmp_abs);
+	free(target_abs);
+	free(tmp);
+	args_free(&run);
+	buf_free(&out);
+	return ok ? 0 : -1;
+}

@@ -1,0 +1,54 @@
+/*
+ * estimate: how fast a kernel graded on the simulator would be on a GPU,
+ * from the simulator's counts — an estimate for a student without one,
+ * never a verdict (the budgets keep the simulator's pass or fail).
+ *
+ * The simulator measures each launch of the student's launcher and of the
+ * reference solution's on the measured case (the timed case made small),
+ * and takes the shapes both launchers pick at the timed size without
+ * running them. The counts are scaled to the timed size and turned into a
+ * time on a named GPU by a roofline-like model: the slowest of DRAM, L2,
+ * and the waves of blocks the SMs hold at once, each wave as long as its
+ * threads' rounds of memory latency plus its L1 and shared-memory work.
+ * bench/estimate.md says how its few constants were fitted and how far the
+ * estimate lies from an H100's measurements on files it never saw.
+ */
+#ifndef CUDALINGS_ESTIMATE_H
+#define CUDALINGS_ESTIMATE_H
+
+#include <stdbool.h>
+#include "harness/protocol.h"
+
+struct exercise;
+
+/* One side's estimate (the student's or the reference's), in µs, and its parts. */
+struct estimate_side {
+	double us;
+	double dram_us, l2_us, waves_us; /* summed over launches; waves_us = latency + l1 + shared */
+	double latency_us, l1_us, shared_us;
+	int launches;
+	/* the model's inputs at the timed size, summed over launches (bench/estimate_fit.py refits from them) */
+	double waves, rounds, lines, wavefronts, sms;
+};
+
+struct estimate {
+	bool made;
+	const char *gpu;        /* "H100" */
+	double ratio;           /* the student's estimate over the reference's */
+	double threshold_ratio; /* the exercise's */
+	struct estimate_side student, reference;
+	char text[160];         /* "estimated 3.4× the reference on an H100 (from the simulator's counts; a GPU decides)" */
+	const char *bound;      /* what limits the student's kernel: "DRAM", "L2", "latency", "L1", "shared memory" */
+};
+
+/*
+ * The estimate from the measured case's launches (by protocol aux: 0 the
+ * student's, 1 the reference's, 2 and 3 their shapes at the timed size);
+ * e->timed and the measured case's sizes scale them. Fills *out; out->made
+ * is false when a side has no counts (a launcher that launched nothing).
+ */
+void estimate_make(const struct exercise *e, const int *measured_dims,
+		   const struct proto_launch launches[4][PROTO_MAX_LAUNCHES], const int nlaunches[4],
+		   struct estimate *out);
+
+#endif

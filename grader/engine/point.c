@@ -1,0 +1,221 @@
+/*
+ * point: an exercise's point checked on a GPU by the simulator's rule,
+ * its budgets measured by Nsight Compute over one launch of the timed case.
+ * Declared in point.h.
+ *
+ * Cost: ncu's start, with the process it profiles, is about 1.9 s on an
+ * H100 (bench/ncu-budgets-h100.md), more than a whole grading. So both
+ * start while the file compiles, as the graded runner does: the process
+ * opens the GPU there too (the context, and what ncu sets up in it), then
+ * waits for a byte before it loads the submission. What is left after the
+ * graded run is the submission's load, the correctness cases' plans (the
+ * launcher's state, as graded), the one profiled launch with its replays,
+ * and ncu's end; the timed size's inputs are drawn on the device and its
+ * outputs sent nowhere (the runner's --figures-only, cmdline_argv's).
+ * Not cheaper ways: a smaller case than the timed one (a launcher may pick
+ * its kernel, or a kernel its path, by the size, which the workbook states:
+ * the point must see the launch whose time was judged), or fewer metrics
+ * (the sectors' use, instrumented, is what lets a float4 kernel count as
+ * the simulator counts it).
+ *
+ * Trust: the figures come from ncu's log file, which the ncu front end
+ * writes; the profiled process's output is dropped. Only the student's
+ * launch is in the profiler's range (the runner brackets it with
+ * cudaProfilerStart/Stop), so the harness's own kernels count for nothing.
+ */
+#include "grader/engine/point.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grader/compile/build.h"
+#include "grader/engine/timelimit.h"
+#include "grader/engine/diagnose.h"
+#include "grader/engine/cmdline.h"
+#include "lib/util.h"
+#include "common/root.h"
+
+char **
+point_process_argv(const struct exercise *e, char *const *runner_options)
+{
+	int n = 0;
+	while (runner_options[n])
+		n++;
+	char **options = xcalloc((size_t)n + 3, sizeof(char *));
+	memcpy(options, runner_options, (size_t)n * sizeof(char *));
+	options[n] = "--wait-go";
+	options[n + 1] = "1";
+	char **argv = cmdline_argv(e, options, ARGV_TOOL_TIMED_SIZE, -1, NULL);
+	free(options);
+	return argv;
+}
+
+/* The profiled process's protocol: its outputs at the timed size are nobody's to judge. */
+static void
+drop_channel(struct child *c, const char *data, size_t n)
+{
+	(void)c, (void)data, (void)n;
+}
+
+static void
+point_start(struct point_run *p, char **argv, int channel_fd)
+{
+	memset(p, 0, sizeof(*p));
+	p->ncu.pid = -1;
+	p->begun = true;
+	char *program = toolchain_cuda_tool("ncu");
+	if (!program) {
+		p->why_not = xstrdup("Nsight Compute (ncu) is not beside nvcc on this machine");
+		return;
+	}
+	snprintf(p->dir, sizeof(p->dir), "/tmp/cudalings-point-XXXXXX");
+	if (!mkdtemp(p->dir)) {
+		p->dir[0] = 0;
+		p->why_not = xstrdup("no folder for Nsight Compute's log could be made in /tmp");
+		free(program);
+		return;
+	}
+	p->log = xasprintf("%s/ncu.log", p->dir);
+	char launches[16];
+	snprintf(launches, sizeof(launches), "%d", POINT_MAX_KERNELS);
+	/* the clocks as they are (METHOD.md, and the timing, leave them alone); the student's launch alone;
+	   no caches flushed before each replay pass: what the budgets count (requests, the sectors and
+	   bank wavefronts they ask for, the bytes of each sector used) is the same in a warm cache or a
+	   cold one, unlike the time or the hit rates, which this run measures neither of */
+	char *tool[] = { program, "--clock-control", "none", "--cache-control", "none", "--profile-from-start", "off",
+			 "--launch-count", launches, "--csv", "--print-units", "base", "--log-file", p->log, "--metrics",
+			 (char *)diagnose_ncu_budget_metrics, NULL };
+	int ntool = sizeof(tool) / sizeof(*tool) - 1, nargs = 0;
+	while (argv[nargs])
+		nargs++;
+	char **all = xcalloc((size_t)(ntool + nargs + 1), sizeof(char *));
+	memcpy(all, tool, sizeof(char *) * (size_t)ntool);
+	memcpy(all + ntool, argv, sizeof(char *) * (size_t)nargs);
+	p->ncu = (struct child){ .label = "ncu", .on_channel = drop_channel };
+	/* ncu starts the process as its child: no limit on processes; it waits on its input for the go */
+	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = channel_fd,
+					 .timeout_s = COMPILE_LIMIT_S + START_LIMIT_S + TIMED_LIMIT_S + POINT_LIMIT_S,
+					 .output_cap = 16 * 1024, .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT,
+					 .input_pipe = true, .clean_on_exit = true };
+	p->started = child_spawn(&p->ncu, all, &options) == 0;
+	if (!p->started)
+		p->why_not = xstrdup("Nsight Compute (ncu) could not be started");
+	free(all);
+	free(program);
+}
+
+void
+point_begin(struct point_run *p, const struct exercise *e, enum backend backend, char *const *runner_options,
+	    int channel_fd)
+{
+	if (p->begun || backend != BACKEND_GPU || !e->budgets_on_gpu)
+		return;
+	char **argv = point_process_argv(e, runner_options);
+	point_start(p, argv, channel_fd);
+	cmdline_free_argv(argv);
+}
+
+/* The first line of text that starts with `mark`, without it (you own it), or NULL. */
+static char *
+line_after(const char *text, const char *mark)
+{
+	const char *at = text ? strstr(text, mark) : NULL;
+	if (!at)
+		return NULL;
+	at += strlen(mark);
+	while (*at == ' ')
+		at++;
+	return xstrndup(at, strcspn(at, "\n"));
+}
+
+int
+point_read_log(const char *log, struct proto_counts *c, char **why)
+{
+	double gbps;
+	*why = NULL;
+	int kernels = log ? diagnose_parse_ncu(log, c, &gbps) : -1;
+	if (kernels > 0)
+		return kernels;
+	/* what stopped it: an error of ncu's (no access to the counters, a driver it cannot use), or no kernel */
+	char *error = line_after(log, "==ERROR==");
+	if (error)
+		*why = xasprintf("Nsight Compute could not measure the launch: %s", error);
+	else if (log && strstr(log, "No kernels were profiled"))
+		*why = xstrdup("Nsight Compute measured no kernel in the launch at the timed size");
+	else
+		*why = xstrdup("Nsight Compute wrote no figures");
+	free(error);
+	return -1;
+}
+
+void
+point_finish(struct point_run *p, struct session *s, bool wanted)
+{
+	struct grade_result *r = s->r;
+	if (!p->begun || !wanted) {
+		point_release(p);
+		return;
+	}
+	r->point.state = POINT_NOT_CHECKED;
+	if (!p->started) {
+		r->point.why_not = p->why_not ? xstrdup(p->why_not) : xstrdup("Nsight Compute did not run");
+		return;
+	}
+	child_send_input(&p->ncu, "g", 1, true);
+	p->ncu.deadline = now_seconds() + POINT_LIMIT_S;
+	child_wait(&p->ncu);
+	char *log = read_file(p->log, NULL);
+	struct proto_counts counts;
+	char *why = NULL;
+	int kernels = point_read_log(log, &counts, &why);
+	if (kernels < 0 && p->ncu.timed_out) {
+		free(why);
+		why = xasprintf("Nsight Compute ran past %d s", POINT_LIMIT_S);
+	} else if (kernels < 0 && !log) {
+		char *status = child_describe_status(&p->ncu);
+		free(why);
+		why = xasprintf("Nsight Compute %s and wrote no log: %.300s", status,
+				p->ncu.output.data ? p->ncu.output.data : "");
+		free(status);
+	}
+	free(log);
+	if (kernels < 0) {
+		r->point.why_not = why;
+		return;
+	}
+	r->point.kernels = kernels;
+	if (kernels >= POINT_MAX_KERNELS) {
+		/* the kernels past the last one measured could be anything: refused, never waved through */
+		r->point.why_not = xasprintf("the launch at the timed size started %d kernels or more, and Nsight Compute "
+					     "measures the first %d", POINT_MAX_KERNELS, POINT_MAX_KERNELS);
+		if (s->tool_stage == STAGE_NONE) {
+			s->tool_stage = STAGE_PERFORMANCE;
+			s->tool_message = xasprintf("this exercise's budgets are measured over every kernel of one launch, "
+						    "and yours started %d or more: %s", POINT_MAX_KERNELS,
+						    "launch fewer kernels");
+		}
+		return;
+	}
+	diagnose_figures(&counts, "nsight compute", &r->figures);
+	r->point.state = POINT_CHECKED;
+	r->point.by = "nsight compute";
+}
+
+void
+point_release(struct point_run *p)
+{
+	if (p->started)
+		child_release(&p->ncu);
+	p->started = false;
+	if (p->log)
+		unlink(p->log);
+	if (p->dir[0])
+		rmdir(p->dir);
+	p->dir[0] = 0;
+	free(p->log);
+	p->log = NULL;
+	free(p->why_not);
+	p->why_not = NULL;
+}

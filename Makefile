@@ -1,5 +1,5 @@
 # cudalings — one non-recursive Makefile. Build output goes to build/.
-# Parts add their own rules through the fragments included below (sim/, tui/,
+# Parts add their own rules through the fragments included below (sim/, tui/, tools/,
 # tests/); every fragment uses the variables and helpers defined here.
 #
 # `make help` lists the targets; V=1 shows full commands.
@@ -71,6 +71,7 @@ $(RUNNER_FLAGS_USERS): PROJECT_CPPFLAGS += -I$(B)
 -include sim/sim.mk
 -include tui/tui.mk
 include tests/tests.mk
+-include tools/instructor.mk
 -include tests/instructor/instructor.mk
 
 # The student copy (make dist, with shipped/ in place of solutions/) ships only the tests that need no
@@ -83,21 +84,32 @@ $(B)/cudalings: $(B)/grader/cmd/main.o $(CUDALINGS_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CUDALINGS_LIBS)
 
-# Before the first compile, what the build needs from Debian (tools/deps.sh installs it, or says how).
+# What the build needs from Debian: an explicit step, make deps (tools/deps.sh installs what is missing, or
+# says how). The goals typed first on a bare machine (make, make tui, make grade, make test) take that step
+# themselves, once, while make reads this file and so before anything is compiled; a stamp says it was done
+# (build/deps-build.stamp, build/deps-test.stamp), and tools/deps.sh newer than it does it again. No
+# object waits on it: a built tree's make runs no apt-get, and make -q asks nothing.
+DEPS_KIND := $(if $(filter test test-long,$(MAKECMDGOALS)),test,$(if $(filter all tui grade,$(MAKECMDGOALS))$(if $(MAKECMDGOALS),,all),build))
+deps_run = CC='$(CC)' CPPFLAGS='$(CPPFLAGS)' sh tools/deps.sh $(1) && mkdir -p $(B) && touch $(B)/deps-$(1).stamp
+ifneq ($(DEPS_KIND),)
+ifneq ($(shell [ $(B)/deps-$(DEPS_KIND).stamp -nt tools/deps.sh ] && echo done),done)
+$(if $(shell $(call deps_run,$(DEPS_KIND)) >&2 && echo done),,$(error tools/deps.sh $(DEPS_KIND) did not finish: its message above says what to do))
+endif
+endif
 .PHONY: deps deps-test
-## deps: install what the build needs from Debian (tools/deps.sh; make tui and make test do it first)
+## deps: install what the build needs from Debian (tools/deps.sh; make, make tui and make test do it once)
 deps:
-	$(Q)sh tools/deps.sh build
+	$(Q)$(call deps_run,build)
 ## deps-test: the same, with what the tests need (Criterion, tmux, python3)
 deps-test:
-	$(Q)sh tools/deps.sh test
+	$(Q)$(call deps_run,test)
 
-$(B)/%.o: %.c | deps
+$(B)/%.o: %.c
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(CFLAGS) $(WARN) $(DEPFLAGS) -std=gnu11 -c -o $@ $<
 
-$(B)/%.o: %.cpp | deps
+$(B)/%.o: %.cpp
 	$(call msg,CXX,$<)
 	@mkdir -p $(@D)
 	$(Q)$(CXX) $(ALL_CPPFLAGS) $(CXXFLAGS) $(WARN) $(DEPFLAGS) -std=gnu++17 -c -o $@ $<
@@ -112,11 +124,17 @@ AFTER   ?=
 export EX FILE BACKEND AFTER
 MAKE_ARGS := sh tools/make-args.sh
 
-.PHONY: grade list prepare
-## prepare: build each exercise's grader side ahead of its first grading (make and make tui run it)
-prepare: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
+.PHONY: prepare
+## prepare: build each exercise's grader side ahead of its first grading (make tui and make test do)
+# A stamp with what the grader's side is built from: a built tree's make tui runs no grader. Only a head
+# start: a grading builds what is missing or stale itself, so a stamp that misses a change costs time, never
+# a verdict.
+PREPARED := $(B)/prepared.stamp
+prepare: $(PREPARED)
+$(PREPARED): $(B)/cudalings $(SIM_BUILT) workbook.json $(wildcard harness/* harness/*/* solutions/*.cu solutions/*/*.cu \
+		shipped/*/*.o shipped/*/*/*.o sim/include/*)
 	$(Q)$(B)/cudalings prepare --quiet
-all: prepare
+	@touch $@
 
 .PHONY: grade grade-run list
 ## grade: grade one exercise: make grade EX=transpose [FILE=path] [BACKEND=gpu|sim]
@@ -128,13 +146,13 @@ ifneq ($(filter grade,$(MAKECMDGOALS)),)
 -load $(B)/make_exit.so
 GRADE_STATUS := $(B)/grade-status-$(shell echo $$PPID)
 endif
-grade-run: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
+grade-run: $(B)/cudalings $(SIM_BUILT)
 	@$(cudalings-hold-interrupt )trap : INT; $(MAKE_ARGS) grade $(B)/cudalings; echo $$? >$(GRADE_STATUS)
 grade: grade-run
 	@$(cudalings-exit $(GRADE_STATUS))s=$$(cat $(GRADE_STATUS)); rm -f $(GRADE_STATUS); exit $$s
 # The plugin is a convenience: where it cannot be built (no gnumake.h) make grade still grades, with
 # make's own exit status and error line, as before it.
-$(B)/make_exit.so: tools/make-exit.c | deps
+$(B)/make_exit.so: tools/make-exit.c
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -shared -fPIC -o $@ $< || echo "make grade: $< did not build: make's own exit status stays"
@@ -157,15 +175,15 @@ TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 TEST_LOGS := $(B)/test-logs
 ## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator), in parallel
 # The submissions that never end spin against the simulator's CPU limits: 5 s a launch here, not 20.
-test: deps-test
+test:
 	@rm -rf $(TEST_LOGS)
 	@CUDALINGS_SIM_CPU_LIMIT=$${CUDALINGS_SIM_CPU_LIMIT:-5} \
 		$(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-suites
 
-test-built: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui) $(TEST_PREREQS) prepare
+test-built: $(B)/cudalings $(SIM_BUILT) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui) $(TEST_PREREQS) $(PREPARED)
 
 ## check-exercises: every exercise compiles; starters fail, solutions pass, every mutant of a solution fails
-check-exercises: $(B)/cudalings $(if $(wildcard sim/sim.mk),sim)
+check-exercises: $(B)/cudalings $(SIM_BUILT)
 	@$(B)/cudalings check --mutants
 
 ## starters: write missing exercises/ files from the solutions (never overwrites an edited one)

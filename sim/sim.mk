@@ -26,7 +26,9 @@ SIM_LINK = $(SIM_LIB) $(SIM_LIBS)
 
 .PHONY: sim
 ## sim: build the CPU simulator (build/sim/cudasim-rewrite, build/sim/libcudasim.a)
-sim: $(SIM_LIB) $(SIM_REWRITE) $(B)/sim/student.dynlist $(SIM_PCH_DIR)/cudasim.h.gch
+# SIM_BUILT: files, so that what needs the simulator (all, prepare's stamp) is up to date when they are
+SIM_BUILT := $(SIM_LIB) $(SIM_REWRITE) $(B)/sim/student.dynlist $(SIM_PCH_DIR)/cudasim.h.gch
+sim: $(SIM_BUILT)
 
 # cudasim.h precompiled for the student's compile (harness/runner.mk's SIM_PCH_DIR): g++ uses it only
 # when its flags are the compile's own, and falls back to the header otherwise
@@ -36,7 +38,7 @@ $(SIM_PCH_DIR)/cudasim.h.gch: sim/include/cudasim.h harness/runner.mk
 	$(Q)$(SIM_CXX) $(filter-out -include cudasim.h,$(SIM_CXXFLAGS)) $(SIM_CHECK) -fPIC \
 		-MD -MF $@.d -MT $@ -x c++-header sim/include/cudasim.h -o $@.tmp && mv $@.tmp $@
 -include $(SIM_PCH_DIR)/cudasim.h.gch.d
-all: sim
+all: $(SIM_BUILT)
 
 # What a runner exports to the student's shared object: the simulator's
 # symbols, less the controls a submission must not reach (grader/compile/inspect.c
@@ -52,7 +54,7 @@ $(SIM_LIB): $(SIM_OBJS) $(SIM_BT_OBJS)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $(SIM_OBJS) $$(ls $(B)/sim/backtrace/*.o 2>/dev/null)
 
-$(B)/sim/backtrace/.extracted: | deps
+$(B)/sim/backtrace/.extracted:
 	$(call msg,AR,libbacktrace.a)
 	@rm -rf $(@D) && mkdir -p $(@D)
 	$(Q)lib=$$($(CC) -print-file-name=libbacktrace.a); case $$lib in /*) cd $(@D) && ar x "$$lib" ;; esac

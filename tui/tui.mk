@@ -17,7 +17,7 @@ $(B)/cudalings-tui: $(TUI_OBJS) $(COMMON_OBJS) $(LIB_OBJS)
 
 .PHONY: tui
 ## tui: open the workbook
-tui: $(B)/cudalings $(B)/cudalings-tui $(if $(wildcard sim/sim.mk),sim) prepare
+tui: $(B)/cudalings $(B)/cudalings-tui $(SIM_BUILT) prepare
 	@$(B)/cudalings-tui
 
 TUI_TEST_SRCS := $(wildcard tests/tui/unit/*.c)

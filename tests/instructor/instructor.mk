@@ -1,22 +1,6 @@
-# tests/instructor/instructor.mk — the instructor's targets: scaffold an
-# exercise, build the student copy and a Gradescope autograder, and their
-# tests. Included by the top-level Makefile (optionally: the student copy
-# that `make dist` builds leaves tests/instructor/ out).
-
-SIM_IF_ANY := $(if $(wildcard sim/sim.mk),sim)
-
-.PHONY: new dist gradescope
-## new: scaffold an exercise: make new EX=name [AFTER=item] (four files; then write them)
-new: $(B)/cudalings
-	@$(MAKE_ARGS) new $(B)/cudalings
-
-## dist: the student copy without solutions: build/dist/cudalings and build/dist/cudalings.tar.gz
-dist: $(B)/cudalings $(SIM_IF_ANY)
-	@bash tools/dist.sh $(B)/dist
-
-## gradescope: a Gradescope autograder for one exercise: make gradescope EX=name (build/gradescope/NAME.zip)
-gradescope: $(B)/cudalings $(SIM_IF_ANY)
-	@$(MAKE_ARGS) gradescope $(B)/gradescope
+# tests/instructor/instructor.mk — the tests of the instructor's targets (tools/instructor.mk): the
+# scaffold, the student copy, the batch, Gradescope, Slurm. Included by the top-level Makefile
+# (optionally: the student copy that `make dist` builds leaves tests/instructor/ out).
 
 TEST_SCRIPTS += tests/instructor/scaffold.sh tests/instructor/doors.sh tests/instructor/inputs.sh tests/instructor/walk.sh tests/instructor/batch.sh tests/instructor/dist.sh
 
@@ -25,7 +9,7 @@ LONG_TEST_SCRIPTS += tests/instructor/copy.sh tests/instructor/slurm.sh
 
 .PHONY: test-long
 ## test-long: the long tests CI runs after make test (the student copy's make test, a class through Slurm)
-test-long: deps-test $(B)/cudalings $(SIM_IF_ANY)
+test-long: $(B)/cudalings $(SIM_BUILT)
 	$(Q)set -e; for s in $(LONG_TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
 
 .PHONY: test-instructor-gpu

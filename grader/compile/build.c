@@ -28,6 +28,12 @@
 
 static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c",
 						  "harness/sandbox.c" };
+/* The runner's own sources (harness/runner.h says which owns what), on both backends but the last: the
+   simulator's reports are the simulator's alone. */
+static const char *const runner_sources[] = { "harness/runner.cu", "harness/runner_case.cu",
+					      "harness/runner_rounds.cu", "harness/runner_timed.cu",
+					      "harness/runner_sim.cu" };
+enum { RUNNER_SOURCES_GPU = 4 };
 
 const char *
 backend_name(enum backend b)
@@ -416,10 +422,15 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 {
 	const char *bk = backend_name(b);
 	struct args objects = { 0 };
-	char *object = xasprintf("build/%s/harness/runner.o", bk);
-	int status = compile_cu(b, "harness/runner.cu", object, true, false, log);
-	args_add(&objects, object);
-	free(object);
+	char *object;
+	int status = 0;
+	size_t nsources = b == BACKEND_GPU ? RUNNER_SOURCES_GPU : sizeof(runner_sources) / sizeof(*runner_sources);
+	for (size_t i = 0; i < nsources && !status; i++) {
+		object = xasprintf("build/%s/%.*s.o", bk, (int)(strlen(runner_sources[i]) - 3), runner_sources[i]);
+		status = compile_cu(b, runner_sources[i], object, true, false, log);
+		args_add(&objects, object);
+		free(object);
+	}
 	/* the "Measure it" demo's ways of timing, which the simulator cannot time */
 	if (b == BACKEND_GPU && !status) {
 		status = compile_cu(b, "harness/timing_ways.cu", "build/gpu/harness/timing_ways.o", false, false, log);
@@ -556,5 +567,12 @@ build_compile_only(const struct exercise *e, const char *source, struct buf *log
 int
 build_compile_runner_only(struct buf *log)
 {
-	return compile_cu(BACKEND_GPU, "harness/runner.cu", "build/compile-only/harness/runner.o", true, false, log);
+	int status = 0;
+	for (size_t i = 0; i < RUNNER_SOURCES_GPU && !status; i++) {
+		char *object = xasprintf("build/compile-only/%.*s.o", (int)(strlen(runner_sources[i]) - 3),
+					 runner_sources[i]);
+		status = compile_cu(BACKEND_GPU, runner_sources[i], object, true, false, log);
+		free(object);
+	}
+	return status;
 }

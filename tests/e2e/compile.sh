@@ -16,11 +16,12 @@ if build/cudalings check --compile-only; then
 else
 	failed=$((failed + 1))
 fi
-# the runner's GPU sources, which only a GPU machine builds otherwise (harness/timing_ways.cu is GPU only)
+# the runner's GPU sources, which only a GPU machine builds otherwise (harness/timing_ways.cu is GPU only,
+# harness/runner_sim.cu the simulator's)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 flags="$(sh tools/runner-flags.sh NVCC_FLAGS) $(sh tools/runner-flags.sh RUNNER_INCLUDES) -Xcompiler $(sh tools/runner-flags.sh OPENMP)"
-for f in harness/runner.cu harness/timing_ways.cu; do
+for f in harness/runner.cu harness/runner_case.cu harness/runner_rounds.cu harness/runner_timed.cu harness/timing_ways.cu; do
 	# shellcheck disable=SC2086 # the flags are words, as harness/runner.mk says
 	if nvcc $flags -arch=sm_90 -c "$f" -o "$tmp/$(basename "$f").o"; then
 		echo "  ok   $f compiles with nvcc -arch=sm_90"

@@ -20,6 +20,7 @@
 #include "lib/util.h"
 #include "grader/batch/memlimit.h"
 #include "common/root.h"
+#include "grader/compile/toolchain.h"
 
 /* a grade JSON holds the compiler's and the program's output: room for all of it */
 #define GRADE_OUTPUT_CAP (16u << 20)
@@ -68,7 +69,7 @@ batch_environment_fault(const struct batch *b)
 		fault = xasprintf("cannot read '%s': %s", workbook, strerror(errno));
 	else if (b->o->backend == BACKEND_SIM && !b->o->slurm_merge && !toolchain_sim_ready())
 		fault = xstrdup("the CPU simulator is not built (was build/ removed?): run 'make sim'");
-	else if (here && b->o->backend == BACKEND_GPU && !gpu_present())
+	else if (here && b->o->backend == BACKEND_GPU && !toolchain_gpu_present())
 		fault = xstrdup("no NVIDIA GPU answers any more");
 	else if (here && b->o->backend == BACKEND_GPU && (!toolchain_nvcc() || access(toolchain_nvcc(), X_OK)))
 		fault = xstrdup("nvcc is gone: the GPU backend compiles with it");

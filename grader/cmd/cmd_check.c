@@ -350,8 +350,8 @@ cmd_check(const struct parsed_args *a)
 			return EXIT_USAGE;
 	if (build_headers(m))
 		return EXIT_ENVIRONMENT;
-	enum backend b = gpu_present() && toolchain_nvcc() ? BACKEND_GPU : BACKEND_SIM;
-	if (compile_only && !getenv("CUDALINGS_ARCH") && !gpu_present())
+	enum backend b = toolchain_gpu_present() && toolchain_nvcc() ? BACKEND_GPU : BACKEND_SIM;
+	if (compile_only && !getenv("CUDALINGS_ARCH") && !toolchain_gpu_present())
 		setenv("CUDALINGS_ARCH", "sm_90", 1);
 	if (compile_only && !toolchain_nvcc())
 		return error("check --compile-only needs nvcc"), EXIT_ENVIRONMENT;

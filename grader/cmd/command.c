@@ -86,15 +86,15 @@ choose_backend(struct grade_options *o, const char *requested)
 			o->backend = BACKEND_SIM;
 		else
 			return usage_error("--backend is 'gpu' or 'sim', not '%s'", requested);
-		if (o->backend == BACKEND_GPU && !gpu_present())
+		if (o->backend == BACKEND_GPU && !toolchain_gpu_present())
 			return error("--backend gpu: no NVIDIA GPU found on this machine "
 				     "(leave --backend out to use the CPU simulator)"), EXIT_ENVIRONMENT;
 		if (o->backend == BACKEND_GPU && !toolchain_nvcc())
 			return error("--backend gpu: no CUDA compiler (nvcc is not on PATH; install the CUDA "
 				     "toolkit or set CUDALINGS_NVCC)"), EXIT_ENVIRONMENT;
 	} else {
-		o->backend = gpu_present() && toolchain_nvcc() ? BACKEND_GPU : BACKEND_SIM;
-		if (gpu_present() && !toolchain_nvcc())
+		o->backend = toolchain_gpu_present() && toolchain_nvcc() ? BACKEND_GPU : BACKEND_SIM;
+		if (toolchain_gpu_present() && !toolchain_nvcc())
 			warn("a GPU is here but nvcc is not on PATH: using the CPU simulator");
 	}
 	if (o->backend == BACKEND_SIM && !toolchain_sim_ready())
@@ -185,21 +185,4 @@ make_starter(const struct exercise *e)
 	free(solution);
 	free(path);
 	return starter;
-}
-
-bool
-gpu_present(void)
-{
-	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
-	if (visible && (!*visible || !strcmp(visible, "-1")))
-		return false;
-	if (file_exists("/dev/nvidia0") || file_exists("/dev/nvidiactl"))
-		return true;
-	DIR *d = opendir("/proc/driver/nvidia/gpus");
-	bool any = false;
-	for (struct dirent *entry; d && (entry = readdir(d));)
-		any |= entry->d_name[0] != '.';
-	if (d)
-		closedir(d);
-	return any;
 }

@@ -5,6 +5,7 @@
  */
 #include "grader/compile/toolchain.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,4 +98,21 @@ toolchain_cuda_include(void)
 	char *include = xasprintf("-I%s/../include", bin ? nvcc : ".");
 	free(nvcc);
 	return include;
+}
+
+bool
+toolchain_gpu_present(void)
+{
+	const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+	if (visible && (!*visible || !strcmp(visible, "-1")))
+		return false;
+	if (file_exists("/dev/nvidia0") || file_exists("/dev/nvidiactl"))
+		return true;
+	DIR *d = opendir("/proc/driver/nvidia/gpus");
+	bool any = false;
+	for (struct dirent *entry; d && (entry = readdir(d));)
+		any |= entry->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return any;
 }

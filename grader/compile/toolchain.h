@@ -7,11 +7,11 @@
 
 #include <stdbool.h>
 
-enum backend { BACKEND_GPU, BACKEND_SIM };
-
 /* what the runner exports to the student's shared object: the simulator's student-facing API only */
 #define SIM_DYNLIST "build/sim/student.dynlist"
 
+/* Whether this machine has an NVIDIA GPU the driver exposes. */
+bool toolchain_gpu_present(void);
 /* The nvcc to use, or NULL when there is none. */
 const char *toolchain_nvcc(void);
 /* A program of the CUDA toolkit beside nvcc (compute-sanitizer, ncu), or NULL; you own it. */

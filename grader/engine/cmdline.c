@@ -15,6 +15,7 @@
 #include "grader/sass/lines.h"
 #include "lib/util.h"
 #include "common/root.h"
+#include "grader/compile/toolchain.h"
 
 static void
 add(char ***argv, int *argc, int *cap, char *arg)

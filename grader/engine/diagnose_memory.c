@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "grader/exercise/manifest.h"
 
 /* A figure within budget × BUDGET_SLACK + BUDGET_MARGIN passes: edge tiles,
  * part-filled warps and rows that do not start on a sector boundary cost a

@@ -17,29 +17,9 @@
 #define CUDALINGS_ESTIMATE_H
 
 #include <stdbool.h>
-#include "harness/protocol.h"
+#include "grader/engine/result.h"
 
 struct exercise;
-
-/* One side's estimate (the student's or the reference's), in µs, and its parts. */
-struct estimate_side {
-	double us;
-	double dram_us, l2_us, waves_us; /* summed over launches; waves_us = latency + l1 + shared */
-	double latency_us, l1_us, shared_us;
-	int launches;
-	/* the model's inputs at the timed size, summed over launches (bench/estimate_fit.py refits from them) */
-	double waves, rounds, lines, wavefronts, sms;
-};
-
-struct estimate {
-	bool made;
-	const char *gpu;        /* "H100" */
-	double ratio;           /* the student's estimate over the reference's */
-	double threshold_ratio; /* the exercise's */
-	struct estimate_side student, reference;
-	char text[160];         /* "estimated 3.4× the reference on an H100 (from the simulator's counts; a GPU decides)" */
-	const char *bound;      /* what limits the student's kernel: "DRAM", "L2", "latency", "L1", "shared memory" */
-};
 
 /*
  * The estimate from the measured case's launches (by protocol aux: 0 the

@@ -2,18 +2,16 @@
  * Grading one submission: build it, run it in a child next to the judge,
  * compare, time, and come to a verdict. The verdict is made here, in the
  * parent, from raw outputs; nothing the student's process says can pass it.
+ * The orchestrator's API only: what a grading finds is grader/engine/result.h.
  */
 #ifndef CUDALINGS_GRADE_H
 #define CUDALINGS_GRADE_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "grader/compile/build.h"
-#include "grader/engine/estimate.h"
-#include "common/outcome.h"
-#include "grader/sass/lines.h"
-#include "grader/exercise/manifest.h"
+
 #include "grader/engine/progress.h"
+#include "grader/engine/result.h"
 
 struct grade_options {
 	const char *file;       /* the student's file; NULL for exercises/NAME.cu */
@@ -28,111 +26,6 @@ struct grade_options {
 	bool profile;           /* gpu: also measure the timed case with Nsight Compute */
 	bool lines;             /* gpu: also measure the timed case's source lines with Nsight Compute */
 };
-
-struct case_result {
-	char name[64];
-	bool timed, ran, passed;
-	bool measured;   /* the simulator's small copy of the timed case, whose figures the budgets judge */
-	size_t mismatches;
-	bool wrong;      /* a correctness failure nothing mismatched shows: a race, a changed input */
-	char *message;
-};
-
-#define DIAGNOSTIC_MAX_FIGURES 4
-
-/* What went wrong, in the lessons' terms (grader/engine/diagnose.c makes them). */
-struct diagnostic {
-	char *kind;    /* out_of_bounds, race, uninitialized, barrier_divergence, bank_conflicts, uncoalesced, … */
-	char *message;
-	char *file;    /* where, or NULL */
-	int line;
-	char *other_file; /* a race's other access, or NULL */
-	int other_line;
-	int nfigures;
-	struct {
-		const char *name; /* a budget's name, e.g. "sectors_per_request" */
-		double value;
-	} figures[DIAGNOSTIC_MAX_FIGURES];
-};
-
-/* How the student's kernels used memory: from the simulator's checks or from Nsight Compute. */
-struct memory_figures {
-	bool measured;
-	const char *source;            /* "simulator" or "nsight compute" */
-	char over[80];                 /* the simulator's: what its counts cover ("the case 128x1056"), "" for every case */
-	double load_sectors_per_request, store_sectors_per_request; /* < 0: no such request */
-	double sectors_per_request;    /* loads and stores together, weighed by the bytes each asked for; < 0: not known */
-	double bank_conflicts_per_request;                          /* < 0: no shared memory request */
-	double global_reads_per_thread, global_writes_per_thread;   /* < 0: not known */
-	double global_reads_per_output;  /* floats read from global memory per output element; < 0: not known */
-	double dram_gbps;                                           /* < 0: not measured */
-	char global_where[256], shared_where[256];                  /* the costliest line, "" if unknown */
-};
-
-/* Whether the exercise's point, its budgets, was judged, and by what (JSON "point"). */
-enum point_state {
-	POINT_NONE,        /* no budget decides here: none declared, or a GPU where the time alone decides */
-	POINT_CHECKED,     /* by the simulator, or on a GPU by Nsight Compute (budgets_on_gpu) */
-	POINT_NOT_CHECKED, /* budgets_on_gpu, and Nsight Compute could not measure them: why_not says why */
-};
-
-struct point_check {
-	enum point_state state;
-	const char *by;  /* "simulator" or "nsight compute" when checked */
-	char *why_not;   /* when not checked */
-	int kernels;     /* on a GPU: the kernels Nsight Compute measured in the profiled launch */
-};
-
-struct timing_result {
-	bool measured;
-	double median_us, reference_us, copy_us, threshold_us, wall_us;
-	double ratio, ratio_lo, ratio_hi, threshold_ratio;
-	double gbps, copy_gbps, peak_gbps, gflops;
-	bool absolute; /* the threshold came from the per-GPU table */
-	int rounds, measurements;
-	double gold_us;     /* the gold solution in the same rounds; 0 when the exercise has none */
-	double physical_us; /* the physical reference: the copy, or cuBLAS SGEMM for matmul */
-	const char *physical; /* "device-to-device copy" or "cuBLAS SGEMM" */
-	double limit_pct;   /* the physical reference's time as a percentage of the student's */
-	bool clocks_known;  /* NVML answered: the SM clock and slowdowns below mean something */
-	unsigned sm_mhz_first, sm_mhz_last, sm_mhz_low, sm_mhz_high;
-	char *noise;        /* what made the time uncertain (a slowdown, a clock that moved), or NULL */
-};
-
-struct grade_result {
-	const struct exercise *e;
-	char *file;
-	enum backend backend;
-	char *device;
-	char arch[16];      /* what the GPU code was built for, e.g. sm_90 */
-	enum verdict verdict; /* VERDICT_FAIL (zero) until the verdict is a pass */
-	enum stage stage;   /* where it stopped; STAGE_NONE for a pass */
-	char *message;
-	char *note;
-	char *compile_output;
-	char *program_output; /* what the student's program printed */
-	struct case_result *cases; /* ncases of them: the exercise's, then the timed case and its judged round */
-	int ncases;
-	enum performance performance;
-	struct timing_result timing;
-	struct diagnostic diagnostics[16];
-	int ndiagnostics;
-	struct memory_figures figures;
-	struct point_check point;
-	struct estimate estimate; /* sim: the time the counts suggest on a GPU, beside the reference's; never a verdict */
-	const char *hint;
-	enum tier tier;     /* a pass's standing: pass, near gold (within NEAR_GOLD_RATIO× of gold), gold (as fast or
-			       faster, within the measurement's noise: verdict_tier); TIER_NONE for a failure */
-	struct line_map lines; /* per source line: the simulator's always, Nsight Compute's when asked (--lines) */
-	struct proto_way ways[PROTO_MAX_WAYS]; /* a demo with timing_ways, on a GPU: its kernel timed each way */
-	int nways;
-};
-
-/* A pass within this factor of the gold solution's time is near gold. */
-#define NEAR_GOLD_RATIO 1.1
-
-/* Whether this machine has an NVIDIA GPU the driver exposes. */
-bool gpu_present(void);
 
 /*
  * Grade; fills *r. Returns the exit status: 0 pass, 1 fail, 3 when the

@@ -6,6 +6,8 @@
 #include "common/json.h"
 #include "lib/color.h"
 #include "lib/util.h"
+#include "grader/exercise/manifest.h"
+#include "grader/sass/lines.h"
 
 
 static void

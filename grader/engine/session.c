@@ -15,6 +15,8 @@
 #include "grader/engine/compare.h"
 #include "grader/engine/diagnose.h"
 #include "harness/sandbox.h"
+#include "grader/exercise/manifest.h"
+#include "grader/sass/lines.h"
 
 void
 session_init(struct session *s, const struct exercise *e, enum backend backend, struct grade_result *r, int timed)

@@ -14,6 +14,7 @@
 #include "harness/sandbox.h"
 #include "grader/engine/cmdline.h"
 #include "lib/util.h"
+#include "grader/engine/estimate.h"
 
 void
 verdict_fail(struct grade_result *r, enum stage stage, char *message)

@@ -15,43 +15,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "harness/protocol.h"
-
-enum line_kind {
-	LINE_GLOBAL_LOAD,
-	LINE_GLOBAL_STORE,
-	LINE_SHARED_LOAD,
-	LINE_SHARED_STORE,
-	LINE_LOCAL_LOAD,  /* registers spilled to local memory (Nsight Compute only) */
-	LINE_LOCAL_STORE,
-	LINE_KINDS
-};
-
-/* The requests of one kind at one line: sectors (global, local) or wavefronts (shared). */
-struct line_access {
-	uint64_t requests, units, ideal;
-};
-
-struct line_figures {
-	char *file;     /* as the student named it */
-	int line;
-	char *source;   /* the line's text as graded, or NULL */
-	struct line_access kind[LINE_KINDS];
-	double samples; /* Nsight Compute: warp samples at the line's instructions (where the time went) */
-	bool hot;       /* its requests take more than their bytes need, and that is a real part of the traffic */
-};
-
-struct line_map {
-	const char *source; /* "simulator" or "nsight compute"; NULL while nothing was measured */
-	char *note;         /* what was measured, e.g. "case 256x256, the first 32 blocks of each launch" */
-	char *why;          /* why nothing was measured, or NULL */
-	struct line_figures *lines;
-	int n, cap;
-	char *text;         /* the student's file as graded, for the annotated listing; or NULL */
-	char *file;         /* its name as the student gave it */
-	double total_samples;
-	uint64_t total_sectors, total_wavefronts; /* over every line: what shares are of */
-};
+#include "grader/engine/result.h"
 
 /* The simulator's figures of one case (sim/lines.c through the runner); a malformed entry is skipped. */
 void lines_add_proto(struct line_map *m, const void *payload, size_t length);

@@ -20,7 +20,6 @@
 
 #include "grader/compile/build.h"
 #include "common/exit.h"
-#include "grader/engine/grade.h"
 #include "lib/run.h"
 #include "common/root.h"
 
@@ -49,7 +48,7 @@ arch_name(const char *s)
 static bool
 gpu_arch(char *out, size_t n)
 {
-	if (!gpu_present())
+	if (!toolchain_gpu_present())
 		return false;
 	char *argv[] = { "nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader", NULL };
 	struct buf text = { 0 };

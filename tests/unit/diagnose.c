@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grader/engine/diagnose.h"
+#include "grader/exercise/manifest.h"
 
 /* compute-sanitizer's reports as its memcheck, racecheck and synccheck print them */
 static const char memcheck_log[] =

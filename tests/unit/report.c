@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "grader/engine/report.h"
+#include "grader/exercise/manifest.h"
 
 static struct exercise exercise = { .name = "transpose" };
 

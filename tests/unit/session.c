@@ -11,6 +11,7 @@
 #include "harness/plan.h"
 #include "harness/sandbox.h"
 #include "grader/engine/session.h"
+#include "grader/exercise/manifest.h"
 
 static struct exercise exercise = { .name = "col_sums", .ncases = 24, .threshold_ratio = 1.25 };
 

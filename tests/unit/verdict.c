@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grader/engine/verdict.h"
+#include "grader/exercise/manifest.h"
 
 static struct gpu_threshold table[] = { { "NVIDIA H200", 80.0 } };
 static struct exercise exercise = { .name = "transpose", .threshold_ratio = 1.25 };

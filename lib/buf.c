@@ -7,12 +7,23 @@
 
 #include "lib/xalloc.h"
 
+char buf_empty[1];
+
+void
+buf_init(struct buf *b)
+{
+	b->data = buf_empty;
+	b->len = b->cap = 0;
+}
+
 void
 buf_add(struct buf *b, const void *data, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->data = xrealloc(b->data, b->cap);
+		size_t cap = (b->len + n + 1) * 2;
+		/* no storage of its own yet (buf_empty, or NULL when zeroed): nothing to keep */
+		b->data = xrealloc(b->cap ? b->data : NULL, cap);
+		b->cap = cap;
 	}
 	if (n)
 		memcpy(b->data + b->len, data, n);
@@ -53,29 +64,30 @@ void
 buf_reset(struct buf *b)
 {
 	b->len = 0;
-	if (b->data)
+	if (b->cap)
 		b->data[0] = 0;
+	else
+		b->data = buf_empty;
 }
 
 void
 buf_free(struct buf *b)
 {
-	free(b->data);
-	b->data = NULL;
-	b->len = b->cap = 0;
+	if (b->cap)
+		free(b->data);
+	buf_init(b);
 }
 
 const char *
 buf_str(const struct buf *b)
 {
-	return b->data ? b->data : "";
+	return b->data ? b->data : ""; /* a zeroed buffer not yet through buf_init reads as empty too */
 }
 
 char *
 buf_detach(struct buf *b)
 {
-	char *s = b->data ? b->data : xstrdup("");
-	b->data = NULL;
-	b->len = b->cap = 0;
+	char *s = b->cap ? b->data : xstrdup("");
+	buf_init(b);
 	return s;
 }

@@ -124,6 +124,20 @@ char *child_describe_status(const struct child *c);
 double child_cpu_seconds(const struct child *c);
 
 /*
+ * What a worker runs in a copy of this program (fork without exec):
+ * channel_fd is the writing end of its channel (o->channel), -1 without one.
+ * What it returns is its exit status; its stdio is flushed first.
+ */
+typedef int child_fn(void *arg, int channel_fd);
+/*
+ * Start fn(arg) in a copy of this program, as child_spawn starts a program:
+ * its own group, the death signal, the watchdog (shared with this program,
+ * so what the worker starts is named to it too), the outputs, limits and
+ * deadlines of `o`. Not for a worker: cwd, env and channel_child_fd.
+ */
+int child_start_function(struct child *c, child_fn *fn, void *arg, const struct spawn_options *o);
+
+/*
  * fork(), for a copy of this program that works beside it without exec (a
  * pool of gradings): the copy gets PR_SET_PDEATHSIG, so it dies with this
  * program, even of a kill -9, and the children it starts with it (their

@@ -90,7 +90,7 @@ utf8_escape_invalid(const char *s)
 		p += utf8_sequence(p);
 	if (!*p)
 		return NULL;
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	buf_add(&out, s, (size_t)(p - (const unsigned char *)s));
 	while (*p) {
 		int n = utf8_sequence(p);

@@ -16,48 +16,7 @@
 #include "common/exit.h"
 #include "lib/run.h"
 #include "lib/util.h"
-
-/* A fresh path in /tmp that does not exist yet; you own it. */
-static char *
-fresh_path(void)
-{
-	char path[] = "/tmp/cudalings-run-XXXXXX";
-	int fd = mkstemp(path);
-	close(fd);
-	unlink(path);
-	return xstrdup(path);
-}
-
-/* Whether the process is gone (a zombie nobody reaps yet counts as gone: it runs nothing). */
-static bool
-gone(pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	char *text = read_file(path, NULL);
-	char *close = text ? strrchr(text, ')') : NULL;
-	bool dead = !close || close[2] == 'Z' || close[2] == 'X';
-	free(text);
-	return dead;
-}
-
-static bool
-gone_within(pid_t pid, double seconds)
-{
-	for (double until = now_seconds() + seconds; now_seconds() < until; usleep(10000))
-		if (gone(pid))
-			return true;
-	return gone(pid);
-}
-
-/* Read a pid a helper wrote on a pipe. */
-static pid_t
-read_pid(int fd)
-{
-	pid_t pid = 0;
-	cr_assert_eq(read(fd, &pid, sizeof(pid)), (ssize_t)sizeof(pid));
-	return pid;
-}
+#include "tests/lib/children.h"
 
 static struct spawn_options capture = { .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .timeout_s = 5 };
 

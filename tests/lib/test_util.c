@@ -13,7 +13,7 @@
 Test(buf, grows_keeps_its_nul_and_detaches)
 {
 	struct buf b = BUF_INIT;
-	cr_assert_str_eq(buf_str(&b), "");
+	cr_assert_str_eq(b.data, "", "an empty buffer's data is an empty string, never NULL");
 	for (int i = 0; i < 1000; i++)
 		buf_addf(&b, "%d,", i % 10);
 	cr_assert_eq(b.len, 2000);
@@ -23,13 +23,40 @@ Test(buf, grows_keeps_its_nul_and_detaches)
 	buf_add(&b, "x\0y", 3);
 	cr_assert_eq(b.len, 13);
 	char *s = buf_detach(&b);
-	cr_assert_null(b.data);
+	cr_assert_str_eq(b.data, "", "a detached buffer is empty again, its data never NULL");
 	cr_assert_eq(b.len, 0);
 	cr_assert_eq(memcmp(s, "5,6,7,8,9,x\0y", 14), 0);
 	free(s);
 	s = buf_detach(&b);
 	cr_assert_str_eq(s, "", "an empty buffer detaches an empty string, never NULL");
 	free(s);
+}
+
+Test(buf, is_never_null_after_reset_free_or_consume)
+{
+	struct buf b = BUF_INIT;
+	buf_reset(&b);
+	cr_assert_str_eq(b.data, "");
+	buf_consume(&b, 3);
+	cr_assert_str_eq(b.data, "");
+	buf_free(&b);
+	cr_assert_str_eq(b.data, "", "a freed buffer is BUF_INIT again");
+	buf_addstr(&b, "abc");
+	buf_consume(&b, 5);
+	cr_assert_str_eq(b.data, "");
+	buf_free(&b);
+	buf_addstr(&b, "usable after a free");
+	cr_assert_str_eq(b.data, "usable after a free");
+	buf_free(&b);
+	cr_assert_str_eq(buf_empty, "", "nothing wrote the shared empty string");
+	/* a buffer zeroed by its struct's { 0 } or calloc: buf_init, or adding to it, makes it whole */
+	struct buf z = { 0 };
+	buf_init(&z);
+	cr_assert_str_eq(z.data, "");
+	struct buf y = { 0 };
+	buf_addstr(&y, "y");
+	cr_assert_str_eq(y.data, "y");
+	buf_free(&y);
 }
 
 Test(error, says_it_with_the_programs_name_and_keeps_it, .init = cr_redirect_stderr)

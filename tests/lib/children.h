@@ -1,0 +1,17 @@
+/* children: helpers of the lib tests that watch processes (tests/lib/children.c). */
+#ifndef TESTS_LIB_CHILDREN_H
+#define TESTS_LIB_CHILDREN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* A fresh path in /tmp that does not exist yet; you own it. */
+char *fresh_path(void);
+/* Whether the process is gone (a zombie nobody reaps yet counts as gone: it runs nothing). */
+bool gone(pid_t pid);
+/* Whether it is gone within `seconds`, polled. */
+bool gone_within(pid_t pid, double seconds);
+/* Read a pid a helper wrote on a pipe (a failed test if none came). */
+pid_t read_pid(int fd);
+
+#endif

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -185,20 +184,6 @@ child_cpu_seconds(const struct child *c)
 }
 
 /* ------------------------------------------------------------ the common cases */
-
-pid_t
-run_fork(void)
-{
-	pid_t parent = getpid();
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(EXIT_CANNOT_RUN);
-	}
-	return pid;
-}
 
 int
 run_capture(char *const argv[], const struct spawn_options *options, struct buf *out, struct buf *err)

@@ -138,14 +138,6 @@ typedef int child_fn(void *arg, int channel_fd);
 int child_start_function(struct child *c, child_fn *fn, void *arg, const struct spawn_options *o);
 
 /*
- * fork(), for a copy of this program that works beside it without exec (a
- * pool of gradings): the copy gets PR_SET_PDEATHSIG, so it dies with this
- * program, even of a kill -9, and the children it starts with it (their
- * watchdog is this program's). Returns what fork returns.
- */
-pid_t run_fork(void);
-
-/*
  * Run argv to its end with the options `o` (NULL for none): stdout is added
  * to *out and stderr to *err, or to *out as well when err is NULL (out NULL:
  * dropped). Returns child_exit_code; 127 when it could not start, with the

@@ -8,7 +8,6 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,9 @@
 #include <unistd.h>
 
 #include "grader/batch/batch_rows.h"
+#include "common/exit.h"
 #include "grader/engine/grade.h"
+#include "lib/pool.h"
 #include "lib/util.h"
 #include "grader/batch/memlimit.h"
 #include "common/root.h"
@@ -26,14 +27,6 @@
 #define GRADE_OUTPUT_CAP (16u << 20)
 /* below this on the out folder's or the build's disk, a compile or a row may fail for want of room */
 #define DISK_FLOOR (64ull << 20)
-
-static volatile sig_atomic_t interrupted;
-
-static void
-on_signal(int sig)
-{
-	interrupted = sig;
-}
 
 /* ------------------------------------------------------------ the environment */
 
@@ -195,7 +188,7 @@ spawn_on_lane(struct batch *b, struct lane *lane, struct child *c, char **argv, 
 }
 
 static int
-start_grading(struct batch *b, struct lane *lane, int index)
+start_grading(struct batch *b, struct lane *lane, struct child *c, int index)
 {
 	struct submission *s = &b->subs[index];
 	/* from the class folder, by the name it gives the file: what the grader says (Gradescope's output,
@@ -203,7 +196,7 @@ start_grading(struct batch *b, struct lane *lane, int index)
 	char *folder = xstrndup(s->path, s->shown_at - 1);
 	char *argv[] = { b->grader, "grade", b->e->name, "--file", s->path + s->shown_at, "--json", "--backend",
 			 (char *)backend_name(b->o->backend), NULL };
-	int spawned = spawn_on_lane(b, lane, &lane->child, argv, folder);
+	int spawned = spawn_on_lane(b, lane, c, argv, folder);
 	free(folder);
 	if (spawned)
 		return -1;
@@ -248,7 +241,7 @@ probe(struct batch *b, struct lane *lane)
 			       (char *)backend_name(b->o->backend), NULL };
 	struct child c;
 	if (spawn_on_lane(b, lane, &c, starter_argv, NULL) || child_wait(&c) != 0 ||
-	    write_file_atomic(path, c.output.data ? c.output.data : "", c.output.len)) {
+	    write_file_atomic(path, c.output.data, c.output.len)) {
 		char *said = complaint(&c);
 		why = xasprintf("cannot make the starter of %s: %s", b->e->name, said);
 		free(said);
@@ -281,10 +274,9 @@ probe(struct batch *b, struct lane *lane)
  * go on, 3 to stop (nothing recorded: the next run grades this student).
  */
 static int
-finish_grading(struct batch *b, struct lane *lane)
+finish_grading(struct batch *b, struct lane *lane, const struct child *c)
 {
 	struct submission *s = &b->subs[lane->index];
-	struct child *c = &lane->child;
 	double seconds = now_seconds() - c->started;
 	int code = child_exit_code(c), status = 0;
 	cJSON *grade = verdict_of(c);
@@ -360,69 +352,55 @@ next_submission(struct batch *b, int *claim)
 	return -1;
 }
 
-static void
-stop_lanes(struct batch *b)
+/*
+ * The next grading, on the lane of the pool's slot. The first grading builds
+ * the judge, the check and the reference in the shared cache; two at once
+ * would write them under each other: it runs alone.
+ */
+static int
+next_grading(struct pool *p, struct pool_job *j)
 {
-	for (int i = 0; i < b->nlanes; i++)
-		if (b->lanes[i].busy) {
-			child_kill(&b->lanes[i].child);
-			child_release(&b->lanes[i].child);
-			batch_lock_unclaim(b->lanes[i].claim);
-			b->lanes[i].busy = false;
-		}
+	struct batch *b = p->ctx;
+	struct lane *lane = &b->lanes[j->slot];
+	if (!b->warm && p->running)
+		return POOL_NO_JOB;
+	int index = next_submission(b, &lane->claim);
+	if (index == -1)
+		return POOL_NO_JOB;
+	if (index == -2)
+		return 3;
+	if (start_grading(b, lane, &j->child, index)) {
+		batch_lock_unclaim(lane->claim);
+		return 3;
+	}
+	j->index = index;
+	return 0;
+}
+
+/* A grading ended (or was stopped: then nothing is recorded, and the next run grades the student). */
+static int
+grading_ended(struct pool *p, struct pool_job *j)
+{
+	struct batch *b = p->ctx;
+	struct lane *lane = &b->lanes[j->slot];
+	int status = j->abandoned ? 0 : finish_grading(b, lane, &j->child);
+	lane->busy = false;
+	batch_lock_unclaim(lane->claim);
+	return status;
+}
+
+static void
+draw_bar(struct pool *p)
+{
+	batch_draw_bar(p->ctx);
 }
 
 int
 batch_run_lanes(struct batch *b)
 {
-	int status = 0;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	for (;;) {
-		/*
-		 * The first grading builds the judge, the check and the reference in
-		 * the shared cache; two at once would write them under each other.
-		 */
-		for (int i = 0; i < b->nlanes && !status && !interrupted; i++) {
-			struct lane *lane = &b->lanes[i];
-			if (lane->busy || (!b->warm && batch_running(b)))
-				continue;
-			int index = next_submission(b, &lane->claim);
-			if (index == -2 || (index >= 0 && start_grading(b, lane, index))) {
-				status = 3;
-				batch_lock_unclaim(index >= 0 ? lane->claim : -1);
-			}
-			if (index < 0)
-				break;
-		}
-		if (!batch_running(b))
-			break;
-		if (interrupted || status) {
-			stop_lanes(b);
-			break;
-		}
-		struct child *kids[MAX_LANES];
-		int n = 0;
-		for (int i = 0; i < b->nlanes; i++)
-			if (b->lanes[i].busy)
-				kids[n++] = &b->lanes[i].child;
-		child_pump(kids, n, 0.1);
-		for (int i = 0; i < b->nlanes && !interrupted; i++) {
-			struct lane *lane = &b->lanes[i];
-			if (!lane->busy || lane->child.running)
-				continue;
-			if (!status)
-				status = finish_grading(b, lane);
-			lane->busy = false;
-			child_release(&lane->child);
-			batch_lock_unclaim(lane->claim);
-		}
-		batch_draw_bar(b);
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	return interrupted ? 130 : status;
+	/* each grading in its own group: the terminal's Ctrl-C reaches the batch, which stops them itself */
+	struct pool p = { .max = b->nlanes, .next = next_grading, .finished = grading_ended, .tick = draw_bar,
+			  .ctx = b, .catch_signals = true };
+	int status = pool_run(&p);
+	return p.interrupted ? EXIT_INTERRUPTED : status;
 }
-

@@ -22,8 +22,7 @@ struct cJSON;
 
 struct lane {
 	char *device;    /* CUDA_VISIBLE_DEVICES for its gradings; NULL to leave it as it is */
-	struct child child;
-	bool busy;
+	bool busy;       /* a grading of the pool's runs on it */
 	int index;       /* the submission it grades */
 	int claim;
 };

@@ -6,15 +6,15 @@
  * first edit a student grades is as quick as the tenth. Up to date, it costs
  * a look at each build's command file.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "grader/cmd/command.h"
 #include "common/exit.h"
-#include "lib/run.h"
+#include "lib/pool.h"
 #include "lib/util.h"
 
 static const struct option_spec options[] = {
@@ -36,14 +36,49 @@ prepare_one(const struct exercise *e, enum backend b)
 	return status ? -1 : 0;
 }
 
-/* Wait for one of the builds started; whether it went well. */
-static bool
-reap_one(void)
+/* The builds after the first, `jobs` at a time, each in a worker of its own. */
+struct builds {
+	const struct exercise **todo;
+	int n, next;
+	enum backend backend;
+	const struct exercise *current;	/* the one the worker forked next builds */
+};
+
+static int
+build_in_worker(void *arg, int channel_fd)
 {
-	int status;
-	if (wait(&status) < 0)
-		return true;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	(void)channel_fd;
+	const struct builds *w = arg;
+	return prepare_one(w->current, w->backend) ? 1 : 0;
+}
+
+static int
+start_build(struct pool *p, struct pool_job *j)
+{
+	struct builds *w = p->ctx;
+	while (w->next < w->n) {
+		j->index = w->next++;
+		w->current = w->todo[j->index];
+		/*
+		 * Its messages go where the grader's own go. Should the grader die, or the pool stop it, it gets
+		 * a SIGTERM: it stops its compilers and removes what they half made, as a Ctrl-C of it would.
+		 */
+		struct spawn_options o = { .death_signal = SIGTERM };
+		if (!child_start_function(&j->child, build_in_worker, w, &o))
+			return 0;
+		/* no worker to be had: built here, as the first was */
+		if (prepare_one(w->current, w->backend))
+			return EXIT_ENVIRONMENT;
+	}
+	return POOL_NO_JOB;
+}
+
+/* A build has ended: a failure stops the others. */
+static int
+build_finished(struct pool *p, struct pool_job *j)
+{
+	(void)p;
+	return child_succeeded(&j->child) ? 0 : EXIT_ENVIRONMENT;
 }
 
 static int
@@ -79,23 +114,11 @@ cmd_prepare(const struct parsed_args *a)
 	/* the first builds what every runner shares (the harness), so the others never build it twice */
 	if (n)
 		ok = prepare_one(todo[0], o.backend) == 0;
-	long running = 0;
-	for (int i = 1; i < n && ok; i++) {
-		if (running == jobs) {
-			ok &= reap_one();
-			running--;
-		}
-		pid_t pid = run_fork();
-		if (pid < 0) {
-			ok = prepare_one(todo[i], o.backend) == 0;
-			continue;
-		}
-		if (pid == 0)
-			_exit(prepare_one(todo[i], o.backend) ? 1 : 0);
-		running++;
-	}
-	while (running-- > 0)
-		ok &= reap_one();
+	struct builds w = { .todo = todo, .n = n, .next = 1, .backend = o.backend };
+	struct pool p = { .max = (int)jobs, .next = start_build, .finished = build_finished, .ctx = &w,
+			  .stop_grace_s = 5 };
+	if (ok)
+		ok = pool_run(&p) == 0;
 	free(todo);
 	return ok ? EXIT_PASS : EXIT_ENVIRONMENT;
 }

@@ -10,16 +10,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/exit.h"
 #include "grader/engine/timelimit.h"
 #include "grader/engine/grade.h"
-#include "lib/run.h"
+#include "lib/pool.h"
 #include "lib/util.h"
 #include "grader/mutants/mutants.h"
 #include "common/root.h"
@@ -36,10 +36,14 @@ struct mutant_outcome {
 	char message[512];
 };
 
-struct slot {
-	pid_t pid;
-	int fd;
-	int index;
+/* The gradings of one grade_files: the files, and what each worker said on its channel. */
+struct gradings {
+	const struct exercise *e;
+	char *const *files;
+	int n, next;
+	const char *current;		/* the file the worker forked next grades */
+	struct buf *said;		/* per file */
+	struct mutant_outcome *out;
 };
 
 /* build/mutants/NAME/ID.cu, with '@' and '#' made '-' so any tool takes the name. */
@@ -107,82 +111,78 @@ write_mutants(const struct exercise *e, const struct mutant *m, int n)
 	return status;
 }
 
-/* In the worker: grade one file as mutants are graded, and say how it went on fd. */
-static void __attribute__((noreturn))
-grade_in_worker(const struct exercise *e, const char *file, int fd)
+/* In the worker: grade one file as mutants are graded, and say how it went on its channel. */
+static int
+grade_in_worker(void *arg, int fd)
 {
+	const struct gradings *g = arg;
 	timelimit_sim_lower(MUTANT_LAUNCH_LIMIT_S);
-	struct grade_options o = { .file = file, .backend = BACKEND_SIM, .backend_given = true, .skip_frontend = true };
+	struct grade_options o = { .file = g->current, .backend = BACKEND_SIM, .backend_given = true,
+				   .skip_frontend = true };
 	struct grade_result r;
 	struct mutant_outcome out;
 	memset(&out, 0, sizeof(out));
-	out.status = grade_run(e, &o, &r);
+	out.status = grade_run(g->e, &o, &r);
 	snprintf(out.stage, sizeof(out.stage), "%s", r.stage != STAGE_NONE ? stage_name(r.stage) : "");
 	snprintf(out.kind, sizeof(out.kind), "%s", r.ndiagnostics ? r.diagnostics[0].kind : "");
 	snprintf(out.message, sizeof(out.message), "%s", r.message ? r.message : "");
 	ssize_t written = write(fd, &out, sizeof(out));
-	_exit(written == (ssize_t)sizeof(out) ? 0 : 1);
+	return written == (ssize_t)sizeof(out) ? 0 : 1;
+}
+
+static void
+keep_said(struct child *c, const char *data, size_t n)
+{
+	buf_add(c->ctx, data, n);
 }
 
 static int
-start(const struct exercise *e, const char *file, int index, struct slot *s)
+start_grading(struct pool *p, struct pool_job *j)
 {
-	int fds[2];
-	if (pipe(fds))
-		return error("cannot make a pipe: %s", strerror(errno));
-	pid_t pid = run_fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return error("cannot start a grading: %s", strerror(errno));
+	struct gradings *g = p->ctx;
+	if (g->next == g->n)
+		return POOL_NO_JOB;
+	j->index = g->next++;
+	g->current = g->files[j->index];
+	j->child = (struct child){ .label = "grading", .on_channel = keep_said, .ctx = &g->said[j->index] };
+	/* a SIGTERM should the grader die or the pool stop it: the grading stops its children itself */
+	struct spawn_options o = { .channel = true, .death_signal = SIGTERM };
+	return child_start_function(&j->child, grade_in_worker, g, &o) ? EXIT_ENVIRONMENT : 0;
+}
+
+/* Its outcome, as the worker said it; a worker that died said nothing whole: status -1. */
+static int
+grading_finished(struct pool *p, struct pool_job *j)
+{
+	struct gradings *g = p->ctx;
+	struct mutant_outcome *o = &g->out[j->index];
+	const struct buf *said = &g->said[j->index];
+	if (said->len == sizeof(*o)) {
+		memcpy(o, said->data, sizeof(*o));
+	} else {
+		memset(o, 0, sizeof(*o));
+		o->status = -1;
 	}
-	if (pid == 0) {
-		close(fds[0]);
-		grade_in_worker(e, file, fds[1]);
-	}
-	close(fds[1]);
-	*s = (struct slot){ pid, fds[0], index };
+	o->stage[sizeof(o->stage) - 1] = o->kind[sizeof(o->kind) - 1] = 0;
+	o->message[sizeof(o->message) - 1] = 0;
 	return 0;
 }
 
-/* Grade the n files, `jobs` at a time, each in a process of its own; out[i] gets file i's outcome. */
+/* Grade the n files, `jobs` at a time, each in a worker of its own; out[i] gets file i's outcome. */
 static int
 grade_files(const struct exercise *e, char *const *files, int n, int jobs, struct mutant_outcome *out)
 {
-	struct slot *slots = xcalloc((size_t)jobs, sizeof(*slots));
-	int next = 0, running = 0, status = 0;
-	while ((next < n && !status) || running) {
-		for (int j = 0; j < jobs && next < n && !status; j++)
-			if (!slots[j].pid) {
-				status = start(e, files[next], next, &slots[j]);
-				if (!status) {
-					next++;
-					running++;
-				}
-			}
-		int wstatus;
-		pid_t pid = waitpid(-1, &wstatus, 0);
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			break;
-		for (int j = 0; j < jobs; j++) {
-			if (slots[j].pid != pid)
-				continue;
-			struct mutant_outcome *o = &out[slots[j].index];
-			if (read(slots[j].fd, o, sizeof(*o)) != (ssize_t)sizeof(*o)) {
-				memset(o, 0, sizeof(*o));
-				o->status = -1;
-			}
-			o->stage[sizeof(o->stage) - 1] = o->kind[sizeof(o->kind) - 1] = 0;
-			o->message[sizeof(o->message) - 1] = 0;
-			close(slots[j].fd);
-			slots[j].pid = 0;
-			running--;
-		}
-	}
-	free(slots);
-	return status;
+	struct gradings g = { .e = e, .files = files, .n = n, .out = out };
+	g.said = xcalloc((size_t)n + 1, sizeof(*g.said));
+	for (int i = 0; i < n; i++)
+		buf_init(&g.said[i]);
+	struct pool p = { .max = jobs, .next = start_grading, .finished = grading_finished, .ctx = &g,
+			  .stop_grace_s = 5 };
+	int status = pool_run(&p);
+	for (int i = 0; i < n; i++)
+		buf_free(&g.said[i]);
+	free(g.said);
+	return status ? -1 : 0;
 }
 
 static const struct equivalent_mutant *

@@ -4,7 +4,11 @@
 #
 # `make help` lists the targets; V=1 shows full commands.
 
-B        := build
+# how a runner is built (compilers, flags) and where builds go: read by the rules below and, through
+# build/grader/runner_mk.h, by the grader
+include harness/runner.mk
+
+B        := $(BUILD_DIR)
 CC       ?= cc
 CXX      ?= c++
 CFLAGS   ?= -O2 -g
@@ -56,17 +60,15 @@ TEST_FIRST :=
 ## all: build the grader (build/cudalings) and its tools
 all: $(B)/cudalings
 
-# how a runner is built (compilers, flags): read by the rules below and by grader/compile/build.c
-include harness/runner.mk
-
-$(B)/grader/runner_flags.h: harness/runner.mk tools/runner-flags.awk
+# harness/runner.mk as a C header: the grader's compilers, flags and paths
+$(B)/grader/runner_mk.h: harness/runner.mk tools/runner-flags.awk
 	$(call msg,GEN,$@)
 	@mkdir -p $(@D)
 	$(Q)awk -f tools/runner-flags.awk harness/runner.mk >$@.tmp && mv $@.tmp $@
-# generated headers are found under build/, by their folder there ("grader/runner_flags.h")
-RUNNER_FLAGS_USERS := $(B)/grader/compile/build.o $(B)/grader/compile/submission.o $(B)/grader/sass/sass.o
-$(RUNNER_FLAGS_USERS): $(B)/grader/runner_flags.h
-$(RUNNER_FLAGS_USERS): PROJECT_CPPFLAGS += -I$(B)
+# generated headers are found under build/, by their folder there ("grader/runner_mk.h"); made before
+# the grader's first compile (after it, each object's .d names the header where it includes it)
+$(GRADER_OBJS): | $(B)/grader/runner_mk.h
+$(GRADER_OBJS): PROJECT_CPPFLAGS += -I$(B)
 
 -include sim/sim.mk
 -include tui/tui.mk

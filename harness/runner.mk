@@ -1,14 +1,24 @@
-# harness/runner.mk — how a runner is built: the one description of its
-# compilers and flags. The Makefile includes it (sim/sim.mk builds the
-# simulator's tests and the corpus with it); grader/compile/build.c reads it through
-# build/grader/runner_flags.h, made from it at build time
-# (tools/runner-flags.awk); scripts read a value with tools/runner-flags.sh.
+# harness/runner.mk — how a runner is built, and where: the one description
+# of its compilers, flags and paths. The Makefile includes it (its $(B) is
+# BUILD_DIR; sim/sim.mk builds the simulator, its tests and the corpus with
+# it); the grader reads it through build/grader/runner_mk.h, made from it at
+# build time (tools/runner-flags.awk); scripts read a value with
+# tools/runner-flags.sh.
 #
-# Only `NAME := words` lines and comments: no make functions or references,
-# no quotes, so each word is one argument wherever it is read.
+# Only `NAME := words` lines and comments: no make functions, no quotes, and
+# no reference but to a one-word value defined above ($(BUILD_DIR)), so each
+# word is one argument wherever it is read.
 
-# The simulator: every .cu goes through the rewriter (build/sim/cudasim-rewrite),
-# then the host C++ compiler with these flags.
+# Where every build goes: the Makefile's objects and the grader's runners, judges and students'
+# builds alike. The grader names every path under it from here.
+BUILD_DIR := build
+
+# The simulator, made by sim/sim.mk: the rewriter every .cu goes through, the library a runner
+# links, and the list of what it shows the student's shared object.
+SIM_REWRITE := $(BUILD_DIR)/sim/cudasim-rewrite
+SIM_LIB := $(BUILD_DIR)/sim/libcudasim.a
+SIM_DYNLIST := $(BUILD_DIR)/sim/student.dynlist
+# After the rewriter, the host C++ compiler with these flags.
 SIM_CXX := g++
 SIM_CXXFLAGS := -std=gnu++17 -O1 -g -fno-omit-frame-pointer -Isim/include -include cudasim.h
 # The student's file only: every load and store calls the simulator's checks (sim/check.c);
@@ -17,8 +27,8 @@ SIM_CXXFLAGS := -std=gnu++17 -O1 -g -fno-omit-frame-pointer -Isim/include -inclu
 SIM_CHECK := -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -ftrivial-auto-var-init=pattern
 # The student's compile finds cudasim.h precompiled in this folder (sim/sim.mk makes it with
 # SIM_CXXFLAGS, SIM_CHECK and -fPIC, the flags that compile is made with): half of g++'s time on it.
-SIM_PCH_DIR := build/sim/student-pch
-# What a program built that way links besides build/sim/libcudasim.a.
+SIM_PCH_DIR := $(BUILD_DIR)/sim/student-pch
+# What a program built that way links besides SIM_LIB.
 SIM_LIBS := -lpthread -ldl
 
 # The GPU: nvcc for every .cu (with -arch= the GPU's, or $CUDALINGS_ARCH).
@@ -31,5 +41,5 @@ HOST_CFLAGS := -std=gnu11 -O2 -g
 HOST_CXXFLAGS := -std=gnu++17 -O2 -g
 # The harness's threads: compiled and linked with it (nvcc passes it on with -Xcompiler).
 OPENMP := -fopenmp
-# Where a runner's own sources find their headers (the grader writes build/gen/).
-RUNNER_INCLUDES := -Iharness -Ibuild/gen
+# Where a runner's own sources find their headers (the grader writes BUILD_DIR/gen/).
+RUNNER_INCLUDES := -Iharness -I$(BUILD_DIR)/gen

@@ -14,8 +14,8 @@ SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o
 # bare machine there is no compiler yet (tools/deps.sh installs it first).
 $(B)/sim/symbols.o: PROJECT_CPPFLAGS += -DCUDASIM_BACKTRACE
 SIM_BT_OBJS := $(B)/sim/backtrace/.extracted
-SIM_LIB := $(B)/sim/libcudasim.a
-SIM_REWRITE := $(B)/sim/cudasim-rewrite
+# SIM_LIB, SIM_REWRITE and SIM_DYNLIST, what this makes for runners, are harness/runner.mk's: the
+# grader finds them by the same names
 
 # The grader's recipe, from harness/runner.mk (grader/compile/build.c reads the same):
 # every .cu goes through the rewriter, then SIM_COMPILE; programs link
@@ -27,7 +27,7 @@ SIM_LINK = $(SIM_LIB) $(SIM_LIBS)
 .PHONY: sim
 ## sim: build the CPU simulator (build/sim/cudasim-rewrite, build/sim/libcudasim.a)
 # SIM_BUILT: files, so that what needs the simulator (all, prepare's stamp) is up to date when they are
-SIM_BUILT := $(SIM_LIB) $(SIM_REWRITE) $(B)/sim/student.dynlist $(SIM_PCH_DIR)/cudasim.h.gch
+SIM_BUILT := $(SIM_LIB) $(SIM_REWRITE) $(SIM_DYNLIST) $(SIM_PCH_DIR)/cudasim.h.gch
 sim: $(SIM_BUILT)
 
 # cudasim.h precompiled for the student's compile (harness/runner.mk's SIM_PCH_DIR): g++ uses it only
@@ -44,7 +44,7 @@ all: $(SIM_BUILT)
 # symbols, less the controls a submission must not reach (grader/compile/inspect.c
 # names the same ones to refuse a submission that calls them).
 SIM_CONTROLS := cudasimTakeChecks|cudasimCheck|cudasimTakeLines|cudasimMeasure|cudasimLastLaunchStats|cudasimLastErrorDetail|cudasimConfigure|cudasimProgramObject|cudasimGuardDeviceMemory|cudasimGuardedDeviceAddress|cudasimDescribeAllocation|sim_[a-z_]*|cudasim_ctx_[a-z]*|backtrace_[a-z_]*
-$(B)/sim/student.dynlist: $(SIM_LIB)
+$(SIM_DYNLIST): $(SIM_LIB)
 	$(call msg,GEN,$@)
 	$(Q){ echo '{'; nm -g --defined-only --quiet $(SIM_LIB) | awk 'NF == 3 { print "  " $$3 ";" }' | \
 		grep -Ev '^  ($(SIM_CONTROLS));' | sort -u; echo '};'; } >$@.tmp && mv $@.tmp $@
@@ -92,7 +92,7 @@ $(B)/tests/sim/kernels/%.o: $(B)/tests/sim/kernels/%.cpp sim/include/cudasim.h
 $(B)/tests/sim/kernels/checked.o: SIM_COMPILE += $(SIM_CHECK)
 
 $(SIM_TEST_OBJS): PROJECT_CPPFLAGS += -Isim/include -I$(B)
-$(B)/tests/sim/test_rewrite.o: $(B)/grader/runner_flags.h
+$(B)/tests/sim/test_rewrite.o: $(B)/grader/runner_mk.h
 
 $(B)/tests/sim/test-sim: $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LIB)
 	$(call msg,LINK,$@)

@@ -19,7 +19,7 @@ TEST_SCRIPTS += tests/e2e/sample.sh tests/e2e/pch.sh tests/e2e/terminal.sh tests
 # Valid CUDA syntax (tests/corpus/): each file is a program that checks its own
 # results, built through the simulator's rewriter here; tests/corpus/run.sh
 # runs them and, where nvcc is installed, compiles the same files with nvcc.
-ifneq ($(SIM_LIB),)
+ifneq ($(SIM_BUILT),)
 CORPUS_SRCS := $(wildcard tests/corpus/*.cu)
 CORPUS_SIM := $(CORPUS_SRCS:tests/corpus/%.cu=$(B)/tests/corpus/%.sim)
 # kept: make would delete them after every run, and build them again the next

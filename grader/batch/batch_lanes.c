@@ -22,6 +22,8 @@
 #include "grader/batch/memlimit.h"
 #include "common/root.h"
 #include "grader/compile/toolchain.h"
+/* where builds go (harness/runner.mk) */
+#include "grader/runner_mk.h"
 
 /* a grade JSON holds the compiler's and the program's output: room for all of it */
 #define GRADE_OUTPUT_CAP (16u << 20)
@@ -52,7 +54,7 @@ disk_full(const char *path)
 char *
 batch_environment_fault(const struct batch *b)
 {
-	char *workbook = xstrdup(workbook_file()), *build = root_path("build");
+	char *workbook = xstrdup(workbook_file()), *build = root_path(BUILD_DIR);
 	char *fault = NULL;
 	/* a Slurm submission or merge grades nothing here: the GPU and the tools are the nodes' to have */
 	bool here = !b->o->slurm && !b->o->slurm_merge;
@@ -61,7 +63,7 @@ batch_environment_fault(const struct batch *b)
 	else if (access(workbook, R_OK))
 		fault = xasprintf("cannot read '%s': %s", workbook, strerror(errno));
 	else if (b->o->backend == BACKEND_SIM && !b->o->slurm_merge && !toolchain_sim_ready())
-		fault = xstrdup("the CPU simulator is not built (was build/ removed?): run 'make sim'");
+		fault = xstrdup("the CPU simulator is not built (was " BUILD_DIR "/ removed?): run 'make sim'");
 	else if (here && b->o->backend == BACKEND_GPU && !toolchain_gpu_present())
 		fault = xstrdup("no NVIDIA GPU answers any more");
 	else if (here && b->o->backend == BACKEND_GPU && (!toolchain_nvcc() || access(toolchain_nvcc(), X_OK)))

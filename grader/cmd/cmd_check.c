@@ -16,6 +16,8 @@
 #include "grader/mutants/mutant_check.h"
 #include "lib/util.h"
 #include "common/root.h"
+/* where builds go (harness/runner.mk) */
+#include "grader/runner_mk.h"
 
 static const struct option_spec options[] = {
 	OPT_SWITCH("compile-only", "only compile every file with nvcc (for sm_90 where no GPU says otherwise)"),
@@ -200,8 +202,8 @@ starter_to_check(const struct exercise *e)
 	char *starter = make_starter(e);
 	char *path = root_path(e->file);
 	char *current = read_file(path, NULL);
-	char *starter_file = xasprintf("build/check/%s.cu", e->name), *starter_abs = root_path(starter_file);
-	char *check_dir = root_path("build/check");
+	char *starter_file = xasprintf(BUILD_DIR "/check/%s.cu", e->name), *starter_abs = root_path(starter_file);
+	char *check_dir = root_path(BUILD_DIR "/check");
 	bool made = mkdir_p(check_dir) == 0;
 	if (!starter || !made || write_file_if_changed(starter_abs, starter, strlen(starter))) {
 		printf("  BAD  cannot make the starter of %s\n", e->name);

@@ -24,6 +24,8 @@
 #include "grader/engine/report.h"
 #include "common/root.h"
 #include "grader/sass/sass.h"
+/* where builds go (harness/runner.mk) */
+#include "grader/runner_mk.h"
 
 static const struct option_spec options[] = {
 	OPT_VALUE("file", "PATH", "grade this file instead of exercises/NAME.cu"),
@@ -136,7 +138,7 @@ print_report(const struct parsed_args *a, struct grade_result *r, cJSON *j, stru
 		report_text(stdout, r, color);
 	/* the verdict gives the first hint for the failure; the next ones come a tier at a time */
 	if (!json && r->hint && e->nhints > 1)
-		printf("%smore hints, one at a time: build/cudalings hint %s%s\n", paint(color, COLOR_DIM), e->name,
+		printf("%smore hints, one at a time: " BUILD_DIR "/cudalings hint %s%s\n", paint(color, COLOR_DIM), e->name,
 		       paint(color, COLOR_RESET));
 	cJSON_DeleteItemFromObject(j, "machine_code");
 	if (!json && option_given(a, "lines")) {

@@ -24,7 +24,7 @@
 
 /* Every compiler and flag the runners and judges are built with: harness/runner.mk, which the Makefile
    reads too, as C strings (SIM_CXXFLAGS, NVCC_FLAGS, HOST_CFLAGS…) */
-#include "grader/runner_flags.h"
+#include "grader/runner_mk.h"
 
 static const char *const harness_c_sources[] = { "harness/cases.c", "harness/stats.c", "harness/check.c",
 						  "harness/sandbox.c" };
@@ -56,7 +56,7 @@ launcher_typedef(const struct exercise *e)
 char *
 build_public_include(const struct exercise *e)
 {
-	return xasprintf("build/gen/public/%s", e->name);
+	return xasprintf(BUILD_DIR "/gen/public/%s", e->name);
 }
 
 static int
@@ -73,7 +73,7 @@ write_header(const struct exercise *e)
 		"#ifdef __cplusplus\n}\n#endif\n\n#endif\n",
 		e->name, e->name, e->name, type, e->launcher);
 	/* the student's compile sees the second copy only: a folder that holds nothing else */
-	char *paths[] = { xasprintf("%s/build/gen/cudalings/%s.h", workbook_root(), e->name),
+	char *paths[] = { xasprintf("%s/" BUILD_DIR "/gen/cudalings/%s.h", workbook_root(), e->name),
 			  xasprintf("%s/%s/cudalings/%s.h", workbook_root(), public_include, e->name) };
 	free(public_include);
 	struct buf log = { 0 };
@@ -148,8 +148,8 @@ compile_cu(enum backend b, const char *source, const char *object, bool openmp, 
 	} else {
 		char *rewritten = xasprintf("%s.sim.cpp", object);
 		struct args rw = { 0 };
-		ARGS_ADD(&rw, "build/sim/cudasim-rewrite", source, rewritten);
-		const char *rw_deps[] = { source, "build/sim/cudasim-rewrite" };
+		ARGS_ADD(&rw, SIM_REWRITE, source, rewritten);
+		const char *rw_deps[] = { source, SIM_REWRITE };
 		status = build_step(rewritten, &rw, rw_deps, 2, NULL, log);
 		if (!status) {
 			ARGS_ADD(&cmd, SIM_CXX, SIM_CXXFLAGS, RUNNER_INCLUDES);
@@ -195,13 +195,13 @@ build_judge(const struct exercise *e, const char *judge, struct buf *log)
 	int status = 0;
 	const char *c_sources[] = { "harness/judge.c", "harness/cases.c", "harness/check.c" };
 	for (size_t i = 0; i < 3 && !status; i++) {
-		char *object = xasprintf("build/judge/%s.o", strrchr(c_sources[i], '/') + 1);
+		char *object = xasprintf(BUILD_DIR "/judge/%s.o", strrchr(c_sources[i], '/') + 1);
 		status = compile_host(false, c_sources[i], object, NULL, log);
 		args_add(&link, object);
 		free(object);
 	}
 	char *check = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check);
-	char *object = xasprintf("build/judge/%s.check.o", e->name);
+	char *object = xasprintf(BUILD_DIR "/judge/%s.check.o", e->name);
 	if (!status)
 		status = compile_host(true, check, object, "-DCUDALINGS_JUDGE", log);
 	args_add(&link, object);
@@ -241,7 +241,7 @@ static int
 build_instructor_solution(const struct exercise *e, enum backend b, const char *source, const char *prefix,
 			  const char *object, struct buf *log)
 {
-	char *raw = xasprintf("build/%s/%s/%s.raw.o", backend_name(b), prefix, e->name);
+	char *raw = xasprintf(BUILD_DIR "/%s/%s/%s.raw.o", backend_name(b), prefix, e->name);
 	char *shipped = shipped_object(e, b, strcmp(prefix, "ref") ? "gold/" : "");
 	char *source_abs = root_path(source);
 	int status = 0;
@@ -335,14 +335,14 @@ add_harness_objects(const struct exercise *e, struct args *objects, struct buf *
 {
 	int status = 0;
 	for (size_t i = 0; i < sizeof(harness_c_sources) / sizeof(*harness_c_sources) && !status; i++) {
-		char *object = xasprintf("build/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
+		char *object = xasprintf(BUILD_DIR "/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
 		bool sandbox = strstr(harness_c_sources[i], "sandbox") != NULL;
 		status = compile_host(false, harness_c_sources[i], object, sandbox ? seccomp_include() : NULL, log);
 		args_add(objects, object);
 		free(object);
 	}
 	char *check = xasprintf("%sharness/checks/%s.cpp", e->dir, e->check);
-	char *object = xasprintf("build/host/checks/%s.o", e->name);
+	char *object = xasprintf(BUILD_DIR "/host/checks/%s.o", e->name);
 	if (!status && !file_exists(check)) {
 		buf_addf(log, "the exercise has no check: '%s' is missing\n", check);
 		status = -1;
@@ -360,15 +360,15 @@ static int
 add_gpu_objects(struct args *objects, bool replay, struct buf *log)
 {
 	char *include = toolchain_cuda_include();
-	int status = compile_cu(BACKEND_GPU, "harness/gpu_open.cu", "build/gpu/harness/gpu_open.o", false, false, log);
-	args_add(objects, "build/gpu/harness/gpu_open.o");
+	int status = compile_cu(BACKEND_GPU, "harness/gpu_open.cu", BUILD_DIR "/gpu/harness/gpu_open.o", false, false, log);
+	args_add(objects, BUILD_DIR "/gpu/harness/gpu_open.o");
 	if (replay && !status) {
-		status = compile_host(true, "harness/replay.cpp", "build/gpu/harness/replay.o", include, log);
-		args_add(objects, "build/gpu/harness/replay.o");
+		status = compile_host(true, "harness/replay.cpp", BUILD_DIR "/gpu/harness/replay.o", include, log);
+		args_add(objects, BUILD_DIR "/gpu/harness/replay.o");
 	}
 	if (replay && !status) {
-		status = compile_host(false, "harness/plan.c", "build/host/plan.o", NULL, log);
-		args_add(objects, "build/host/plan.o");
+		status = compile_host(false, "harness/plan.c", BUILD_DIR "/host/plan.o", NULL, log);
+		args_add(objects, BUILD_DIR "/host/plan.o");
 	}
 	free(include);
 	return status;
@@ -383,9 +383,9 @@ build_capture(const struct exercise *e, const char *capture, struct buf *log)
 {
 	struct args objects = { 0 };
 	char *include = toolchain_cuda_include();
-	int status = compile_host(true, "harness/capture.cpp", "build/gpu/harness/capture.o", include, log);
+	int status = compile_host(true, "harness/capture.cpp", BUILD_DIR "/gpu/harness/capture.o", include, log);
 	free(include);
-	args_add(&objects, "build/gpu/harness/capture.o");
+	args_add(&objects, BUILD_DIR "/gpu/harness/capture.o");
 	if (!status)
 		status = add_gpu_objects(&objects, false, log);
 	if (!status)
@@ -426,15 +426,15 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	int status = 0;
 	size_t nsources = b == BACKEND_GPU ? RUNNER_SOURCES_GPU : sizeof(runner_sources) / sizeof(*runner_sources);
 	for (size_t i = 0; i < nsources && !status; i++) {
-		object = xasprintf("build/%s/%.*s.o", bk, (int)(strlen(runner_sources[i]) - 3), runner_sources[i]);
+		object = xasprintf(BUILD_DIR "/%s/%.*s.o", bk, (int)(strlen(runner_sources[i]) - 3), runner_sources[i]);
 		status = compile_cu(b, runner_sources[i], object, true, false, log);
 		args_add(&objects, object);
 		free(object);
 	}
 	/* the "Measure it" demo's ways of timing, which the simulator cannot time */
 	if (b == BACKEND_GPU && !status) {
-		status = compile_cu(b, "harness/timing_ways.cu", "build/gpu/harness/timing_ways.o", false, false, log);
-		args_add(&objects, "build/gpu/harness/timing_ways.o");
+		status = compile_cu(b, "harness/timing_ways.cu", BUILD_DIR "/gpu/harness/timing_ways.o", false, false, log);
+		args_add(&objects, BUILD_DIR "/gpu/harness/timing_ways.o");
 	}
 	if (b == BACKEND_GPU && !status)
 		status = add_gpu_objects(&objects, true, log);
@@ -443,7 +443,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 
 	char *gold = gold_source(e, b);
 	if (gold) {
-		object = xasprintf("build/%s/gold/%s.o", bk, e->name);
+		object = xasprintf(BUILD_DIR "/%s/gold/%s.o", bk, e->name);
 		if (!status)
 			status = build_instructor_solution(e, b, gold, "gold", object, log);
 		args_add(&objects, object);
@@ -452,7 +452,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	/* the physical reference is timed on a GPU only, and links a library of the toolkit */
 	char *physical = b == BACKEND_GPU ? physical_source(e) : NULL;
 	if (physical) {
-		object = xasprintf("build/gpu/physical/%s.o", e->name);
+		object = xasprintf(BUILD_DIR "/gpu/physical/%s.o", e->name);
 		char *include = toolchain_cuda_include();
 		if (!status)
 			status = compile_host(true, physical, object, include, log);
@@ -461,9 +461,9 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 		free(object);
 	}
 
-	char *glue = xasprintf("build/gen/%s.glue.%s.cpp", e->name, gold ? "gold" : "plain");
+	char *glue = xasprintf(BUILD_DIR "/gen/%s.glue.%s.cpp", e->name, gold ? "gold" : "plain");
 	char *glue_abs = root_path(glue);
-	object = xasprintf("build/host/glue/%s.%s.o", e->name, gold ? "gold" : "plain");
+	object = xasprintf(BUILD_DIR "/host/glue/%s.%s.o", e->name, gold ? "gold" : "plain");
 	if (!status && write_glue(e, glue_abs, gold != NULL))
 		status = -1;
 	if (!status)
@@ -473,7 +473,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	free(glue);
 	free(glue_abs);
 
-	object = xasprintf("build/%s/ref/%s.o", bk, e->name);
+	object = xasprintf(BUILD_DIR "/%s/ref/%s.o", bk, e->name);
 	if (!status)
 		status = build_instructor_solution(e, b, e->solution, "ref", object, log);
 	args_add(&objects, object);
@@ -501,8 +501,8 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 			if (physical)
 				args_add(&cmd, "-lcublas");
 		} else {
-			ARGS_ADD(&deps, "build/sim/libcudasim.a", SIM_DYNLIST);
-			ARGS_ADD(&cmd, "build/sim/libcudasim.a", "-Wl,--dynamic-list=" SIM_DYNLIST, SIM_LIBS, OPENMP, seccomp);
+			ARGS_ADD(&deps, SIM_LIB, SIM_DYNLIST);
+			ARGS_ADD(&cmd, SIM_LIB, "-Wl,--dynamic-list=" SIM_DYNLIST, SIM_LIBS, OPENMP, seccomp);
 		}
 		status = build_step(runner, &cmd, (const char *const *)deps.v, deps.n, NULL, log);
 		args_free(&deps);
@@ -518,19 +518,19 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 char *
 build_runner_path(const struct exercise *e, enum backend b)
 {
-	return xasprintf("build/%s/runner/%s", backend_name(b), e->name);
+	return xasprintf(BUILD_DIR "/%s/runner/%s", backend_name(b), e->name);
 }
 
 char *
 build_capture_path(const struct exercise *e)
 {
-	return xasprintf("build/gpu/capture/%s", e->name);
+	return xasprintf(BUILD_DIR "/gpu/capture/%s", e->name);
 }
 
 char *
 build_judge_path(const struct exercise *e)
 {
-	return xasprintf("build/judge/%s", e->name);
+	return xasprintf(BUILD_DIR "/judge/%s", e->name);
 }
 
 int
@@ -555,8 +555,8 @@ build_compile_only(const struct exercise *e, const char *source, struct buf *log
 		return -1;
 	/* one object per source (a solution, its gold, each demo variant), so an unchanged one is not compiled
 	   again; its path flattened ('/' to '+'), so that no "../" leads out of the folder */
-	char *object = xasprintf("build/compile-only/%s/%s.o", e->name, source);
-	for (char *p = object + strlen("build/compile-only/") + strlen(e->name) + 1; *p; p++)
+	char *object = xasprintf(BUILD_DIR "/compile-only/%s/%s.o", e->name, source);
+	for (char *p = object + strlen(BUILD_DIR "/compile-only/") + strlen(e->name) + 1; *p; p++)
 		if (*p == '/')
 			*p = '+';
 	int status = compile_cu(BACKEND_GPU, source, object, false, false, log);
@@ -569,7 +569,7 @@ build_compile_runner_only(struct buf *log)
 {
 	int status = 0;
 	for (size_t i = 0; i < RUNNER_SOURCES_GPU && !status; i++) {
-		char *object = xasprintf("build/compile-only/%.*s.o", (int)(strlen(runner_sources[i]) - 3),
+		char *object = xasprintf(BUILD_DIR "/compile-only/%.*s.o", (int)(strlen(runner_sources[i]) - 3),
 					 runner_sources[i]);
 		status = compile_cu(BACKEND_GPU, runner_sources[i], object, true, false, log);
 		free(object);

@@ -24,7 +24,7 @@
 #include "lib/util.h"
 #include "common/root.h"
 /* the compilers and flags (harness/runner.mk) */
-#include "grader/runner_flags.h"
+#include "grader/runner_mk.h"
 
 static char *
 relative_to_root(const char *path)
@@ -139,7 +139,7 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 	/* the student's build, keyed by where the file is, so a class's submissions never collide */
 	char *rel = relative_to_root(student_path);
 	uint64_t key = hash_bytes(rel, strlen(rel), 0);
-	s->dir = xasprintf("build/%s/sub/%s-%016llx", bk, e->name, (unsigned long long)key);
+	s->dir = xasprintf(BUILD_DIR "/%s/sub/%s-%016llx", bk, e->name, (unsigned long long)key);
 	s->dir_lock = -1;
 	if (!status)
 		status = claim_build_dir(s, log);
@@ -177,8 +177,8 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 			/* the rewriter is quick; g++ is what takes the time */
 			s->compile_source = xasprintf("%s/%s.sim.cpp", s->dir, e->name);
 			struct args rw = { 0 };
-			ARGS_ADD(&rw, "build/sim/cudasim-rewrite", rel, s->compile_source);
-			const char *rw_deps[] = { rel, "build/sim/cudasim-rewrite" };
+			ARGS_ADD(&rw, SIM_REWRITE, rel, s->compile_source);
+			const char *rw_deps[] = { rel, SIM_REWRITE };
 			struct buf rwlog = { 0 };
 			if (build_step(s->compile_source, &rw, rw_deps, 2, NULL, &rwlog)) {
 				/* the student's own mistake as far as the rewriter can tell: a compile error */
@@ -394,7 +394,7 @@ check_depfile(const struct student_build *s, const char *suffix, const char *sou
 	free(depfile);
 	if (!text)
 		return; /* an object up to date from before: checked when it was compiled */
-	static const char *const private_dirs[] = { "solutions", "harness", "sim", "build", "grader", "tui",
+	static const char *const private_dirs[] = { "solutions", "harness", "sim", BUILD_DIR, "grader", "tui",
 						     "shipped", ".git", ".cudalings" };
 	char *include = build_public_include(s->e), resolved[PATH_MAX];
 	const char *allowed_dirs[] = { s->dir, include, s->backend == BACKEND_SIM ? "sim/include" : NULL };

@@ -14,6 +14,8 @@
 #include "lib/run.h"
 #include "lib/util.h"
 #include "common/root.h"
+/* where builds go (harness/runner.mk) */
+#include "grader/runner_mk.h"
 
 const char *
 toolchain_nvcc(void)
@@ -78,7 +80,7 @@ toolchain_arch(void)
 bool
 toolchain_sim_ready(void)
 {
-	const char *parts[] = { "build/sim/libcudasim.a", "build/sim/cudasim-rewrite", SIM_DYNLIST };
+	const char *parts[] = { SIM_LIB, SIM_REWRITE, SIM_DYNLIST };
 	bool ok = true;
 	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts) && ok; i++) {
 		char *path = root_path(parts[i]);

@@ -7,9 +7,6 @@
 
 #include <stdbool.h>
 
-/* what the runner exports to the student's shared object: the simulator's student-facing API only */
-#define SIM_DYNLIST "build/sim/student.dynlist"
-
 /* Whether this machine has an NVIDIA GPU the driver exposes. */
 bool toolchain_gpu_present(void);
 /* The nvcc to use, or NULL when there is none. */

@@ -23,6 +23,8 @@
 #include "lib/util.h"
 #include "grader/mutants/mutants.h"
 #include "common/root.h"
+/* where builds go (harness/runner.mk) */
+#include "grader/runner_mk.h"
 
 /* CPU seconds a mutant's launch may take: a right one takes a fraction of a second; one that never ends
  * (a loop's bound made >= 0) is stopped here rather than at the runner's 20 s */
@@ -54,7 +56,7 @@ mutant_file(const struct exercise *e, const struct mutant *m, const char *ext)
 	for (char *p = id; *p; p++)
 		if (*p == '@' || *p == '#')
 			*p = '-';
-	char *path = xasprintf("build/mutants/%s/%s.%s", e->name, id, ext);
+	char *path = xasprintf(BUILD_DIR "/mutants/%s/%s.%s", e->name, id, ext);
 	free(id);
 	return path;
 }
@@ -63,7 +65,7 @@ mutant_file(const struct exercise *e, const struct mutant *m, const char *ext)
 static void
 remove_stale(const struct exercise *e, const struct mutant *m, int n)
 {
-	char *rel = xasprintf("build/mutants/%s", e->name), *dir = root_path(rel);
+	char *rel = xasprintf(BUILD_DIR "/mutants/%s", e->name), *dir = root_path(rel);
 	DIR *d = opendir(dir);
 	for (struct dirent *entry; d && (entry = readdir(d));) {
 		if (entry->d_name[0] == '.')
@@ -90,7 +92,7 @@ remove_stale(const struct exercise *e, const struct mutant *m, int n)
 static int
 write_mutants(const struct exercise *e, const struct mutant *m, int n)
 {
-	char *rel = xasprintf("build/mutants/%s", e->name), *dir = root_path(rel);
+	char *rel = xasprintf(BUILD_DIR "/mutants/%s", e->name), *dir = root_path(rel);
 	int status = mkdir_p(dir) ? error("cannot create '%s': %s", dir, strerror(errno)) : 0;
 	free(dir);
 	free(rel);
@@ -312,7 +314,7 @@ mutant_check(const struct exercise *e, int jobs)
 	if (broken)
 		snprintf(not_compiled, sizeof(not_compiled), ", %d not compiled", broken);
 	printf("  %-4s %d mutant%s of %s: %d killed, %d equivalent, %d weak%s (%.0f s, %d at a time; each with "
-	       "its diff in build/mutants/%s/)\n", weak ? "WEAK" : "ok", n, n == 1 ? "" : "s", e->solution, killed,
+	       "its diff in " BUILD_DIR "/mutants/%s/)\n", weak ? "WEAK" : "ok", n, n == 1 ? "" : "s", e->solution, killed,
 	       equivalent, weak, not_compiled, now_seconds() - t0, jobs, e->name);
 	free(out);
 	mutants_free(m, n);

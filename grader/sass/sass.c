@@ -25,7 +25,7 @@
 
 /* as grader/compile/build.c compiles the student's file for a GPU */
 /* as the grader builds a .cu for the GPU (harness/runner.mk) */
-#include "grader/runner_flags.h"
+#include "grader/runner_mk.h"
 #define DEFAULT_ARCH "sm_90"
 #define TOOL_LIMIT_S 120
 
@@ -442,7 +442,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 	char *ptx = xasprintf("%s/source.ptx", tmp), *arch = xasprintf("-arch=%s", l->arch);
 	char *folder = xstrdup(real), *slash = strrchr(folder, '/');
 	*slash = 0;
-	char *public = xasprintf("-I%s/build/gen/public/%s", workbook_root(), e->name);
+	char *public = xasprintf("-I%s/" BUILD_DIR "/gen/public/%s", workbook_root(), e->name);
 	char *beside = xasprintf("-I%s", *folder ? folder : "/");
 	const char *const paths[] = { source, real, NULL };
 	int status = symlink(real, source) ? EXIT_ENVIRONMENT : EXIT_PASS;

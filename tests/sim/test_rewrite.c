@@ -15,9 +15,9 @@
 #include "kernels/kernels.h"
 #include "tests/sim/sim_test.h"
 
-#define REWRITE "build/sim/cudasim-rewrite"
-/* as the grader compiles a rewritten file (harness/runner.mk) */
-#include "grader/runner_flags.h"
+/* as the grader rewrites and compiles a file (harness/runner.mk) */
+#include "grader/runner_mk.h"
+#define REWRITE SIM_REWRITE
 #define SIM_COMPILE_LINE SIM_CXX_LINE " " SIM_CXXFLAGS_LINE
 
 Test(rewrite, tricky_sources_run, .timeout = 10)
@@ -334,7 +334,7 @@ Test(rewrite, same_kernel_names_in_two_objects, .init = make_dir, .fini = remove
 	       "-G launch_ref -G count_ref %s/k2.o %s/k2l.o", dir, dir);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	r = sh("%s -c %s/main.cpp -o %s/main.o && " SIM_CXX_LINE " -o %s/runner %s/main.o %s/k1.o %s/k2l.o "
-	       "build/sim/libcudasim.a " SIM_LIBS_LINE " && %s/runner", SIM_COMPILE_LINE, dir, dir, dir, dir, dir,
+	       SIM_LIB_LINE " " SIM_LIBS_LINE " && %s/runner", SIM_COMPILE_LINE, dir, dir, dir, dir, dir,
 	       dir, dir);
 	cr_assert_eq(r.status, 0, "each object's launch must run its own kernel:\n%s", r.err);
 }

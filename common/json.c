@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 
 void

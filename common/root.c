@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 
 static bool course_missing; /* CUDALINGS_WORKBOOK names no file: no root is found */

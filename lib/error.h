@@ -31,7 +31,7 @@ const char *last_error(void);
 extern void (*error_print_hook)(void);
 /* Run before die() prints: a full-screen program leaves its screen there. */
 extern void (*die_hook)(void);
-/* Print "fatal: …" and exit with `status` (common/exit.h names them). */
+/* Print "fatal: …" and exit with `status` (lib/exit.h names them). */
 void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
 #endif

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/run_private.h"
 #include "lib/util.h"
 

@@ -21,7 +21,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/run_private.h"
 #include "lib/util.h"
 

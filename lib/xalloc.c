@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lib/error.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 
 void *
 xmalloc(size_t n)

@@ -5,7 +5,7 @@
 #ifndef SIM_H
 #define SIM_H
 
-#include "include/cudasim.h"
+#include "sim/include/cudasim.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

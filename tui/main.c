@@ -20,7 +20,7 @@
 #include "tui/app.h"
 #include "tui/keys.h"
 #include "tui/screen.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "common/json.h"
 #include "lib/util.h"
 

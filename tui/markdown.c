@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/entity.h"
 #include "tui/highlight.h"
 #include "lib/util.h"
 
@@ -513,49 +514,17 @@ leave_span(MD_SPANTYPE type, void *detail, void *data)
 	return 0;
 }
 
-/* An HTML entity as UTF-8: the few a lesson uses, and numeric ones. */
+/* An HTML entity as UTF-8 where it is one a lesson uses or a numeric one; as written otherwise. */
 static void
 add_entity(struct md *m, const char *s, size_t len)
 {
-	static const struct { const char *name, *utf8; } names[] = {
-		{ "&amp;", "&" }, { "&lt;", "<" }, { "&gt;", ">" }, { "&quot;", "\"" },
-		{ "&apos;", "'" }, { "&nbsp;", "\xc2\xa0" }, { "&times;", "×" },
-		{ "&micro;", "µ" }, { "&mdash;", "—" }, { "&ndash;", "–" },
-		{ "&hellip;", "…" }, { "&le;", "≤" }, { "&ge;", "≥" }, { "&rarr;", "→" },
-	};
-	char buf[8];
-	unsigned long c;
+	char utf8[ENTITY_UTF8_MAX];
+	size_t n = entity_utf8(s, len, utf8);
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i].name) == len && !memcmp(names[i].name, s, len)) {
-			add_run(m, names[i].utf8, strlen(names[i].utf8));
-			return;
-		}
-	if (len > 3 && s[1] == '#') {
-		c = s[2] == 'x' || s[2] == 'X' ? strtoul(s + 3, NULL, 16) : strtoul(s + 2, NULL, 10);
-		if (c && c < 0x110000) {
-			size_t n = 0;
-
-			if (c < 0x80) {
-				buf[n++] = (char)c;
-			} else if (c < 0x800) {
-				buf[n++] = (char)(0xc0 | c >> 6);
-				buf[n++] = (char)(0x80 | (c & 0x3f));
-			} else if (c < 0x10000) {
-				buf[n++] = (char)(0xe0 | c >> 12);
-				buf[n++] = (char)(0x80 | (c >> 6 & 0x3f));
-				buf[n++] = (char)(0x80 | (c & 0x3f));
-			} else {
-				buf[n++] = (char)(0xf0 | c >> 18);
-				buf[n++] = (char)(0x80 | (c >> 12 & 0x3f));
-				buf[n++] = (char)(0x80 | (c >> 6 & 0x3f));
-				buf[n++] = (char)(0x80 | (c & 0x3f));
-			}
-			add_run(m, buf, n);
-			return;
-		}
-	}
-	add_run(m, s, len);
+	if (n)
+		add_run(m, utf8, n);
+	else
+		add_run(m, s, len);
 }
 
 static int

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "tui/hint.h"
 #include "lib/util.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 
 bool screen_ascii, screen_color;

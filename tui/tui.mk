@@ -4,7 +4,7 @@
 TUI_SRCS := $(wildcard tui/*.c)
 TUI_OBJS := $(TUI_SRCS:%.c=$(B)/%.o)
 # The modules that know nothing of curses: the unit tests link them without a terminal.
-TUI_PURE := doc highlight markdown grader_json workbook report proc grade watch hint source
+TUI_PURE := doc entity highlight markdown grader_json workbook report proc grade watch hint source
 # the progress state and the solution markers are the grader's too (common/)
 TUI_PURE_OBJS := $(TUI_PURE:%=$(B)/tui/%.o) $(COMMON_OBJS) $(LIB_OBJS)
 TUI_LIBS := -lncursesw -lmd4c -lcjson -lm

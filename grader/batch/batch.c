@@ -16,7 +16,7 @@
 
 #include "grader/batch/batch_late.h"
 #include "grader/batch/batch_rows.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 #include "grader/batch/slurm.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "grader/batch/batch_rows.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "grader/engine/grade.h"
 #include "lib/pool.h"
 #include "lib/util.h"

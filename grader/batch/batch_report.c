@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "grader/batch/batch_rows.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 
 #define BAR_WIDTH 30

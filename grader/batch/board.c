@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/color.h"
 #include "lib/util.h"
 

@@ -6,7 +6,7 @@
 #include "grader/batch/batch.h"
 #include "grader/batch/batch_late.h"
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 #include "grader/batch/slurm.h"
 

@@ -5,7 +5,7 @@
 
 #include "grader/batch/board.h"
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 
 static const struct option_spec options[] = {
 	OPT_VALUE("html", "FILE", "write the board as one static page too"),

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "grader/mutants/mutant_check.h"
 #include "lib/util.h"
 #include "common/root.h"

@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "common/json.h"
 #include "common/state.h"
 #include "lib/color.h"

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "common/hints.h"
 #include "common/root.h"
 #include "common/state.h"

@@ -4,7 +4,7 @@
 #include <cjson/cJSON.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "grader/engine/report.h"
 #include "common/root.h"
 

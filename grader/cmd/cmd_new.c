@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 #include "common/root.h"
 #include "grader/exercise/scaffold.h"

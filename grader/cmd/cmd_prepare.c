@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/pool.h"
 #include "lib/util.h"
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 #include "grader/engine/report.h"
 #include "common/root.h"

@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "common/state.h"
 #include "lib/util.h"
 #include "grader/sass/lines.h"

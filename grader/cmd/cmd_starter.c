@@ -14,7 +14,7 @@
 #include "grader/cmd/command.h"
 #include "common/markers.h"
 #include "common/state.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 #include "common/root.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "common/root.h"
 #include "common/state.h"
 #include "lib/util.h"

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "grader/compile/gradable.h"
 #include "lib/util.h"
 #include "common/root.h"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "grader/cmd/command.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "common/json.h"
 #include "lib/util.h"
 

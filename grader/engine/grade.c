@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "grader/engine/capture.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "grader/engine/diagnose.h"
 #include "grader/compile/inspect.h"
 #include "grader/engine/timelimit.h"

@@ -9,6 +9,7 @@
 
 #include "lib/util.h"
 #include "common/root.h"
+#include "grader/exercise/manifest.h"
 
 /* A C identifier. */
 static bool

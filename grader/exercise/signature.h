@@ -7,7 +7,7 @@
 #ifndef CUDALINGS_SIGNATURE_H
 #define CUDALINGS_SIGNATURE_H
 
-#include "grader/exercise/manifest.h"
+struct exercise;
 
 /* The launcher's name, newly allocated; NULL where the signature has none. */
 char *signature_name(const char *signature);

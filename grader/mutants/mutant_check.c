@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "grader/engine/timelimit.h"
 #include "grader/engine/grade.h"
 #include "lib/pool.h"

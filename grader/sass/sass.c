@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "grader/compile/build.h"
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/run.h"
 #include "common/root.h"
 

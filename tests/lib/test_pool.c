@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/exit.h"
+#include "lib/exit.h"
 #include "lib/pool.h"
 #include "lib/util.h"
 #include "tests/lib/children.h"

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 
 #include "cudasim.h"
-#include "kernels/kernels.h"
+#include "tests/sim/kernels/kernels.h"
 #include "tests/sim/sim_test.h"
 
 /* as the grader rewrites and compiles a file (harness/runner.mk) */

@@ -15,7 +15,7 @@
 
 #include "cudasim.h"
 #include "sim/fill.h"
-#include "kernels/kernels.h"
+#include "tests/sim/kernels/kernels.h"
 #include "tests/sim/sim_test.h"
 
 #define ERRORS_CU "tests/sim/kernels/errors.cu"

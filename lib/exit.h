@@ -2,8 +2,8 @@
  * exit: the exit statuses of every program of the project, and what the
  * grader's callers (the workbook, batch, make) read from them.
  */
-#ifndef COMMON_EXIT_H
-#define COMMON_EXIT_H
+#ifndef LIB_EXIT_H
+#define LIB_EXIT_H
 
 enum exit_status {
 	EXIT_PASS = 0,		/* graded and passed; a command that did what it was asked */

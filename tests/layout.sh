@@ -10,10 +10,11 @@
 #   workbook (tui/) nothing of the grader, the simulator or the harness, the
 #   simulator and the harness nothing of the grader or the workbook, the grader
 #   nothing of the workbook;
-# - no circle between the objects of lib/, common/, grader/ and tui/ (a file
-#   that uses, through others, what uses it: read from the symbols with nm),
-#   and none between grader/'s modules through their includes (a .c and its .h
-#   are one module, with its private NAME_state.h and the parts named below);
+# - no circle between the modules of lib/, common/, grader/ and tui/ (a file
+#   that uses, through others, what uses it: read from the objects' symbols
+#   with nm), and none between grader/'s modules through their includes; a
+#   module is a .c and its .h, and the files that share its private header
+#   (NAME_private.h, NAME_state.h) or that are named below as its parts;
 # - no two types of one name in grader/, tui/, common/ and lib/.
 set -u
 cd "$(dirname "$0")/.."
@@ -46,7 +47,6 @@ LONG = {
     "sim/sched.c": "being split, issue 26",
     "sim/memory.c": "being split, issue 26",
     "sim/runtime.c": "being split, issue 26",
-    "lib/run.c": "being split, issue 26",
     "harness/capture.cpp": "the capture process, GPU only: not yet split, as only a GPU run checks a split "
                            "of it (issue 26 item 4)",
 }
@@ -64,7 +64,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SOURCE = re.compile(r"\.(c|h|cpp|cc|cu|cuh|inc|hpp)$")
 tops = {f.split("/")[0] for f in files if "/" in f}
 # made by the build, found under build/ by their folder there
-GENERATED = {"grader/runner_flags.h"}
+GENERATED = {"grader/runner_mk.h"}
 # folders compiled where the root is not on the include path: their own headers by name alone
 OWN_BY_NAME = ("harness/", "sim/")
 # files that name headers otherwise, and why
@@ -161,16 +161,30 @@ def circles(nodes, edges):
         if v not in index:
             visit(v)
     return found
+# the files that share a module's private header (NAME_private.h, NAME_state.h) are that one module
+PRIVATE = re.compile(r'^\s*#\s*include\s*"([^"]+)_(?:private|state)\.h"', re.M)
+def private_module(source):
+    if os.path.isfile(source):
+        m = PRIVATE.search(open(source, encoding="utf-8", errors="replace").read())
+        if m:
+            return m.group(1)
+    return None
+def object_module(o):
+    stem = os.path.relpath(o, build)[:-2]
+    return private_module(stem + ".c") or stem
 owner = {}
 for o, d in defs.items():
     for s in d:
-        owner.setdefault(s, o)
-edges = {o: {owner[s] for s in uses[o] if s in owner and owner[s] != o} for o in objs}
-for c in circles(objs, edges):
-    bad.append("a circle between " + ", ".join(os.path.relpath(x, build)[:-2] + ".c" for x in c))
+        owner.setdefault(s, object_module(o))
+edges = {}
+for o in objs:
+    m = object_module(o)
+    edges.setdefault(m, set()).update(owner[s] for s in uses[o] if s in owner and owner[s] != m)
+for c in circles(edges, edges):
+    bad.append("a circle between " + ", ".join(c))
 
 # ---------------------------------------------------------------- circles between grader/'s modules, by include
-# A module is a .c and its .h; its private header NAME_state.h and the parts named here are that module too.
+# A module is a .c and its .h; the files that share its private header and the parts named here are it too.
 PARTS = {
     "grader/exercise/signature": "grader/exercise/manifest",  # the manifest's launcher signatures, parsed
     "grader/mutants/mutant_lex": "grader/mutants/mutants",    # the operators that make mutants.h's mutants
@@ -180,9 +194,9 @@ PARTS = {
 sources = [f for f in files if f.startswith("grader/") and re.search(r"\.[ch]$", f)]
 stems = {f[:-2] for f in sources}
 def module(stem):
-    if stem.endswith("_state") and stem[:-len("_state")] in stems:
-        return stem[:-len("_state")]
-    return PARTS.get(stem, stem)
+    if stem.endswith(("_state", "_private")):
+        return stem.rsplit("_", 1)[0]
+    return PARTS.get(stem, private_module(stem + ".c") or stem)
 includes = {}
 for f in sources:
     m = module(f[:-2])

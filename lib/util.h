@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/args.h"
 #include "lib/buf.h"
 #include "lib/error.h"
 #include "lib/file.h"

@@ -15,36 +15,6 @@
 #include "lib/util.h"
 #include "common/root.h"
 
-void
-args_add(struct args *a, const char *s)
-{
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 32;
-		a->v = xrealloc(a->v, sizeof(char *) * (size_t)a->cap);
-	}
-	a->v[a->n++] = xstrdup(s);
-	a->v[a->n] = NULL;
-}
-
-void
-args_free(struct args *a)
-{
-	for (int i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	a->v = NULL;
-	a->n = a->cap = 0;
-}
-
-char *
-args_join(const struct args *a)
-{
-	struct buf b = { 0 };
-	for (int i = 0; i < a->n; i++)
-		buf_addf(&b, "%s%s", i ? " " : "", a->v[i]);
-	return buf_detach(&b);
-}
-
 /*
  * The files a .d file's text lists, one at a time: each call cuts the next
  * path out of *cursor in place and returns it, or NULL at the end (-MP's
@@ -157,7 +127,7 @@ build_step(const char *target, const struct args *cmd, const char *const *deps, 
 	}
 	/* built under a name of its own, then renamed: a grading running beside this one keeps its file */
 	char *tmp = xasprintf("%s.tmp-%d", target, (int)getpid());
-	struct args run = { 0 };
+	struct args run = ARGS_INIT;
 	for (int i = 0; i < cmd->n; i++)
 		args_add(&run, strcmp(cmd->v[i], target) ? cmd->v[i] : tmp);
 	struct buf out = { 0 };

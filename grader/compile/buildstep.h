@@ -11,24 +11,8 @@
 
 #include <stdbool.h>
 
+#include "lib/args.h"
 #include "lib/util.h"
-
-/* A growing argv, NULL-terminated; the strings are its own. */
-struct args {
-	char **v;
-	int n, cap;
-};
-void args_add(struct args *a, const char *s);
-/* Add every string given: ARGS_ADD(&cmd, "g++", SIM_CXXFLAGS, "-c", source). */
-#define ARGS_ADD(a, ...)                                                            \
-	do {                                                                        \
-		const char *list_[] = { __VA_ARGS__ };                              \
-		for (size_t i_ = 0; i_ < sizeof(list_) / sizeof(*list_); i_++)      \
-			args_add((a), list_[i_]);                                   \
-	} while (0)
-void args_free(struct args *a);
-/* The command as one line (how the cache remembers it); you own it. */
-char *args_join(const struct args *a);
 
 /* Where a .d file's text lists its files (after the target's colon). */
 char *depfile_list(char *text);

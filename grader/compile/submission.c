@@ -155,7 +155,7 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 	   with the file's own folder on the include path for what it includes beside it */
 	char *nvcc_source = nvcc_safe_name(s, rel), *beside = nvcc_source != rel ? source_folder_flag(rel) : NULL;
 	if (!status) {
-		struct args cmd = { 0 };
+		struct args cmd = ARGS_INIT;
 		char *depfile = xasprintf("%s.d", s->object);
 		char *include = build_public_include(e), *include_flag = xasprintf("-I%s", include);
 		/* the files the assembler reads (.incbin, .include in an asm statement), which the
@@ -176,13 +176,13 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 		} else {
 			/* the rewriter is quick; g++ is what takes the time */
 			s->compile_source = xasprintf("%s/%s.sim.cpp", s->dir, e->name);
-			struct args rw = { 0 };
+			struct args rw = ARGS_INIT;
 			ARGS_ADD(&rw, SIM_REWRITE, rel, s->compile_source);
 			const char *rw_deps[] = { rel, SIM_REWRITE };
-			struct buf rwlog = { 0 };
+			struct buf rwlog = BUF_INIT;
 			if (build_step(s->compile_source, &rw, rw_deps, 2, NULL, &rwlog)) {
 				/* the student's own mistake as far as the rewriter can tell: a compile error */
-				buf_add(log, rwlog.data ? rwlog.data : "", rwlog.len);
+				buf_add(log, rwlog.data, rwlog.len);
 				status = 1;
 			}
 			buf_free(&rwlog);
@@ -194,15 +194,15 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 				 "-c", s->compile_source, "-o", s->object);
 			/* the rewriter copies headers it rewrites into the build folder: what the original
 			   file includes comes from the preprocessor, run on it as the compile would see it */
-			struct args scan = { 0 };
+			struct args scan = ARGS_INIT;
 			char *scanfile = xasprintf("%s.scan.d", s->object);
 			ARGS_ADD(&scan, SIM_CXX, SIM_CXXFLAGS, include_flag, "-E", "-M", "-MG", "-MF", scanfile, "-x", "c++", rel,
 				 "-o", "/dev/null");
-			s->scan_argv = scan.v;
+			s->scan_argv = args_detach(&scan);
 			free(scanfile);
 			/* nvcc's front end judges what nvcc would accept; the simulator's g++ alone would take more */
 			if (toolchain_nvcc()) {
-				struct args fe = { 0 };
+				struct args fe = ARGS_INIT;
 				ARGS_ADD(&fe, toolchain_nvcc(), NVCC_FLAGS, "-arch=sm_90", include_flag);
 				if (beside)
 					args_add(&fe, beside);
@@ -210,7 +210,7 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 				   is refused there: -ptx, the device side alone, took it), cicc and ptxas on the
 				   device side, no host compile; -O0, for only its errors count (bench/nvcc-frontend.md) */
 				ARGS_ADD(&fe, "-cuda", "-Xcicc", "-O0", "-Xptxas", "-O0", "-o", "/dev/null", nvcc_source);
-				s->frontend_argv = fe.v;
+				s->frontend_argv = args_detach(&fe);
 			}
 		}
 		/* the precompiled header is read but not listed by -MD: a new one makes the object stale */
@@ -220,17 +220,20 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 		free(pch);
 		/* the cache's key holds nvcc's command too: an object made without nvcc's judgement, or
 		   with another front end, is compiled again so that nvcc reads the file */
-		struct args key = { 0 };
+		struct args key = ARGS_INIT;
 		for (int i = 0; i < cmd.n; i++)
 			args_add(&key, cmd.v[i]);
 		for (char **f = s->frontend_argv; f && *f; f++)
 			args_add(&key, *f);
 		if (status == 0 && build_stale(s->object, &key, deps, ndeps, depfile)) {
 			/* compiled under a name of its own and renamed by submission_compiled, as build_step does */
-			s->compile_argv = xcalloc((size_t)cmd.n + 1, sizeof(char *));
+			struct args run = ARGS_INIT;
 			for (int i = 0; i < cmd.n; i++)
-				s->compile_argv[i] = !strcmp(cmd.v[i], s->object)
-					? xasprintf("%s.tmp-%d", s->object, (int)getpid()) : xstrdup(cmd.v[i]);
+				if (!strcmp(cmd.v[i], s->object))
+					args_addf(&run, "%s.tmp-%d", s->object, (int)getpid());
+				else
+					args_add(&run, cmd.v[i]);
+			s->compile_argv = args_detach(&run);
 			s->compile_line = args_join(&key);
 		}
 		args_free(&key);
@@ -252,7 +255,7 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 static char *
 replace_all(const char *text, const char *from, const char *to)
 {
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	size_t n = strlen(from);
 	for (const char *p = text; *p;) {
 		const char *at = n ? strstr(p, from) : NULL;
@@ -264,7 +267,7 @@ replace_all(const char *text, const char *from, const char *to)
 		buf_addstr(&out, to);
 		p = at + n;
 	}
-	return out.data ? buf_detach(&out) : xstrdup("");
+	return buf_detach(&out);
 }
 
 /* Whether `path` is `dir` or lies in it (both resolved). */
@@ -319,7 +322,7 @@ char *
 submission_tidy_messages(const struct student_build *s, const char *text, const char *shown)
 {
 	/* nvcc says "path(12): error: …"; make it "path:12: error: …" like gcc, and name the file as given */
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	/* what nvcc read through a link is the student's file */
 	char *renamed = s->nvcc_link ? replace_all(text, s->nvcc_link, s->source) : xstrdup(text);
 	for (const char *line = renamed; *line;) {
@@ -341,7 +344,7 @@ submission_tidy_messages(const struct student_build *s, const char *text, const 
 		line = *end ? end + 1 : end;
 	}
 	free(renamed);
-	char *tidy = out.data ? buf_detach(&out) : xstrdup("");
+	char *tidy = buf_detach(&out);
 	/* quoted only where the file is one the student may read; then no path of this machine: the student's
 	   file by the name they gave it, the workbook's files relative to it */
 	char *quoted = quote_only_allowed(tidy, may_quote, (void *)s);
@@ -450,7 +453,7 @@ submission_check_includes(const struct student_build *s, struct buf *why)
 int
 submission_link(struct student_build *s, struct buf *log)
 {
-	struct args cmd = { 0 };
+	struct args cmd = ARGS_INIT;
 	if (s->backend == BACKEND_GPU) {
 		char *arch = xasprintf("-arch=%s", toolchain_arch());
 		ARGS_ADD(&cmd, toolchain_nvcc(), arch, "-shared", "-cudart", "shared", "-o", s->library, s->object);
@@ -469,7 +472,7 @@ submission_link(struct student_build *s, struct buf *log)
 	args_free(&cmd);
 	if (!status && s->backend == BACKEND_GPU) {
 		/* the measuring process loads the device code alone, as data: the fatbinary of the object inspected */
-		struct args copy = { 0 };
+		struct args copy = ARGS_INIT;
 		ARGS_ADD(&copy, "objcopy", "-O", "binary", "--only-section=.nv_fatbin", s->object, s->device_code);
 		status = build_step(s->device_code, &copy, deps, 1, NULL, log);
 		args_free(&copy);
@@ -487,12 +490,9 @@ submission_release(struct student_build *s)
 	}
 	if (s->dir_lock >= 0 && s->dir)
 		close(s->dir_lock);
-	char **lists[] = { s->compile_argv, s->frontend_argv, s->scan_argv };
-	for (size_t i = 0; i < sizeof(lists) / sizeof(*lists); i++) {
-		for (char **p = lists[i]; p && *p; p++)
-			free(*p);
-		free(lists[i]);
-	}
+	argv_free(s->compile_argv);
+	argv_free(s->frontend_argv);
+	argv_free(s->scan_argv);
 	free(s->source);
 	free(s->dir);
 	free(s->object);

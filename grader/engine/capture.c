@@ -106,18 +106,15 @@ capture_finish(struct child *c, struct session *s, bool early)
 	free(status);
 }
 
-char **
-capture_options(const char *program, const char *library, const char *launcher, int channel_fd)
+void
+capture_options(struct args *argv, const char *program, const char *library, const char *launcher, int channel_fd)
 {
-	char **argv = xcalloc(8, sizeof(char *));
-	argv[0] = root_path(program);
-	argv[1] = xstrdup("--channel");
-	argv[2] = xasprintf("%d", channel_fd);
-	argv[3] = xstrdup("--student");
-	argv[4] = root_path(library);
-	argv[5] = xstrdup("--launcher");
-	argv[6] = xstrdup(launcher);
-	return argv;
+	args_add_owned(argv, root_path(program));
+	args_add(argv, "--channel");
+	args_addf(argv, "%d", channel_fd);
+	args_add(argv, "--student");
+	args_add_owned(argv, root_path(library));
+	ARGS_ADD(argv, "--launcher", launcher);
 }
 
 bool

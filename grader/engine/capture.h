@@ -8,6 +8,7 @@
 #define CUDALINGS_CAPTURE_H
 
 #include <stdbool.h>
+#include "lib/args.h"
 #include "lib/run.h"
 #include "grader/engine/session.h"
 
@@ -30,8 +31,8 @@ void capture_finish(struct child *c, struct session *s, bool early);
  */
 int capture_write_plans(struct session *s, const char *path);
 
-/* Its program and options before the cases: no seed, the student's shared object and its launcher's name. */
-char **capture_options(const char *program, const char *library, const char *launcher, int channel_fd);
+/* Add its program and options before the cases: no seed, the student's shared object and its launcher's name. */
+void capture_options(struct args *argv, const char *program, const char *library, const char *launcher, int channel_fd);
 
 /* capture_finish, then its plans checked and written to `plans`: whether the measuring runner may go. */
 bool capture_run(struct child *c, struct session *s, bool early, const char *plans);

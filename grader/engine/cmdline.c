@@ -17,17 +17,6 @@
 #include "common/root.h"
 #include "grader/compile/toolchain.h"
 
-static void
-add(char ***argv, int *argc, int *cap, char *arg)
-{
-	if (*argc + 2 > *cap) {
-		*cap = *cap * 2 + 8;
-		*argv = xrealloc(*argv, sizeof(char *) * (size_t)*cap);
-	}
-	(*argv)[(*argc)++] = arg;
-	(*argv)[*argc] = NULL;
-}
-
 static char *
 dims_text(const int *dims, int ndims)
 {
@@ -72,67 +61,47 @@ cmdline_measured_dims(const struct exercise *e, int *dims)
 	}
 }
 
-char **
-cmdline_argv(const struct exercise *e, char *const *options, enum argv_cases which, int check_round,
-	   const int *measured)
+void
+cmdline_add_cases(struct args *argv, const struct exercise *e, enum argv_cases which, int check_round,
+		  const int *measured)
 {
-	int argc = 0, cap = 0;
-	char **argv = NULL;
-	for (char *const *o = options; *o; o++)
-		add(&argv, &argc, &cap, xstrdup(*o));
 	/* a run under the GPU's tools: the sandbox lets them talk to their host */
-	if (which == ARGV_TOOL_CASES || which == ARGV_TOOL_TIMED_SIZE) {
-		add(&argv, &argc, &cap, xstrdup("--under-tool"));
-		add(&argv, &argc, &cap, xstrdup("1"));
-	}
+	if (which == ARGV_TOOL_CASES || which == ARGV_TOOL_TIMED_SIZE)
+		ARGS_ADD(argv, "--under-tool", "1");
 	for (int i = 0; i < e->ncases; i++) {
-		add(&argv, &argc, &cap, xstrdup("--case"));
-		add(&argv, &argc, &cap, dims_text(e->cases[i], e->ndims));
+		args_add(argv, "--case");
+		args_add_owned(argv, dims_text(e->cases[i], e->ndims));
 	}
 	if (which == ARGV_TOOL_TIMED_SIZE) {
 		/* after the correctness cases, in the graded run's order: on a GPU their plans, and the launcher's
 		   state from one call to the next, are that run's; the runner profiles this last case alone, for
 		   the tool's figures: its outputs are nobody's to judge, and the runner sends none */
-		add(&argv, &argc, &cap, xstrdup("--figures-only"));
-		add(&argv, &argc, &cap, xstrdup("1"));
-		add(&argv, &argc, &cap, xstrdup("--case"));
-		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
-		return argv;
+		ARGS_ADD(argv, "--figures-only", "1", "--case");
+		args_add_owned(argv, dims_text(e->timed, e->ndims));
+		return;
 	}
 	if (measured) {
-		add(&argv, &argc, &cap, xstrdup("--measured"));
-		add(&argv, &argc, &cap, dims_text(measured, e->ndims));
+		args_add(argv, "--measured");
+		args_add_owned(argv, dims_text(measured, e->ndims));
 		/* the launchers' shapes at the timed size, for the estimate of its time */
-		add(&argv, &argc, &cap, xstrdup("--estimate-at"));
-		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
+		args_add(argv, "--estimate-at");
+		args_add_owned(argv, dims_text(e->timed, e->ndims));
 	}
 	if (which == ARGV_GRADED_TIMED) {
 		/* the harness adds the judged round (case timed + 1) itself */
-		add(&argv, &argc, &cap, xstrdup("--timed"));
-		add(&argv, &argc, &cap, dims_text(e->timed, e->ndims));
-		add(&argv, &argc, &cap, xstrdup("--check-round"));
-		add(&argv, &argc, &cap, xasprintf("%d", check_round));
+		args_add(argv, "--timed");
+		args_add_owned(argv, dims_text(e->timed, e->ndims));
+		args_add(argv, "--check-round");
+		args_addf(argv, "%d", check_round);
 	}
-	return argv;
 }
 
-void
-cmdline_add_option(char ***argv, const char *option, const char *value)
+/* The runner's options, then e's cases as `which` says (no measured case), for a GPU tool. */
+static void
+tool_cases(struct args *argv, const struct exercise *e, const struct runner_command *cmd, enum argv_cases which)
 {
-	int argc = 0;
-	while ((*argv)[argc])
-		argc++;
-	int cap = argc + 1;
-	add(argv, &argc, &cap, xstrdup(option));
-	add(argv, &argc, &cap, xstrdup(value));
-}
-
-void
-cmdline_free_argv(char **argv)
-{
-	for (char **p = argv; p && *p; p++)
-		free(*p);
-	free(argv);
+	args_add_all(argv, cmd->options.v);
+	cmdline_add_cases(argv, e, which, -1, NULL);
 }
 
 static void
@@ -150,16 +119,11 @@ discard_channel(struct child *c, const char *data, size_t n)
 
 /* Run `tool` (argv, NULL-terminated) on the runner with runner_args; you own its output. */
 static char *
-run_tool(struct session *s, char **tool, char **runner_args, int channel_fd, channel_fn *on_channel)
+run_tool(struct session *s, char *const *tool, const struct args *runner_args, int channel_fd, channel_fn *on_channel)
 {
-	int n = 0, m = 0;
-	while (tool[n])
-		n++;
-	while (runner_args[m])
-		m++;
-	char **argv = xcalloc((size_t)(n + m + 1), sizeof(char *));
-	memcpy(argv, tool, sizeof(char *) * (size_t)n);
-	memcpy(argv + n, runner_args, sizeof(char *) * (size_t)m);
+	struct args argv = ARGS_INIT;
+	args_add_all(&argv, tool);
+	args_add_all(&argv, runner_args->v);
 	struct child c = { .label = tool[0], .on_channel = on_channel, .ctx = s };
 	s->in[FROM_TOOL].broken = false;
 	/* the tools start the runner as their child: no seccomp filter against new processes here */
@@ -167,13 +131,13 @@ run_tool(struct session *s, char **tool, char **runner_args, int channel_fd, cha
 					 .timeout_s = 600, .output_cap = 4 << 20, .out = SPAWN_CAPTURE,
 					 .err = SPAWN_TO_STDOUT, .clean_on_exit = true };
 	char *output = NULL;
-	if (child_spawn(&c, argv, &options) == 0) {
+	if (child_spawn(&c, argv.v, &options) == 0) {
 		child_wait(&c);
-		output = xstrdup(c.output.data ? c.output.data : "");
+		output = xstrdup(c.output.data);
 		child_release(&c);
 	}
 	buf_free(&s->in[FROM_TOOL].pending);
-	free(argv);
+	args_free(&argv);
 	return output;
 }
 
@@ -190,12 +154,13 @@ cmdline_sanitize(struct session *s, const struct runner_command *cmd)
 	int timed = s->timed, ncases = s->ncases;
 	s->timed = -1;
 	s->ncases = s->e->ncases;
-	char **args = cmdline_argv(s->e, cmd->options, ARGV_TOOL_CASES, -1, NULL);
+	struct args args = ARGS_INIT;
+	tool_cases(&args, s->e, cmd, ARGV_TOOL_CASES);
 	static const char *const tools[] = { "memcheck", "racecheck", "synccheck" };
 	for (size_t t = 0; t < sizeof(tools) / sizeof(*tools); t++) {
-		char *log = xasprintf("%s.sanitizer.log", cmd->options[0]);
+		char *log = xasprintf("%s.sanitizer.log", cmd->options.v[0]);
 		char *tool[] = { program, "--tool", (char *)tools[t], "--log-file", log, "--print-limit", "100", NULL };
-		free(run_tool(s, tool, args, cmd->channel_fd, tool_channel));
+		free(run_tool(s, tool, &args, cmd->channel_fd, tool_channel));
 		char *text = read_file(log, NULL);
 		struct proto_finding found[4];
 		int n = text ? diagnose_parse_sanitizer(text, found, 4) : 0;
@@ -215,7 +180,7 @@ cmdline_sanitize(struct session *s, const struct runner_command *cmd)
 		unlink(log);
 		free(log);
 	}
-	cmdline_free_argv(args);
+	args_free(&args);
 	s->timed = timed;
 	s->ncases = ncases;
 	free(program);
@@ -240,19 +205,20 @@ cmdline_profile(struct session *s, const struct runner_command *cmd)
 		return;
 	}
 	/* the timed size, as a plain case */
-	char **args = cmdline_argv(s->e, cmd->options, ARGV_TOOL_TIMED_SIZE, -1, NULL);
+	struct args args = ARGS_INIT;
+	tool_cases(&args, s->e, cmd, ARGV_TOOL_TIMED_SIZE);
 	/* clocks as they are: METHOD.md, and the timing, leave them alone; the student's launch alone, which
 	   the runner brackets with cudaProfilerStart/Stop (the harness's own kernels would dilute the figures) */
 	enum { METRICS = 9 };
 	char *tool[] = { program, "--csv", "--print-units", "base", "--clock-control", "none",
 			 "--profile-from-start", "off", "--metrics", [METRICS] = (char *)diagnose_ncu_metrics, NULL };
-	char *output = run_tool(s, tool, args, cmd->channel_fd, discard_channel);
+	char *output = run_tool(s, tool, &args, cmd->channel_fd, discard_channel);
 	struct proto_counts counts;
 	double gbps;
 	if (output && diagnose_parse_ncu(output, &counts, &gbps) < 0 && strstr(output, "metric")) {
 		free(output);
 		tool[METRICS] = (char *)diagnose_ncu_core_metrics;
-		output = run_tool(s, tool, args, cmd->channel_fd, discard_channel);
+		output = run_tool(s, tool, &args, cmd->channel_fd, discard_channel);
 	}
 	if (output && diagnose_parse_ncu(output, &counts, &gbps) > 0) {
 		diagnose_figures(&counts, "nsight compute", &s->r->figures);
@@ -262,7 +228,7 @@ cmdline_profile(struct session *s, const struct runner_command *cmd)
 						      output ? output : "it did not start"));
 	}
 	free(output);
-	cmdline_free_argv(args);
+	args_free(&args);
 	free(program);
 }
 
@@ -288,16 +254,18 @@ cmdline_lines(struct session *s, const struct runner_command *cmd, const char *c
 		return;
 	}
 	char *base = xasprintf("%s/report", dir), *report = xasprintf("%s.ncu-rep", base);
-	char **args = cmdline_argv(s->e, cmd->options, ARGV_TOOL_TIMED_SIZE, -1, NULL);
+	struct args args = ARGS_INIT;
+	tool_cases(&args, s->e, cmd, ARGV_TOOL_TIMED_SIZE);
 	/* clocks as they are, and the student's launch at the timed size alone, as in cmdline_profile */
 	char *profile[] = { program, "--section", "SourceCounters", "--import-source", "yes", "--clock-control", "none",
 			    "--profile-from-start", "off", "--force-overwrite", "--export", base, NULL };
-	char *output = run_tool(s, profile, args, cmd->channel_fd, discard_channel);
-	char *csv = NULL, *none[] = { NULL };
+	char *output = run_tool(s, profile, &args, cmd->channel_fd, discard_channel);
+	char *csv = NULL;
+	struct args none = ARGS_INIT;
 	if (file_exists(report)) {
 		char *page[] = { program, "--import", report, "--page", "source", "--print-source", "cuda,sass", "--csv",
 				 NULL };
-		csv = run_tool(s, page, none, cmd->channel_fd, discard_channel);
+		csv = run_tool(s, page, &none, cmd->channel_fd, discard_channel);
 	}
 	int taken = csv ? lines_parse_ncu(m, csv, paths, s->r->file) : -1;
 	if (taken < 0)
@@ -317,6 +285,6 @@ cmdline_lines(struct session *s, const struct runner_command *cmd, const char *c
 	free(output);
 	free(report);
 	free(base);
-	cmdline_free_argv(args);
+	args_free(&args);
 	free(program);
 }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include "grader/exercise/manifest.h"
+#include "lib/args.h"
 #include "lib/run.h"
 #include "grader/engine/session.h"
 
@@ -16,9 +17,9 @@
  * options too, and its channel.
  */
 struct runner_command {
-	char **options; /* NULL-terminated: the runner, --channel, --seed, --student or --device-code … */
+	struct args options; /* the runner, --channel, --seed, --student or --device-code … */
 	int channel_fd;
-	char **capture_options; /* GPU: the capture process, --channel, --student, --launcher; NULL on sim */
+	struct args capture_options; /* GPU: the capture process, --channel, --student, --launcher; none on sim */
 	int capture_fd;
 };
 
@@ -31,12 +32,12 @@ enum argv_cases {
 };
 
 /*
- * options, then e's cases as `which` says, and (graded, when not NULL) the
- * simulator's measured case of `measured` dims after the correctness cases.
- * You own the result (cmdline_free_argv).
+ * Add e's cases as `which` says, after the options argv holds already, and
+ * (graded, when not NULL) the simulator's measured case of `measured` dims
+ * after the correctness cases.
  */
-char **cmdline_argv(const struct exercise *e, char *const *options, enum argv_cases which, int check_round,
-		  const int *measured);
+void cmdline_add_cases(struct args *argv, const struct exercise *e, enum argv_cases which, int check_round,
+		       const int *measured);
 
 /*
  * The timed case made small enough for the simulator, yet with at least two
@@ -47,9 +48,6 @@ char **cmdline_argv(const struct exercise *e, char *const *options, enum argv_ca
  * alone, over the first 32 blocks of each launch (grader/engine/cmdline.c says why).
  */
 void cmdline_measured_dims(const struct exercise *e, int *dims);
-void cmdline_free_argv(char **argv);
-/* Add an option and its value to a NULL-terminated argv of cmdline_argv's. */
-void cmdline_add_option(char ***argv, const char *option, const char *value);
 
 /* compute-sanitizer's memcheck, racecheck and synccheck over the correctness cases. */
 void cmdline_sanitize(struct session *s, const struct runner_command *cmd);

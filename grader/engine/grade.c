@@ -209,25 +209,21 @@ stage_compile(struct grade_state *g)
 	snprintf(rtol, sizeof(rtol), "%.17g", g->e->rtol);
 	snprintf(atol, sizeof(atol), "%.17g", g->e->atol);
 	/* a tolerance workbook.json does not give is each float type's own default, the judge's to apply */
-	char *options[8] = { g->b.judge, "--seed", g->seed_text, NULL };
-	int n = 3;
-	if (!isnan(g->e->rtol)) {
-		options[n++] = "--rtol";
-		options[n++] = rtol;
-	}
-	if (!isnan(g->e->atol)) {
-		options[n++] = "--atol";
-		options[n++] = atol;
-	}
-	char **judge_argv = cmdline_argv(g->e, options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
-					 g->has_measured ? g->measured_dims : NULL);
+	struct args judge_argv = ARGS_INIT;
+	ARGS_ADD(&judge_argv, g->b.judge, "--seed", g->seed_text);
+	if (!isnan(g->e->rtol))
+		ARGS_ADD(&judge_argv, "--rtol", rtol);
+	if (!isnan(g->e->atol))
+		ARGS_ADD(&judge_argv, "--atol", atol);
+	cmdline_add_cases(&judge_argv, g->e, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
+			  g->has_measured ? g->measured_dims : NULL);
 	struct child judge = { .label = "judge", .on_channel = judge_channel, .ctx = &g->s };
 	struct child compile = { .label = "compiler" };
 	struct spawn_options judge_options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = 1,
 					       .timeout_s = JUDGE_LIMIT_S, .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT,
 					       .clean_on_exit = true };
-	int spawned = child_spawn(&judge, judge_argv, &judge_options);
-	cmdline_free_argv(judge_argv);
+	int spawned = child_spawn(&judge, judge_argv.v, &judge_options);
+	args_free(&judge_argv);
 	if (spawned)
 		return environment_error(g, xasprintf("cannot start the judge of '%s'", g->e->name));
 	struct child scan = { .label = "preprocessor" };
@@ -252,7 +248,7 @@ stage_compile(struct grade_state *g)
 	}
 	/* the runner starts meanwhile: on a GPU its start is most of a second of the driver's */
 	if (g->b.compile_argv)
-		point_begin(&g->point, g->e, g->o->backend, g->cmd.options, g->cmd.channel_fd);
+		point_begin(&g->point, g->e, g->o->backend, g->cmd.options.v, g->cmd.channel_fd);
 	if (g->b.compile_argv && runner_start(g, true) == 0) {
 		struct child *all[5] = { &judge, &compile, &scan, &g->runner, &g->capture };
 		while (judge.running || compile.running || scan.running)
@@ -336,7 +332,7 @@ stage_run(struct grade_state *g)
 	struct session *s = &g->s;
 	struct child *runner = &g->runner;
 	progress_stage(g->o->progress, "run", "running %d cases", s->ncases);
-	point_begin(&g->point, g->e, g->o->backend, g->cmd.options, g->cmd.channel_fd);
+	point_begin(&g->point, g->e, g->o->backend, g->cmd.options.v, g->cmd.channel_fd);
 	/* on a GPU the runner waits, as when started early, for the plans the capture process records first */
 	if (!g->runner_started && runner_start(g, g->o->backend == BACKEND_GPU))
 		return environment_error(g, xasprintf("cannot start the runner of '%s'", g->e->name));
@@ -464,8 +460,8 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	child_release(&g->runner);
 	point_release(&g->point);
 	child_release(&g->capture);
-	cmdline_free_argv(cmd->options);
-	cmdline_free_argv(cmd->capture_options);
+	args_free(&cmd->options);
+	args_free(&cmd->capture_options);
 	session_release(&g->s);
 	submission_release(&g->b);
 	free(g);

@@ -41,39 +41,32 @@ runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_
 	cmd->channel_fd = random_channel_fd(g->seed);
 	snprintf(channel_text, 16, "%d", cmd->channel_fd);
 	snprintf(threshold_text, 32, "%.17g", g->e->threshold_ratio);
-	char **options = xcalloc(16, sizeof(char *));
-	int n = 0;
-	options[n++] = root_path(g->b.runner);
-	options[n++] = xstrdup("--channel");
-	options[n++] = xstrdup(channel_text);
-	options[n++] = xstrdup("--seed");
-	options[n++] = xstrdup(g->seed_text);
-	options[n++] = xstrdup("--threshold");
-	options[n++] = xstrdup(threshold_text);
+	struct args *options = &cmd->options;
+	args_init(options);
+	args_init(&cmd->capture_options);
+	args_add_owned(options, root_path(g->b.runner));
+	ARGS_ADD(options, "--channel", channel_text, "--seed", g->seed_text, "--threshold", threshold_text);
 	if (g->o->backend == BACKEND_GPU) {
 		/* the measuring process: the device code and the checked plans, never the shared object */
-		options[n++] = xstrdup("--device-code");
-		options[n++] = root_path(g->b.device_code);
-		options[n++] = xstrdup("--plans");
-		options[n++] = root_path(g->b.plans);
+		args_add(options, "--device-code");
+		args_add_owned(options, root_path(g->b.device_code));
+		args_add(options, "--plans");
+		args_add_owned(options, root_path(g->b.plans));
 		/* written afresh once this grading's capture has been checked, never left from another */
-		unlink(options[n - 1]);
+		unlink(options->v[options->n - 1]);
 		/* and the process that runs the shared object, on a channel of its own, with no seed */
 		cmd->capture_fd = random_channel_fd(g->seed + 1);
-		cmd->capture_options = capture_options(g->b.capture, g->b.library, g->e->launcher_name, cmd->capture_fd);
+		capture_options(&cmd->capture_options, g->b.capture, g->b.library, g->e->launcher_name, cmd->capture_fd);
 	} else {
-		options[n++] = xstrdup("--student");
-		options[n++] = root_path(g->b.library);
+		args_add(options, "--student");
+		args_add_owned(options, root_path(g->b.library));
 	}
-	if (g->e->timing_ways) {
-		options[n++] = xstrdup("--timing-ways");
-		options[n++] = xstrdup("1");
-	}
+	if (g->e->timing_ways)
+		ARGS_ADD(options, "--timing-ways", "1");
 	if (g->o->backend == BACKEND_SIM && timelimit_sim_launch() > 0) {
-		options[n++] = xstrdup("--launch-cpu-limit");
-		options[n++] = xasprintf("%g", timelimit_sim_launch());
+		args_add(options, "--launch-cpu-limit");
+		args_addf(options, "%g", timelimit_sim_launch());
 	}
-	cmd->options = options;
 }
 
 /*
@@ -86,17 +79,12 @@ runner_options(struct grade_state *g, struct runner_command *cmd, char *channel_
 int
 runner_start(struct grade_state *g, bool early)
 {
-	const char *wait[] = { "--wait-go", "1" };
-	int n = 0;
-	while (g->cmd.options[n])
-		n++;
-	char **options = xcalloc((size_t)n + 3, sizeof(char *));
-	memcpy(options, g->cmd.options, (size_t)n * sizeof(char *));
+	struct args argv = ARGS_INIT;
+	args_add_all(&argv, g->cmd.options.v);
 	if (early)
-		memcpy(options + n, wait, sizeof(wait));
-	char **argv = cmdline_argv(g->e, options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
-				 g->has_measured ? g->measured_dims : NULL);
-	free(options);
+		ARGS_ADD(&argv, "--wait-go", "1");
+	cmdline_add_cases(&argv, g->e, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
+			  g->has_measured ? g->measured_dims : NULL);
 	g->runner = (struct child){ .label = "runner", .on_channel = runner_channel, .ctx = g };
 	struct spawn_options spawn = { .cwd = workbook_root(), .channel = true, .channel_child_fd = g->cmd.channel_fd,
 				       .timeout_s = START_LIMIT_S, .output_cap = 64 * 1024, .no_processes = true,
@@ -104,17 +92,18 @@ runner_start(struct grade_state *g, bool early)
 				       .input_pipe = early,
 				       /* the CUDA runtime reserves vast address space; the simulator does not */
 				       .memory_limit = g->o->backend == BACKEND_SIM ? memlimit_runner() : 0 };
-	int spawned = child_spawn(&g->runner, argv, &spawn);
-	cmdline_free_argv(argv);
+	int spawned = child_spawn(&g->runner, argv.v, &spawn);
+	args_free(&argv);
 	g->runner_started = spawned == 0;
 	g->go_sent = !early;
-	if (spawned == 0 && g->cmd.capture_options) {
-		char **capture = cmdline_argv(g->e, g->cmd.capture_options, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED,
-					    g->check_round, NULL);
+	if (spawned == 0 && g->cmd.capture_options.n) {
+		struct args capture = ARGS_INIT;
+		args_add_all(&capture, g->cmd.capture_options.v);
+		cmdline_add_cases(&capture, g->e, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round, NULL);
 		if (early)
-			cmdline_add_option(&capture, "--wait-go", "1");
-		spawned = capture_start(&g->capture, &g->s, capture, g->cmd.capture_fd, early);
-		cmdline_free_argv(capture);
+			ARGS_ADD(&capture, "--wait-go", "1");
+		spawned = capture_start(&g->capture, &g->s, capture.v, g->cmd.capture_fd, early);
+		args_free(&capture);
 		g->capture_started = spawned == 0;
 		g->capture_early = early;
 	}

@@ -40,16 +40,11 @@
 char **
 point_process_argv(const struct exercise *e, char *const *runner_options)
 {
-	int n = 0;
-	while (runner_options[n])
-		n++;
-	char **options = xcalloc((size_t)n + 3, sizeof(char *));
-	memcpy(options, runner_options, (size_t)n * sizeof(char *));
-	options[n] = "--wait-go";
-	options[n + 1] = "1";
-	char **argv = cmdline_argv(e, options, ARGV_TOOL_TIMED_SIZE, -1, NULL);
-	free(options);
-	return argv;
+	struct args argv = ARGS_INIT;
+	args_add_all(&argv, runner_options);
+	ARGS_ADD(&argv, "--wait-go", "1");
+	cmdline_add_cases(&argv, e, ARGV_TOOL_TIMED_SIZE, -1, NULL);
+	return args_detach(&argv);
 }
 
 /* The profiled process's protocol: its outputs at the timed size are nobody's to judge. */
@@ -87,22 +82,19 @@ point_start(struct point_run *p, char **argv, int channel_fd)
 	char *tool[] = { program, "--clock-control", "none", "--cache-control", "none", "--profile-from-start", "off",
 			 "--launch-count", launches, "--csv", "--print-units", "base", "--log-file", p->log, "--metrics",
 			 (char *)diagnose_ncu_budget_metrics, NULL };
-	int ntool = sizeof(tool) / sizeof(*tool) - 1, nargs = 0;
-	while (argv[nargs])
-		nargs++;
-	char **all = xcalloc((size_t)(ntool + nargs + 1), sizeof(char *));
-	memcpy(all, tool, sizeof(char *) * (size_t)ntool);
-	memcpy(all + ntool, argv, sizeof(char *) * (size_t)nargs);
+	struct args all = ARGS_INIT;
+	args_add_all(&all, tool);
+	args_add_all(&all, argv);
 	p->ncu = (struct child){ .label = "ncu", .on_channel = drop_channel };
 	/* ncu starts the process as its child: no limit on processes; it waits on its input for the go */
 	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = channel_fd,
 					 .timeout_s = COMPILE_LIMIT_S + START_LIMIT_S + TIMED_LIMIT_S + POINT_LIMIT_S,
 					 .output_cap = 16 * 1024, .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT,
 					 .input_pipe = true, .clean_on_exit = true };
-	p->started = child_spawn(&p->ncu, all, &options) == 0;
+	p->started = child_spawn(&p->ncu, all.v, &options) == 0;
 	if (!p->started)
 		p->why_not = xstrdup("Nsight Compute (ncu) could not be started");
-	free(all);
+	args_free(&all);
 	free(program);
 }
 
@@ -114,7 +106,7 @@ point_begin(struct point_run *p, const struct exercise *e, enum backend backend,
 		return;
 	char **argv = point_process_argv(e, runner_options);
 	point_start(p, argv, channel_fd);
-	cmdline_free_argv(argv);
+	argv_free(argv);
 }
 
 /* The first line of text that starts with `mark`, without it (you own it), or NULL. */

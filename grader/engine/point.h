@@ -34,7 +34,7 @@ struct point_run {
 
 /*
  * The command of the process that runs the timed launch once, waiting for
- * a byte on its input first (you own it; cmdline_free_argv). Until the
+ * a byte on its input first (you own it; argv_free). Until the
  * measuring side of the split exists, the runner with the timed size as a
  * plain case; the one place that changes when it lands.
  */

@@ -1,4 +1,4 @@
-/* The utility layer's basics: the buffer, errors, whole files. */
+/* The utility layer's basics: the buffer, the argv, errors, whole files. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <errno.h>
@@ -146,4 +146,38 @@ Test(util, paths_and_did_you_mean)
 	cr_assert_eq(edit_distance("transpose", "tranpose"), 1);
 	cr_assert_eq(edit_distance("", "abc"), 3);
 	cr_assert_neq(hash_bytes("a", 1, 0), hash_bytes("b", 1, 0));
+}
+
+Test(args, grows_null_terminated_and_is_never_null)
+{
+	struct args a = ARGS_INIT;
+	cr_assert_not_null(a.v, "an empty argv is a list of nothing, never NULL");
+	cr_assert_null(a.v[0]);
+	char *owned = xstrdup("owned");
+	for (int i = 0; i < 40; i++)
+		args_addf(&a, "-%d", i);
+	args_add_owned(&a, owned);
+	ARGS_ADD(&a, "x", "y");
+	char *list[] = { "z", NULL };
+	args_add_all(&a, list);
+	cr_assert_eq(a.n, 44);
+	cr_assert_str_eq(a.v[39], "-39");
+	cr_assert_eq(a.v[40], owned, "added as it is: the vector owns it now");
+	cr_assert_str_eq(a.v[43], "z");
+	cr_assert_null(a.v[44]);
+	char *line = args_join(&a);
+	cr_assert(strstr(line, "-39 owned x y z") != NULL, "%s", line);
+	free(line);
+	char **v = args_detach(&a);
+	cr_assert_eq(a.n, 0);
+	cr_assert_not_null(a.v);
+	cr_assert_str_eq(v[0], "-0");
+	argv_free(v);
+	v = args_detach(&a);
+	cr_assert_not_null(v, "an empty one detaches a list of nothing");
+	cr_assert_null(v[0]);
+	argv_free(v);
+	args_free(&a);
+	cr_assert_not_null(a.v);
+	cr_assert_null(args_empty[0], "nothing wrote the shared empty vector");
 }

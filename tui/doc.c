@@ -286,7 +286,7 @@ doc_verbatim(struct doc *d, unsigned style, const char *text, int width, const c
 			else if (text[i] != '\r')
 				buf_add(&line, text + i, 1);
 		}
-		s = line.data ? line.data : "";
+		s = line.data;
 		lead = strspn(s, " ");
 		/* continuations hang under the line's own indentation, two further in */
 		hang = (int)lead + 2 < (width - iw) / 2 ? (int)lead + 2 : 2;

@@ -47,6 +47,7 @@ grade_start(struct grading *g, const char *grader, const char *root, const char 
 	char *argv[] = { (char *)grader, "grade", (char *)name, "--json", "--progress", NULL };
 
 	memset(g, 0, sizeof(*g));
+	buf_init(&g->text);
 	if (job_start(&g->job, argv, root) < 0)
 		return -1;
 	g->name = xstrdup(name);
@@ -62,6 +63,7 @@ grade_start_demo(struct grading *g, const char *grader, const char *root, const 
 	/* the grader's narrowest table is 40 columns: narrower, the page wraps it */
 	snprintf(columns, sizeof(columns), "%d", width < 40 ? 40 : width > 1000 ? 1000 : width);
 	memset(g, 0, sizeof(*g));
+	buf_init(&g->text);
 	if (job_start(&g->job, argv, root) < 0)
 		return -1;
 	g->demo = true;
@@ -72,8 +74,7 @@ grade_start_demo(struct grading *g, const char *grader, const char *root, const 
 char *
 grade_demo_output(const struct grading *g)
 {
-	return xasprintf("%s%s", g->job.out_text.data ? g->job.out_text.data : "",
-			 g->text.data ? g->text.data : "");
+	return xasprintf("%s%s", g->job.out_text.data, g->text.data);
 }
 
 bool
@@ -91,7 +92,7 @@ grade_running(const struct grading *g)
 void
 grade_result(struct grading *g, struct result *r)
 {
-	const char *out = g->job.out_text.data ? g->job.out_text.data : "";
+	const char *out = g->job.out_text.data;
 
 	if (result_parse(out, r) < 0) {
 		/* no report: say what the grader did say, so the student is not left guessing */
@@ -117,7 +118,7 @@ grade_result(struct grading *g, struct result *r)
 	r->exit_status = g->job.status;
 	r->elapsed_ms = g->job.ended_ms - g->job.started_ms;
 	free(r->stderr_text);
-	r->stderr_text = xstrdup(g->text.data ? g->text.data : "");
+	r->stderr_text = xstrdup(g->text.data);
 }
 
 void

@@ -142,8 +142,6 @@ highlight_put(struct doc *d, const char *line, size_t len, bool colour, bool *in
 		else
 			buf_add(&text, p, 1);
 	}
-	if (!text.data)
-		buf_add(&text, "", 0);
 	style = xcalloc(text.len + 1, sizeof(*style));
 	for (size_t i = 0; i < text.len; i++)
 		style[i] = S_CODEBLOCK;

@@ -164,7 +164,7 @@ keys_bar(struct app *a, const struct view *v, int width)
 			item = name < len ? xasprintf("%s %.*s", k->name, (int)(len - name - 1), p + name + 1)
 					  : xasprintf("%s %s", k->name, k->bar);
 			/* the first entries are the ones wanted most: the rest go when the width is short */
-			if (utf8_width(sb.data ? sb.data : "", sb.len) + (sb.len ? 2 : 0) +
+			if (utf8_width(sb.data, sb.len) + (sb.len ? 2 : 0) +
 			    utf8_width(item, strlen(item)) > width) {
 				free(item);
 				break;
@@ -175,7 +175,7 @@ keys_bar(struct app *a, const struct view *v, int width)
 		p += len;
 		p += strspn(p, " ");
 	}
-	return sb.data ? buf_detach(&sb) : xstrdup("");
+	return buf_detach(&sb);
 }
 
 static const char status_help[] =

@@ -62,7 +62,7 @@ draw_progress(struct app *a, int y)
 	screen_text(y, 2, 10, "Progress", A_BOLD);
 	for (int i = 0; i < barw; i++)
 		buf_addstr(&sb, i < fill ? "█" : "░");
-	screen_text(y, 12, barw, sb.data ? sb.data : "", screen_attr(S_BAR_GOOD));
+	screen_text(y, 12, barw, sb.data, screen_attr(S_BAR_GOOD));
 	snprintf(count, sizeof(count), "%d of %d done", done, a->wb.n);
 	screen_text(y, 13 + barw, COLS - 14 - barw, count, A_NORMAL);
 	buf_free(&sb);

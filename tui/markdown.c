@@ -207,7 +207,7 @@ static void
 render_code(struct md *m)
 {
 	bool colour = highlight_lang(m->lang), in_comment = false;
-	const char *line = m->code_text.data ? m->code_text.data : "";
+	const char *line = m->code_text.data;
 
 	begin_block(m);
 	while (*line) {
@@ -552,7 +552,7 @@ text(MD_TEXTTYPE type, const MD_CHAR *s, MD_SIZE len, void *data)
 int
 md_render(struct doc *d, const char *src, size_t len, int width)
 {
-	struct md m = { .d = d, .width = width < 20 ? 20 : width, .start = d->n };
+	struct md m = { .d = d, .width = width < 20 ? 20 : width, .start = d->n, .code_text = BUF_INIT };
 	MD_PARSER parser = {
 		.flags = MD_DIALECT_GITHUB | MD_FLAG_NOHTML,
 		.enter_block = enter_block,

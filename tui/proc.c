@@ -13,6 +13,7 @@ job_start(struct job *j, char *const argv[], const char *cwd)
 				   .output_cap = 64 << 20, .death_signal = SIGTERM };
 
 	memset(j, 0, sizeof(*j));
+	buf_init(&j->out_text);
 	j->child.label = argv[0];
 	if (child_spawn(&j->child, argv, &o) < 0)
 		return -1;

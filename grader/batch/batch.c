@@ -69,7 +69,7 @@ summarize(const struct batch *b, int status)
 			printf("the times in %s, and for %d not in it, their files' modification times\n",
 			       b->o->submitted, b->by_mtime);
 	}
-	struct buf open = { 0 };
+	struct buf open = BUF_INIT;
 	int missing = 0;
 	for (int i = 0; i < b->count; i++)
 		if (!b->subs[i].final) {

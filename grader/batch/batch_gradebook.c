@@ -22,7 +22,7 @@ static int
 write_json(const char *path, cJSON *j)
 {
 	char *text = json_print(j, true);
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	buf_addf(&b, "%s\n", text);
 	free(text);
 	int status = out_write(path, b.data, b.len);
@@ -47,7 +47,7 @@ md_block(struct buf *md, const char *text, int max_lines)
 char *
 batch_feedback(const struct exercise *e, const char *student, const cJSON *grade)
 {
-	struct buf md = { 0 };
+	struct buf md = BUF_INIT;
 	const char *verdict = row_text(grade, "verdict", "fail"), *stage = row_text(grade, "stage", NULL);
 	buf_addf(&md, "# %s: %s\n\n", e->name, student);
 	if (!strcmp(verdict, "pass"))
@@ -309,7 +309,7 @@ row_flags(const cJSON *grade)
 	bool refused = false;
 	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(grade, "diagnostics"))
 		refused = refused || !strcmp(row_text(d, "kind", ""), "refused");
-	struct buf flags = { 0 };
+	struct buf flags = BUF_INIT;
 	const char *names[] = { "refused", "link", "late", "resubmitted" };
 	bool set[] = { refused, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "link")),
 		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "late")),
@@ -317,13 +317,13 @@ row_flags(const cJSON *grade)
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
 		if (set[i])
 			buf_addf(&flags, "%s%s", flags.len ? " " : "", names[i]);
-	return flags.data ? buf_detach(&flags) : xstrdup("");
+	return buf_detach(&flags);
 }
 
 char *
 batch_csv_row(const struct exercise *e, const char *student, const cJSON *grade)
 {
-	struct buf row = { 0 };
+	struct buf row = BUF_INIT;
 	char number[64];
 	csv_field(&row, student, false);
 	csv_field(&row, row_text(grade, "verdict", "fail"), false);
@@ -388,7 +388,7 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 	cJSON *score_item = cJSON_AddNumberToObject(r, "score", 0);
 	if (seconds >= 0)
 		cJSON_AddNumberToObject(r, "execution_time", round(seconds));
-	struct buf output = { 0 };
+	struct buf output = BUF_INIT;
 	if (!strcmp(row_text(grade, "verdict", ""), "pass"))
 		buf_addf(&output, "PASS: %s\n", message);
 	else
@@ -456,7 +456,7 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 int
 gradebook_save(const char *out, char *const *lines, int n)
 {
-	struct buf csv = { 0 };
+	struct buf csv = BUF_INIT;
 	buf_addstr(&csv, "student,verdict,stage,cases_passed,cases_total,median_us,ratio,message,final,flags\r\n");
 	for (int i = 0; i < n; i++)
 		if (lines[i])

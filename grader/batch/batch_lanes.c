@@ -98,7 +98,7 @@ find_gpus(char **devices, int max)
 		return n;
 	}
 	char *argv[] = { "nvidia-smi", "-L", NULL };
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	if (run_command(argv, NULL, 30, &out))
 		for (char *line = out.data; line && *line && n < max;) {
 			char *end = strchrnul(line, '\n');

@@ -55,7 +55,7 @@ late_format_time(time_t t, char *out, size_t size)
 static char *
 csv_take(const char **p)
 {
-	struct buf f = { 0 };
+	struct buf f = BUF_INIT;
 	const char *s = *p;
 	if (*s == '"') {
 		for (s++; *s && !(*s == '"' && s[1] != '"'); s++) {
@@ -73,7 +73,7 @@ csv_take(const char **p)
 	if (*s == ',')
 		s++;
 	*p = s;
-	return f.data ? buf_detach(&f) : xstrdup("");
+	return buf_detach(&f);
 }
 
 int

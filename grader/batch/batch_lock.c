@@ -65,7 +65,7 @@ read_holder(int fd, struct holder *h)
 static int
 write_holder(int fd, const struct holder *h)
 {
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	if (*h->kind) {
 		buf_addf(&b, "holder %s\npid %ld\nhost %s\nstarted %s\n", h->kind, h->pid, h->host, h->started);
 		if (*h->job)
@@ -179,7 +179,7 @@ batch_lock_take(const char *out, const char *job, struct batch_lock *l)
 	if (!strcmp(h.kind, "slurm")) {
 		/* no task holds the lock now, but the job may wait in the queue, or its merge may */
 		char *jobs = xasprintf("%s,%s", h.job, h.merge_job), *who = describe_holder(&h);
-		struct buf why = { 0 };
+		struct buf why = BUF_INIT;
 		int alive = slurm_jobs_alive(jobs, &why);
 		if (alive > 0)
 			status = (error("'%s' is Slurm's: %s is %s; wait for it (squeue -j %s), or stop it "

@@ -102,7 +102,7 @@ kept_salt(const char *out)
 		free(path);
 		return NULL;
 	}
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < sizeof(bytes); i++)
 		buf_addf(&b, "%02x", bytes[i]);
 	buf_addstr(&b, "\n");
@@ -428,7 +428,7 @@ static const char page_style[] =
 static char *
 html_page(const struct board *b, bool pseudonyms)
 {
-	struct buf h = { 0 };
+	struct buf h = BUF_INIT;
 	char when[64];
 	time_t now = time(NULL);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", localtime(&now));

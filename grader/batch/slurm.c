@@ -34,7 +34,7 @@ shell_quote(struct buf *b, const char *text)
 static char *
 slurm_pattern(const char *path)
 {
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	for (const char *p = path; *p; p++)
 		buf_addstr(&b, *p == '%' ? "%%" : (char[]){ *p, 0 });
 	return buf_detach(&b);
@@ -44,7 +44,7 @@ static int
 write_script(const char *path, const char *what, const struct slurm_submission *s, const char *mode,
 	     const char *folder)
 {
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	buf_addf(&b, "#!/bin/sh\n# written by cudalings batch --slurm: %s\ncd ", what);
 	shell_quote(&b, workbook_root());
 	buf_addstr(&b, " || exit 3\nexec ");
@@ -67,7 +67,7 @@ write_script(const char *path, const char *what, const struct slurm_submission *
 static char *
 sbatch(char **argv)
 {
-	struct buf out = { 0 }, err = { 0 };
+	struct buf out = BUF_INIT, err = BUF_INIT;
 	int code = run_capture(argv, NULL, &out, &err);
 	char *job = NULL;
 	if (code == 0 && out.len && out.data[0] >= '0' && out.data[0] <= '9') {
@@ -92,7 +92,7 @@ scancel(const char *job)
 static int
 write_students(const char *path, char *const *students, int n)
 {
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	for (int i = 0; i < n; i++)
 		buf_add(&b, students[i], strlen(students[i]) + 1);
 	int status = out_write(path, b.data, b.len);
@@ -281,7 +281,7 @@ int
 slurm_jobs_alive(const char *jobs, struct buf *states)
 {
 	char *argv[] = { "squeue", "--noheader", "--states=all", "--format=%T", "--jobs", (char *)jobs, NULL };
-	struct buf out = { 0 }, err = { 0 };
+	struct buf out = BUF_INIT, err = BUF_INIT;
 	int code = run_capture(argv, NULL, &out, &err);
 	int alive = 0;
 	buf_reset(states);
@@ -296,7 +296,7 @@ slurm_jobs_alive(const char *jobs, struct buf *states)
 	} else {
 		static const char *const ended[] = { "COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL",
 						     "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE" };
-		for (char *line = strtok(out.data ? out.data : (char[]){ 0 }, "\n"); line; line = strtok(NULL, "\n")) {
+		for (char *line = strtok(out.data, "\n"); line; line = strtok(NULL, "\n")) {
 			bool over = false;
 			for (size_t i = 0; i < sizeof(ended) / sizeof(*ended); i++)
 				over |= !strcmp(line, ended[i]);

@@ -29,7 +29,7 @@ static const struct option_spec options[] = {
 static bool
 check_compiles(const struct exercise *e, const char *file)
 {
-	struct buf log = { 0 };
+	struct buf log = BUF_INIT;
 	bool ok = build_compile_only(e, file, &log) == 0;
 	printf("  %-4s %s compiles with nvcc -arch=%s\n", ok ? "ok" : "BAD", file, toolchain_arch());
 	if (!ok)
@@ -365,11 +365,11 @@ cmd_check(const struct parsed_args *a)
 	int failures = 0;
 	if (compile_only) {
 		/* the runner's own kernels (fresh inputs, the check of every timed round) are GPU code too */
-		struct buf log = { 0 };
+		struct buf log = BUF_INIT;
 		bool ok = build_compile_runner_only(&log) == 0;
 		printf("harness\n  %-4s harness/runner*.cu compile with nvcc -arch=%s\n", ok ? "ok" : "BAD", toolchain_arch());
 		if (!ok) {
-			printf("%s", log.data ? log.data : "");
+			printf("%s", log.data);
 			failures++;
 		}
 		buf_free(&log);

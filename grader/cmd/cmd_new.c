@@ -23,7 +23,7 @@ cmd_new(const struct parsed_args *a)
 	const char *dims = option_value(a, "dims");
 	if (dims && strcmp(dims, "n") && strcmp(dims, "rows,cols"))
 		return usage_error("--dims takes 'n' (a vector) or 'rows,cols' (a matrix), not '%s'", dims);
-	struct buf written = { 0 };
+	struct buf written = BUF_INIT;
 	int status = scaffold_new(name, option_value(a, "after"), dims && !strcmp(dims, "rows,cols"), &written);
 	if (status) {
 		buf_free(&written);

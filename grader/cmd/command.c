@@ -176,7 +176,7 @@ make_starter(const struct exercise *e)
 	if (!solution) {
 		error("cannot read '%s': %s", e->solution, strerror(errno));
 	} else {
-		struct buf err = { 0 };
+		struct buf err = BUF_INIT;
 		starter = starter_from_solution(solution, e->solution, &err);
 		if (!starter)
 			error("%s", err.data);

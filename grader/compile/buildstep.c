@@ -130,7 +130,7 @@ build_step(const char *target, const struct args *cmd, const char *const *deps, 
 	struct args run = ARGS_INIT;
 	for (int i = 0; i < cmd->n; i++)
 		args_add(&run, strcmp(cmd->v[i], target) ? cmd->v[i] : tmp);
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	char *tmp_abs = root_path(tmp), *target_abs = root_path(target);
 	run_remove_on_signal(tmp_abs, true); /* a Ctrl-C mid-compile leaves no half-made file */
 	bool ok = run_command(run.v, workbook_root(), 600, &out);
@@ -140,7 +140,7 @@ build_step(const char *target, const struct args *cmd, const char *const *deps, 
 	}
 	if (!ok) {
 		char *line = args_join(cmd);
-		buf_addf(log, "%s\n%s", line, out.data ? out.data : "");
+		buf_addf(log, "%s\n%s", line, out.data);
 		free(line);
 		unlink(tmp_abs);
 	} else {

@@ -254,7 +254,7 @@ static int
 inspect_instructions(const char *object, struct buf *why, int problems)
 {
 	static const char *const calls[] = { "syscall", "sysenter", "int    $0x80", "svc" };
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	char *argv[] = { "objdump", "-d", "-C", "--no-show-raw-insn", (char *)object, NULL };
 	if (!run_command(argv, workbook_root(), 60, &out)) {
 		buf_free(&out);
@@ -285,11 +285,11 @@ inspect_instructions(const char *object, struct buf *why, int problems)
 int
 inspect_object(const struct exercise *e, const char *object, struct buf *why)
 {
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	char *argv[] = { "nm", "-P", (char *)object, NULL };
 	if (!run_command(argv, workbook_root(), 60, &out)) {
 		buf_addf(why, "cannot list the symbols of '%s' (is binutils installed?): %s", object,
-			 out.data ? out.data : "");
+			 out.data);
 		buf_free(&out);
 		return INSPECT_CANNOT;
 	}

@@ -63,7 +63,7 @@ severity(const char *after, const char *end)
 char *
 quote_only_allowed(const char *text, quote_allowed_fn *allowed, void *ctx)
 {
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	bool dropping = false;
 	for (const char *line = text; *line;) {
 		const char *end = strchrnul(line, '\n');

@@ -63,10 +63,10 @@ toolchain_arch(void)
 	if (!arch[0]) {
 		char *query = toolchain_cuda_tool("__nvcc_device_query");
 		char *argv[] = { query, NULL };
-		struct buf out = { 0 };
+		struct buf out = BUF_INIT;
 		unsigned cc = 0;
 		/* "90", or "90,80" with several GPUs: the first is the one the runner opens */
-		if (query && run_command(argv, workbook_root(), 30, &out) && out.data && sscanf(out.data, "%u", &cc) == 1 &&
+		if (query && run_command(argv, workbook_root(), 30, &out) && sscanf(out.data, "%u", &cc) == 1 &&
 		    cc >= 50)
 			snprintf(arch, sizeof(arch), "sm_%u", cc);
 		else

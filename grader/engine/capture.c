@@ -32,7 +32,7 @@ int
 capture_write_plans(struct session *s, const char *path)
 {
 	struct plan_state st;
-	struct buf file = { 0 };
+	struct buf file = BUF_INIT;
 	char why[512];
 	memset(&st, 0, sizeof(st));
 	/* in case order, the capture's: an allocation of one case's plan is still there in the next */
@@ -55,9 +55,9 @@ capture_write_plans(struct session *s, const char *path)
 		}
 		struct plan_file_entry h = { (uint32_t)i, 0, x->plan.len };
 		buf_add(&file, &h, sizeof(h));
-		buf_add(&file, x->plan.data ? x->plan.data : "", x->plan.len);
+		buf_add(&file, x->plan.data, x->plan.len);
 	}
-	int status = write_file_atomic(path, file.data ? file.data : "", file.len);
+	int status = write_file_atomic(path, file.data, file.len);
 	if (status)
 		session_fail_case(s, 0, xasprintf("the grader could not write the plans to '%s'", path));
 	buf_free(&file);

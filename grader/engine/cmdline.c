@@ -20,7 +20,7 @@
 static char *
 dims_text(const int *dims, int ndims)
 {
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	for (int d = 0; d < ndims; d++)
 		buf_addf(&b, "%s%d", d ? "," : "", dims[d]);
 	return buf_detach(&b);

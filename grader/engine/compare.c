@@ -188,7 +188,7 @@ describe_range(struct buf *b, const char *what, size_t lo, size_t hi)
 char *
 compare_describe(const struct comparison *r, const char *name, size_t rows, size_t cols)
 {
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < r->shown; i++) {
 		const struct mismatch *m = &r->first[i];
 		buf_addstr(&b, i ? "; " : "");

@@ -80,7 +80,7 @@ char *
 diagnose_name_words(const char *text, size_t length, const struct case_arrays *cases, int ncases)
 {
 	static const char lead[] = "the word at byte ";
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	const char *p = text, *end = text + length;
 	for (const char *hit; (hit = memmem(p, (size_t)(end - p), lead, sizeof(lead) - 1));) {
 		buf_add(&out, p, (size_t)(hit - p));
@@ -155,7 +155,7 @@ diagnose_finding(struct grade_result *r, const struct proto_finding *f, const st
 {
 	char who[96], other[32], many[64] = "";
 	const char *kind = "out_of_bounds";
-	struct buf text = { 0 };
+	struct buf text = BUF_INIT;
 	char t[32];
 	thread_text(t, sizeof(t), f->thread);
 	snprintf(who, sizeof(who), "thread %s of block (%d,%d,%d)", t, f->block[0], f->block[1], f->block[2]);

@@ -222,7 +222,7 @@ diagnose_slow(struct grade_result *r)
 	const struct memory_figures *f = &r->figures;
 	if (!f->measured)
 		return;
-	struct buf figures = { 0 };
+	struct buf figures = BUF_INIT;
 	add_figure(&figures, "sectors per load request", f->load_sectors_per_request, "");
 	add_figure(&figures, "per store request", f->store_sectors_per_request, "");
 	add_figure(&figures, "bank conflicts per shared request", f->bank_conflicts_per_request, "");
@@ -234,7 +234,7 @@ diagnose_slow(struct grade_result *r)
 		     xasprintf("%s measured %s%s: the accesses are coalesced and free of bank conflicts, so the "
 			       "time goes elsewhere: too few threads in flight for the GPU (blocks × threads against "
 			       "its multiprocessors), long serial work per thread, or more passes over memory than "
-			       "the reference makes", f->source, figures.data ? figures.data : "no figures", share));
+			       "the reference makes", f->source, figures.len ? figures.data : "no figures", share));
 	free(share);
 	buf_free(&figures);
 }

@@ -147,15 +147,15 @@ start(struct grade_state *g, const struct exercise *e, const struct grade_option
 static enum step
 stage_build(struct grade_state *g)
 {
-	struct buf log = { 0 };
+	struct buf log = BUF_INIT;
 	progress_stage(g->o->progress, "compile", "compiling %s", g->r->file);
 	int prepared = submission_prepare(&g->b, g->e, g->o->backend, g->o->file ? g->o->file : g->e->file, &log);
 	enum step result = STEP_OK;
 	if (prepared < 0)
 		result = environment_error(g, xasprintf("cannot build the grader's side of '%s':\n%s", g->e->name,
-							log.data ? log.data : ""));
+							log.data));
 	else if (prepared > 0)
-		result = compile_failed(g, log.data ? log.data : "");
+		result = compile_failed(g, log.data);
 	buf_free(&log);
 	return result;
 }
@@ -181,7 +181,7 @@ frontend_refused(struct grade_state *g)
 		char *cmdfile = xasprintf("%s/%s.cmd", workbook_root(), g->b.object);
 		unlink(cmdfile);
 		free(cmdfile);
-		compile_failed(g, g->frontend.output.data ? g->frontend.output.data : "");
+		compile_failed(g, g->frontend.output.data);
 		diagnose_add(g->r, "nvcc", xstrdup("nvcc rejects this file; on the simulator it must compile with nvcc too"));
 	}
 	return refused;
@@ -191,7 +191,7 @@ frontend_refused(struct grade_state *g)
 static bool
 includes_refused(struct grade_state *g)
 {
-	struct buf why = { 0 };
+	struct buf why = BUF_INIT;
 	g->includes_refused = submission_check_includes(&g->b, &why) != 0;
 	if (g->includes_refused) {
 		verdict_fail(g->r, STAGE_COMPILE, xasprintf("%s was refused before linking: %s", g->r->file, why.data));
@@ -259,21 +259,21 @@ stage_compile(struct grade_state *g)
 	child_release(&scan);
 	bool judge_ok = child_succeeded(&judge) && !g->s.in[FROM_JUDGE].broken;
 	char *judge_status = child_describe_status(&judge);
-	char *judge_output = xstrdup(judge.output.data ? judge.output.data : "");
+	char *judge_output = xstrdup(judge.output.data);
 	child_release(&judge);
 	enum step result = STEP_OK;
 	if (g->b.compile_argv) {
 		bool compiled = child_succeeded(&compile);
 		/* a file that reached for the grader's files is told so first, whatever its compile said */
 		if (compile.timed_out && !includes_refused(g))
-			result = compile_too_long(g, compile.output.data ? compile.output.data : "");
+			result = compile_too_long(g, compile.output.data);
 		else if (compile.timed_out)
 			result = STEP_VERDICT;
 		else if (!compiled && includes_refused(g))
 			result = STEP_VERDICT;
 		else if (!compiled && !frontend_refused(g))
 			result = needs_gpu(g) ? STEP_ENVIRONMENT
-						: compile_failed(g, compile.output.data ? compile.output.data : "");
+						: compile_failed(g, compile.output.data);
 		else if (!compiled)
 			result = STEP_VERDICT;
 		else
@@ -299,7 +299,7 @@ stage_inspect(struct grade_state *g)
 	progress_stage(g->o->progress, "link", "checking what the file calls, and linking it");
 	if (includes_refused(g))
 		return STEP_VERDICT;
-	struct buf why = { 0 };
+	struct buf why = BUF_INIT;
 	enum step result = STEP_OK;
 	int inspected = inspect_object(g->e, g->b.object, &why);
 	if (inspected == INSPECT_CANNOT) {
@@ -315,7 +315,7 @@ stage_inspect(struct grade_state *g)
 		free(undefined);
 	} else if (submission_link(&g->b, &why)) {
 		/* a link error names the student's symbols: treat it as theirs */
-		result = compile_failed(g, why.data ? why.data : "");
+		result = compile_failed(g, why.data);
 	}
 	buf_free(&why);
 	return result;

@@ -169,7 +169,7 @@ point_finish(struct point_run *p, struct session *s, bool wanted)
 		char *status = child_describe_status(&p->ncu);
 		free(why);
 		why = xasprintf("Nsight Compute %s and wrote no log: %.300s", status,
-				p->ncu.output.data ? p->ncu.output.data : "");
+				p->ncu.output.data);
 		free(status);
 	}
 	free(log);

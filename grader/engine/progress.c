@@ -56,7 +56,7 @@ static void
 show_line(const char *text)
 {
 	int room = terminal_width() - 1, used = 0;
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	buf_addstr(&b, "\r\033[K");
 	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
 		bool starts = (*p & 0xC0) != 0x80;

@@ -30,6 +30,10 @@ session_init(struct session *s, const struct exercise *e, enum backend backend, 
 	s->measured = -1;
 	s->current = s->capture_current = -1;
 	s->cases = xcalloc((size_t)(s->ncases ? s->ncases : 1), sizeof(*s->cases));
+	for (int i = 0; i < s->ncases; i++)
+		buf_init(&s->cases[i].plan);
+	for (int i = 0; i < SESSION_SOURCES; i++)
+		buf_init(&s->in[i].pending);
 }
 
 void

@@ -99,7 +99,7 @@ verdict_noise(const struct proto_timing *m)
 		{ PROTO_SLOWDOWN_SW_THERMAL, "heat (software)" }, { PROTO_SLOWDOWN_HW_THERMAL, "heat (hardware)" },
 		{ PROTO_SLOWDOWN_POWER_BRAKE, "the power brake" },
 	};
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < sizeof(reasons) / sizeof(*reasons); i++)
 		if (m->slowdowns & reasons[i].bit)
 			buf_addf(&b, "%s%s", b.len ? ", " : "the GPU slowed itself down while timing (", reasons[i].name);

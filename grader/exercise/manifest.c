@@ -101,7 +101,7 @@ static int
 unknown_word(const char *where, const char *what, const char *word, const char *const *known)
 {
 	const char *close = nearest(word, known);
-	struct buf list = { 0 };
+	struct buf list = BUF_INIT;
 	for (const char *const *k = known; *k; k++)
 		buf_addf(&list, "%s%s", k == known ? "" : ", ", *k);
 	int status = close ? error("workbook.json: %s: unknown %s '%s': did you mean '%s'?", where, what, word, close)

@@ -168,7 +168,7 @@ print_value(struct buf *out, const cJSON *v, int depth)
 char *
 scaffold_print_workbook(const cJSON *root)
 {
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	print_value(&out, root, 0);
 	buf_addstr(&out, "\n");
 	return buf_detach(&out);
@@ -492,7 +492,7 @@ scaffold_new(const char *name, const char *after, bool two_d, struct buf *writte
 		status = create_file(files[i], texts[i], written);
 	char *starter = NULL;
 	if (!status) {
-		struct buf err = { 0 };
+		struct buf err = BUF_INIT;
 		starter = starter_from_solution(texts[0], files[0], &err);
 		status = starter ? create_file(files[3], starter, written) : error("%s", err.data);
 		buf_free(&err);

@@ -53,7 +53,7 @@ param_dtype(const char *type, bool *is_const)
 		{ "unsigned", DTYPE_UINT32 },     { "unsigned int", DTYPE_UINT32 },  { "uint32_t", DTYPE_UINT32 },
 		{ "unsigned char", DTYPE_UINT8 }, { "uint8_t", DTYPE_UINT8 },
 	};
-	struct buf words = { 0 };
+	struct buf words = BUF_INIT;
 	*is_const = false;
 	char *copy = xstrdup(type);
 	for (char *w = strtok(copy, " \t\n"); w; w = strtok(NULL, " \t\n")) {
@@ -64,7 +64,7 @@ param_dtype(const char *type, bool *is_const)
 			buf_addf(&words, "%s%s", words.len ? " " : "", w);
 	}
 	int dtype = -1;
-	for (size_t i = 0; i < sizeof(known) / sizeof(*known) && words.data; i++)
+	for (size_t i = 0; i < sizeof(known) / sizeof(*known) && words.len; i++)
 		if (!strcmp(words.data, known[i].words))
 			dtype = (int)known[i].dtype;
 	buf_free(&words);
@@ -84,7 +84,7 @@ scalar_param(const char *p)
 		if (strcmp(w, "const"))
 			words[n++] = w;
 	bool ok = n >= 2 && valid_name_chars(words[n - 1]);
-	struct buf type = { 0 };
+	struct buf type = BUF_INIT;
 	for (int i = 0; ok && i < n - 1; i++)
 		buf_addf(&type, "%s%s", i ? " " : "", words[i]);
 	bool known = false;

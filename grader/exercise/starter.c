@@ -10,7 +10,7 @@ enum block_state { OUTSIDE, IN_SOLUTION, IN_STARTER };
 char *
 starter_from_solution(const char *solution, const char *path, struct buf *err)
 {
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	enum block_state state = OUTSIDE;
 	int line_number = 0, block_line = 0;
 	for (const char *line = solution; *line;) {

@@ -74,7 +74,7 @@ unified_diff(const char *from, const char *to, const char *path, const char *id)
 	while (bottom < na - top && bottom < nb - top && !strcmp(a[na - 1 - bottom], b[nb - 1 - bottom]))
 		bottom++;
 	int c0 = top > 0 ? top - 1 : 0, a_end = na - bottom + (bottom > 0), b_end = nb - bottom + (bottom > 0);
-	struct buf d = { 0 };
+	struct buf d = BUF_INIT;
 	buf_addf(&d, "--- %s\n+++ %s (mutant %s)\n@@ -%d,%d +%d,%d @@\n", path, path, id, c0 + 1, a_end - c0, c0 + 1,
 		 b_end - c0);
 	for (int i = c0; i < top; i++)
@@ -103,7 +103,7 @@ maker_commit(struct maker *k, enum mutant_op op, char *what)
 		return;
 	}
 	qsort(k->edits, (size_t)k->nedits, sizeof(*k->edits), compare_edits);
-	struct buf text = { 0 };
+	struct buf text = BUF_INIT;
 	size_t at = 0;
 	bool overlap = false;
 	for (int i = 0; i < k->nedits; i++) {

@@ -99,7 +99,7 @@ csv_cells(const char *line, const char *end, char **cells, int max)
 	int n = 0;
 	const char *p = line;
 	while (p <= end && n < max) {
-		struct buf cell = { 0 };
+		struct buf cell = BUF_INIT;
 		buf_addstr(&cell, "");
 		if (p < end && *p == '"') {
 			for (p++; p < end; p++) {

@@ -193,7 +193,7 @@ access_text(const struct line_access *a, int k)
 char *
 lines_summary(const struct line_figures *l, const struct line_map *m)
 {
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	buf_addstr(&b, "");
 	for (int k = 0; k < LINE_KINDS; k++) {
 		if (!l->kind[k].requests)

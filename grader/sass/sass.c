@@ -51,9 +51,9 @@ gpu_arch(char *out, size_t n)
 	if (!toolchain_gpu_present())
 		return false;
 	char *argv[] = { "nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader", NULL };
-	struct buf text = { 0 };
+	struct buf text = BUF_INIT;
 	int major = 0, minor = 0;
-	bool ok = run_command(argv, NULL, 10, &text) && text.data && sscanf(text.data, "%d.%d", &major, &minor) == 2 &&
+	bool ok = run_command(argv, NULL, 10, &text) && sscanf(text.data, "%d.%d", &major, &minor) == 2 &&
 		  major > 0 && major < 100 && minor >= 0 && minor < 10;
 	if (ok)
 		snprintf(out, n, "sm_%d%d", major, minor);
@@ -99,7 +99,7 @@ short_name(const char *mangled)
 	bool nested = *p == 'N';
 	if (nested)
 		p++;
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	buf_addstr(&b, "");
 	while (isdigit((unsigned char)*p)) {
 		char *end;
@@ -151,7 +151,7 @@ add_instruction(struct sass_instruction **v, int *n, unsigned address, const cha
 {
 	*v = xrealloc(*v, sizeof(**v) * (size_t)(*n + 1));
 	/* one space for a run of blanks: PTX lines up its operands with tabs */
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	buf_addstr(&b, "");
 	for (size_t i = 0; i < length; i++) {
 		bool blank = text[i] == ' ' || text[i] == '\t';
@@ -446,7 +446,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 	char *beside = xasprintf("-I%s", *folder ? folder : "/");
 	const char *const paths[] = { source, real, NULL };
 	int status = symlink(real, source) ? EXIT_ENVIRONMENT : EXIT_PASS;
-	struct buf out = { 0 };
+	struct buf out = BUF_INIT;
 	if (status) {
 		buf_addf(err, "cannot link '%s' into '%s': %s", display, tmp, strerror(errno));
 	} else {
@@ -454,7 +454,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 				 tmp, public, beside, "-o", cubin, source, NULL };
 		if (!run_command(argv, tmp, TOOL_LIMIT_S, &out)) {
 			/* nvcc's messages name the file as the student does */
-			for (const char *p = out.data ? out.data : "nvcc failed"; *p;) {
+			for (const char *p = out.len ? out.data : "nvcc failed"; *p;) {
 				const char *at = strstr(p, source);
 				size_t n = at ? (size_t)(at - p) : strlen(p);
 				buf_add(err, p, n);
@@ -477,11 +477,11 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 					     "PATH (or CUDALINGS_NVDISASM)");
 		} else {
 			char *argv[] = { nvdisasm, "--print-line-info-inline", "--print-code", cubin, NULL };
-			struct buf dis = { 0 };
+			struct buf dis = BUF_INIT;
 			if (run_command(argv, tmp, TOOL_LIMIT_S, &dis))
-				sass_read_nvdisasm(l, dis.data ? dis.data : "", paths);
+				sass_read_nvdisasm(l, dis.data, paths);
 			else
-				l->no_sass = xasprintf("nvdisasm failed: %.300s", dis.data ? dis.data : "");
+				l->no_sass = xasprintf("nvdisasm failed: %.300s", dis.data);
 			buf_free(&dis);
 			free(nvdisasm);
 		}
@@ -496,7 +496,7 @@ sass_build(struct sass_listing *l, const struct exercise *e, const char *path, c
 int
 sass_grade_begin(struct sass_listing *l, const char *arch, const char *who)
 {
-	struct buf err = { 0 };
+	struct buf err = BUF_INIT;
 	int status = 0;
 	if (sass_choose_arch(l, arch, &err)) {
 		status = EXIT_USAGE;
@@ -513,13 +513,13 @@ int
 sass_grade_end(struct sass_listing *l, const struct exercise *e, const char *path, const char *display,
 	       const struct line_map *figures, cJSON *json, FILE *out, bool color, int width)
 {
-	struct buf err = { 0 };
+	struct buf err = BUF_INIT;
 	int status = sass_build(l, e, path, display, &err);
 	if (status && json) {
 		cJSON *o = cJSON_AddObjectToObject(json, "machine_code");
-		cJSON_AddStringToObject(o, "error", err.data ? err.data : "");
+		cJSON_AddStringToObject(o, "error", err.data);
 	} else if (status) {
-		fprintf(out, "machine code of %s: not built:\n%s\n", display, err.data ? err.data : "");
+		fprintf(out, "machine code of %s: not built:\n%s\n", display, err.data);
 	} else if (json) {
 		cJSON_AddItemToObject(json, "machine_code", sass_json(l, figures));
 	} else {

@@ -177,7 +177,7 @@ static bool
 measure(const struct exercise *e, const char *path, struct loads_in_flight *out)
 {
 	struct sass_listing l = { 0 };
-	struct buf err = { 0 };
+	struct buf err = BUF_INIT;
 	bool ok = sass_choose_arch(&l, NULL, &err) == 0 && sass_build(&l, e, path, path, &err) == 0 && !l.no_sass &&
 		  l.nkernels > 0;
 	if (ok)

@@ -80,7 +80,7 @@ note_of(const char *text)
 static char *
 fit(const char *text, int width)
 {
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	int cols = 0;
 	buf_addstr(&b, "");
 	for (const char *p = text ? text : ""; *p; p++) {
@@ -130,7 +130,7 @@ print_counts(FILE *out, int width, const struct sass_kernel *k)
 			total++;
 			vector += bits == 128 && (c == C_GLOBAL_LOAD || c == C_GLOBAL_STORE);
 		}
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 	buf_addstr(&b, "");
 	if (k->registers >= 0)
 		buf_addf(&b, "%d registers", k->registers);

@@ -110,10 +110,18 @@ Test(pool, a_failing_job_stops_the_others_and_starts_no_more, .timeout = 30)
 
 Test(pool, a_stop_with_grace_asks_first, .timeout = 30)
 {
-	struct work w = { .n = 2, .script = { "exit 4", "trap 'exit 7' TERM; sleep 100 & wait" } };
+	/* the first fails once the second has its trap in place (it says so with a file) */
+	char *ready = fresh_path();
+	char *first = xasprintf("until [ -e %s ]; do sleep 0.01; done; exit 4", ready);
+	char *second = xasprintf("trap 'exit 7' TERM; : >%s; sleep 100 & wait", ready);
+	struct work w = { .n = 2, .script = { first, second } };
 	struct pool p = { .max = 2, .next = start_script, .finished = keep, .ctx = &w, .stop_grace_s = 10 };
 	cr_assert_eq(pool_run(&p), 4);
 	cr_assert_eq(w.code[1], 7, "it got SIGTERM and ended by itself");
+	unlink(ready);
+	free(ready);
+	free(first);
+	free(second);
 	work_free(&w);
 }
 

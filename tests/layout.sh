@@ -15,7 +15,9 @@
 #   with nm), and none between grader/'s modules through their includes; a
 #   module is a .c and its .h, and the files that share its private header
 #   (NAME_private.h, NAME_state.h) or that are named below as its parts;
-# - no two types of one name in grader/, tui/, common/ and lib/.
+# - no two types of one name in grader/, tui/, common/ and lib/;
+# - one of each in lib/, common/, grader/ and tui/: no process started but by
+#   lib/'s spawner, no buffer zeroed instead of BUF_INIT.
 set -u
 cd "$(dirname "$0")/.."
 python3 - build <<'PY'
@@ -97,6 +99,25 @@ for path in sorted(f for f in files if SOURCE.search(f)):
         bad.append(f'{path} includes "{h}": name it from the root ("{os.path.normpath(os.path.join(here, h))}")'
                    if os.path.isfile(os.path.join(here, h)) else f'{path} includes "{h}", which is no file '
                    f"from the root")
+
+# ---------------------------------------------------------------- one of each
+# One spawner: lib/run*.c alone forks, and pool.h runs work side by side (the
+# simulator's backtraces run addr2line and nm through popen inside a runner,
+# which links nothing of lib/). One buffer whose data is never NULL: it starts
+# as BUF_INIT, so nobody needs to write "x.data ? x.data : \"\"".
+SPAWN = re.compile(r"\b(fork|vfork|posix_spawnp?|popen|system)\s*\(")
+ZEROED_BUF = re.compile(r"struct buf\s+[^;()]*=\s*\{\s*0\s*\}")
+NULL_DATA = re.compile(r"([A-Za-z_][\w.>-]*)\.data \? \1\.data :")
+ONE_OF_EACH = ("lib/", "common/", "grader/", "tui/")
+for path in sorted(f for f in files if SOURCE.search(f) and f.startswith(ONE_OF_EACH)):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    code = re.sub(r'/\*.*?\*/|//[^\n]*|"(\\.|[^"\\\n])*"', '', text, flags=re.S)
+    if SPAWN.search(code) and not re.match(r"lib/run(_\w+)?\.c$", path):
+        bad.append(f"{path} calls {SPAWN.search(code).group(1)}(): processes start through lib/run.h and lib/pool.h")
+    for m in ZEROED_BUF.finditer(code):
+        bad.append(f"{path}: '{m.group(0)}': a buffer starts as BUF_INIT (its data never NULL)")
+    for m in NULL_DATA.finditer(code):
+        bad.append(f"{path}: '{m.group(0)}': a buffer's data is never NULL")
 
 # ---------------------------------------------------------------- layers
 allowed = {

@@ -48,7 +48,7 @@ check(struct buf *plan, struct plan_state *st, char *why)
 
 Test(plan, a_launch_on_the_case_array_passes)
 {
-	struct buf p = { 0 };
+	struct buf p = BUF_INIT;
 	struct plan_state st = one_buffer();
 	char why[512] = "";
 	launch(&p, 4, 256, (struct plan_ref){ PLAN_CASE_BUFFER, 0, 0 });
@@ -58,7 +58,7 @@ Test(plan, a_launch_on_the_case_array_passes)
 
 Test(plan, a_scratch_buffer_kept_across_cases_stays_reachable_until_freed)
 {
-	struct buf first = { 0 }, second = { 0 }, third = { 0 };
+	struct buf first = BUF_INIT, second = BUF_INIT, third = BUF_INIT;
 	struct plan_state st = one_buffer();
 	char why[512] = "";
 	struct plan_alloc a = { 0, 0, 4096 };
@@ -80,7 +80,7 @@ Test(plan, a_scratch_buffer_kept_across_cases_stays_reachable_until_freed)
 
 Test(plan, shapes_outside_a_gpus_limits_are_refused)
 {
-	struct buf p = { 0 }, q = { 0 };
+	struct buf p = BUF_INIT, q = BUF_INIT;
 	struct plan_state st = one_buffer();
 	char why[512] = "";
 	launch(&p, 0, 32, (struct plan_ref){ PLAN_CASE_BUFFER, 0, 0 });
@@ -95,7 +95,7 @@ Test(plan, shapes_outside_a_gpus_limits_are_refused)
 
 Test(plan, what_the_capture_refused_is_the_verdicts_reason)
 {
-	struct buf p = { 0 };
+	struct buf p = BUF_INIT;
 	struct plan_state st = one_buffer();
 	char why[512] = "";
 	const char text[] = "copied device memory to k: only constants from the host\x01 may be copied";
@@ -107,7 +107,7 @@ Test(plan, what_the_capture_refused_is_the_verdicts_reason)
 
 Test(plan, torn_records_and_unknown_kinds_are_refused)
 {
-	struct buf p = { 0 }, q = { 0 };
+	struct buf p = BUF_INIT, q = BUF_INIT;
 	struct plan_state st = one_buffer();
 	char why[512] = "";
 	struct plan_record h = { PLAN_SYNC, 64 };
@@ -124,7 +124,7 @@ Test(plan, torn_records_and_unknown_kinds_are_refused)
 
 Test(plan, only_the_shared_memory_attributes_may_be_set)
 {
-	struct buf p = { 0 }, q = { 0 };
+	struct buf p = BUF_INIT, q = BUF_INIT;
 	struct plan_state st = one_buffer();
 	char why[512] = "";
 	struct plan_attribute t = { .name = "_Z1kPf", .attribute = PLAN_ATTR_MAX_DYNAMIC_SHARED, .value = 100000 };

@@ -111,7 +111,7 @@ Test(sass, the_json_notes_vector_loads_and_shuffles, .timeout = 5)
 Test(sass, the_architecture_is_checked, .timeout = 5)
 {
 	struct sass_listing l = { 0 };
-	struct buf err = { 0 };
+	struct buf err = BUF_INIT;
 	cr_assert_eq(sass_choose_arch(&l, "sm_80", &err), 0);
 	cr_assert_str_eq(l.arch, "sm_80");
 	cr_assert_eq(sass_choose_arch(&l, "sm_90a", &err), 0);

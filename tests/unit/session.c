@@ -26,6 +26,8 @@ static void
 setup_typed(struct fixture *f, const struct exercise *e, int ncases, int timed, size_t n, uint32_t dtype)
 {
 	memset(f, 0, sizeof(*f));
+	buf_init(&f->judge);
+	buf_init(&f->runner);
 	f->r.ncases = ncases;
 	f->r.cases = calloc((size_t)ncases, sizeof(*f->r.cases));
 	for (int i = 0; i < ncases; i++)
@@ -427,7 +429,7 @@ Test(session, the_capture_plans_are_checked_and_written_in_case_order, .timeout 
 {
 	struct fixture f;
 	setup(&f, 2, -1, 4);
-	struct buf plan = { 0 };
+	struct buf plan = BUF_INIT;
 	plan_launch(&plan, "_Z6kernelPf", (struct plan_ref){ PLAN_CASE_BUFFER, 0, 16 });
 	say(&f.runner, MSG_PLAN, 0, 0, plan.data, plan.len);
 	say(&f.runner, MSG_PLAN, 1, 0, plan.data, plan.len);
@@ -455,7 +457,7 @@ Test(session, a_plan_reaching_past_the_case_arrays_is_refused_by_name, .timeout 
 {
 	struct fixture f;
 	setup(&f, 1, -1, 4);
-	struct buf plan = { 0 };
+	struct buf plan = BUF_INIT;
 	/* the output has 4 floats: 16 bytes, and an address past them is no array's */
 	plan_launch(&plan, "_Z6kernelPf", (struct plan_ref){ PLAN_CASE_BUFFER, 0, 17 });
 	say(&f.runner, MSG_PLAN, 0, 0, plan.data, plan.len);

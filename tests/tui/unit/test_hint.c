@@ -206,7 +206,7 @@ Test(hint, the_workbooks_own_hints, .timeout = 10)
 			for (size_t k = 0; k < sizeof(whole) / sizeof(whole[0]); k++)
 				found[k] |= runs[i].style == S_CODE && strstr(runs[i].text, whole[k]);
 		}
-		cr_assert_str_eq(shown.data ? shown.data : "", want.data ? want.data : "", "%s", text);
+		cr_assert_str_eq(shown.data, want.data, "%s", text);
 		buf_free(&shown);
 		buf_free(&want);
 		spans_free(runs, n);

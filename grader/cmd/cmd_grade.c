@@ -89,7 +89,7 @@ record_progress(const struct exercise *e, const struct grade_result *r, cJSON *r
 
 /*
  * Ctrl-C: said, then the default, so the shell (and make) see a program ended by SIGINT (status 130).
- * lib/run.c's handler runs first once a child has started, and ends every process the grading started.
+ * lib/run_watch.c's handler runs first once a child has started, and ends every process the grading started.
  */
 static void
 on_interrupt(int sig)

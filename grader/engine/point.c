@@ -11,7 +11,7 @@
  * graded run is the submission's load, the correctness cases' plans (the
  * launcher's state, as graded), the one profiled launch with its replays,
  * and ncu's end; the timed size's inputs are drawn on the device and its
- * outputs sent nowhere (the runner's --figures-only, cmdline_argv's).
+ * outputs sent nowhere (the runner's --figures-only, cmdline_add_cases's).
  * Not cheaper ways: a smaller case than the timed one (a launcher may pick
  * its kernel, or a kernel its path, by the size, which the workbook states:
  * the point must see the launch whose time was judged), or fewer metrics

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A GPU tool's run for its figures alone (the runner's --figures-only, which
-# cmdline_argv passes with the timed size as the last case: the point's Nsight
+# cmdline_add_cases passes with the timed size as the last case: the point's Nsight
 # Compute run, --profile, --lines): the last case runs and sends its buffers'
 # addresses, but none of its outputs, which nobody judges (a 4096 x 4096
 # transpose's 64 MiB, copied, scanned and piped after the go); every case

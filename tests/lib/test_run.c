@@ -1,5 +1,5 @@
 /*
- * The process spawner (lib/run.c): capture, descriptors, environment, time-outs
+ * The process spawner (lib/run.c and its parts): capture, descriptors, environment, time-outs
  * that kill the whole group, the death signal, clean-on-exit, limits.
  */
 #include <criterion/criterion.h>

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "lib/util.h"
+
 /* Add the hints for `when` to order[0..n), skipping those in already; returns the new n. */
 static int
 add_group(const char *const *whens, int nhints, const char *when, int *order, int n)
@@ -24,7 +26,7 @@ static bool
 stage_misleads(const struct hint_verdict *v)
 {
 	static const char *const kinds[] = { "refused", "timing", "slow" };
-	for (size_t i = 0; v->nkinds && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+	for (size_t i = 0; v->nkinds && i < ARRAY_SIZE(kinds); i++)
 		if (!strcmp(v->kinds[0], kinds[i]))
 			return true;
 	return false;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
+
 enum marker
 marker_of(const char *line, size_t length, const char **rest)
 {
@@ -19,7 +21,7 @@ marker_of(const char *line, size_t length, const char **rest)
 	if (end - p < 3 || strncmp(p, "// ", 3))
 		return MARKER_NONE;
 	p += 3;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		size_t n = strlen(names[i].name);
 
 		if ((size_t)(end - p) >= n && !strncmp(p, names[i].name, n)) {

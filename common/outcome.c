@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "lib/util.h"
+
 /* the JSON's words: stable, as batch's rows, Gradescope and the workbook read them */
 static const char *const verdicts[] = { [VERDICT_PASS] = "pass", [VERDICT_FAIL] = "fail" };
 static const char *const stages[] = {
@@ -26,7 +28,7 @@ static const char *const tiers[] = {
 	[TIER_GOLD] = "gold",
 };
 
-#define NAME(table, i) ((unsigned)(i) < sizeof(table) / sizeof(*(table)) ? (table)[i] : NULL)
+#define NAME(table, i) ((unsigned)(i) < ARRAY_SIZE(table) ? (table)[i] : NULL)
 
 const char *
 verdict_name(enum verdict v)
@@ -57,7 +59,7 @@ stage_from_name(const char *name)
 {
 	if (!name)
 		return STAGE_NONE;
-	for (size_t i = 1; i < sizeof(stages) / sizeof(*stages); i++)
+	for (size_t i = 1; i < ARRAY_SIZE(stages); i++)
 		if (!strcmp(stages[i], name))
 			return (int)i;
 	return -1;

@@ -380,7 +380,7 @@ state_status(const struct state *st, const char *name)
 {
 	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item(st, name, false), "status"));
 
-	for (size_t i = 0; s && i < sizeof(status_keys) / sizeof(status_keys[0]); i++)
+	for (size_t i = 0; s && i < ARRAY_SIZE(status_keys); i++)
 		if (!strcmp(s, status_keys[i]))
 			return (enum status)i;
 	return STATUS_NOT_STARTED;

@@ -16,6 +16,9 @@
 #include "lib/file.h"
 #include "lib/xalloc.h"
 
+/* The number of elements of an array (not of a pointer: sizeof would give the pointer's size). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* The monotonic clock, in seconds and in milliseconds. */
 double now_seconds(void);
 long long now_ms(void);

@@ -55,7 +55,7 @@ pick_editor(void)
 		e = getenv("EDITOR");
 	if (e && *e)
 		return e;
-	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fallbacks); i++)
 		if (on_path(fallbacks[i]))
 			return fallbacks[i];
 	return NULL;

@@ -261,7 +261,7 @@ translit_ascii(const char *s, size_t len)
 		}
 		if (cp_width(c) == 0)
 			continue;
-		for (size_t k = 0; k < sizeof(translit) / sizeof(translit[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(translit); k++)
 			if (translit[k].cp == c)
 				a = translit[k].ascii;
 		buf_addstr(&sb, a);

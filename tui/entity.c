@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
+
 size_t
 entity_utf8(const char *s, size_t len, char out[ENTITY_UTF8_MAX])
 {
@@ -17,7 +19,7 @@ entity_utf8(const char *s, size_t len, char out[ENTITY_UTF8_MAX])
 	unsigned long c;
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (strlen(names[i].name) == len && !memcmp(names[i].name, s, len)) {
 			n = strlen(names[i].utf8);
 			memcpy(out, names[i].utf8, n);

@@ -100,7 +100,7 @@ result_free(struct result *r)
 		&r->tier, &r->physical, &r->estimate, &r->stderr_text,
 	};
 
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		free(*strs[i]);
 	for (int i = 0; i < r->ncases; i++) {
 		free(r->cases[i].name);

@@ -25,7 +25,7 @@ static const char *const kinds[][2] = {
 static const char *
 kind_name(const char *key)
 {
-	for (size_t i = 0; key && i < sizeof(kinds) / sizeof(*kinds); i++)
+	for (size_t i = 0; key && i < ARRAY_SIZE(kinds); i++)
 		if (!strcmp(key, kinds[i][0]))
 			return kinds[i][1];
 	return key ? key : "?";

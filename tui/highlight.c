@@ -49,7 +49,7 @@ highlight_lang(const char *lang)
 		"", "c", "cu", "cuda", "cpp", "c++", "cuh", "h", "hpp", "cxx",
 	};
 
-	return in_list(langs, sizeof(langs) / sizeof(langs[0]), lang, strlen(lang));
+	return in_list(langs, ARRAY_SIZE(langs), lang, strlen(lang));
 }
 
 int
@@ -88,9 +88,9 @@ highlight_line(const char *s, size_t len, bool *in_comment, struct doc_span **sp
 
 			for (j = i + 1; j < len && (isalnum((unsigned char)s[j]) || s[j] == '_'); j++)
 				;
-			if (s[i] == '#' || in_list(c_words, sizeof(c_words) / sizeof(c_words[0]), s + i, j - i))
+			if (s[i] == '#' || in_list(c_words, ARRAY_SIZE(c_words), s + i, j - i))
 				st = S_KEYWORD;
-			else if (in_list(cuda_words, sizeof(cuda_words) / sizeof(cuda_words[0]), s + i, j - i))
+			else if (in_list(cuda_words, ARRAY_SIZE(cuda_words), s + i, j - i))
 				st = S_CUDA;
 			spans_add(spans, &n, &alloc, st, s + i, j - i);
 		} else if (isdigit((unsigned char)s[i]) ||

@@ -74,7 +74,7 @@ prose_word(const char *s, size_t n)
 		"with", "you", "your",
 	};
 
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if (strlen(words[i]) == n && !strncasecmp(words[i], s, n))
 			return true;
 	return false;
@@ -225,7 +225,7 @@ binary(const struct formula *f, size_t i)
 		"..", "+", "-", "*", "/", "%", "<", ">", "=", "&", "|", "^",
 	};
 
-	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(ops); k++) {
 		size_t n = strlen(ops[k]);
 
 		if (i + n <= f->len && !strncmp(f->s + i, ops[k], n))

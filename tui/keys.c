@@ -98,7 +98,7 @@ static const struct key keys[] = {
 	{ "Ctrl-L", NULL, "redraw", "draw the screen again", { CTRL('L') }, .run = redraw },
 };
 
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+#define NKEYS (ARRAY_SIZE(keys))
 
 static bool
 offered(const struct app *a, const struct key *k)

@@ -140,7 +140,7 @@ render_timing(struct doc *d, const struct result *r, int width)
 	heading(d, "Timing");
 	if (*r->device)
 		doc_printf(d, S_DIM, "  on %s, median", r->device);
-	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(vals); i++)
 		if (!isnan(vals[i]) && vals[i] > max)
 			max = vals[i];
 	/* a narrow screen keeps the figures and drops the words */

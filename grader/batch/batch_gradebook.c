@@ -208,7 +208,7 @@ formula_like(const char *text)
 	static const char *const fullwidth[] = { "\xef\xbc\x9d", "\xef\xbc\x8b", "\xef\xbc\x8d", "\xef\xbc\xa0" };
 	if (*text && strchr("=+-@\t\r\n", *text))
 		return true;
-	for (size_t i = 0; i < sizeof(fullwidth) / sizeof(*fullwidth); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fullwidth); i++)
 		if (!strncmp(text, fullwidth[i], 3))
 			return true;
 	return false;
@@ -314,7 +314,7 @@ row_flags(const cJSON *grade)
 	bool set[] = { refused, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "link")),
 		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "late")),
 		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "resubmitted")) };
-	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (set[i])
 			buf_addf(&flags, "%s%s", flags.len ? " " : "", names[i]);
 	return buf_detach(&flags);

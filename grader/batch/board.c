@@ -238,7 +238,7 @@ stage_order(const struct entry *x)
 	static const char *const order[] = { "performance", "correctness", "run", "compile", "submission", "error" };
 	if (x->pass)
 		return 0;
-	for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
 		if (!strcmp(x->stage, order[i]))
 			return (int)i + 1;
 	return 7;

@@ -298,7 +298,7 @@ slurm_jobs_alive(const char *jobs, struct buf *states)
 						     "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE" };
 		for (char *line = strtok(out.data, "\n"); line; line = strtok(NULL, "\n")) {
 			bool over = false;
-			for (size_t i = 0; i < sizeof(ended) / sizeof(*ended); i++)
+			for (size_t i = 0; i < ARRAY_SIZE(ended); i++)
 				over |= !strcmp(line, ended[i]);
 			if (!over && !strstr(states->data ? states->data : "", line)) {
 				buf_addf(states, "%s%s", states->len ? ", " : "", line);

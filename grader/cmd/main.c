@@ -40,7 +40,7 @@ static const struct command *const commands[] = {
 	&command_check, &command_new, &command_batch, &command_sass, &command_board, &command_prepare, &command_tui,
 	&command_help,
 };
-#define NCOMMANDS ((int)(sizeof(commands) / sizeof(*commands)))
+#define NCOMMANDS ((int)(ARRAY_SIZE(commands)))
 
 /* "cudalings grade NAME [--file PATH] …", wrapped under itself. */
 static void

@@ -309,7 +309,7 @@ seccomp_library(void)
 		".gpu/root/usr/lib/x86_64-linux-gnu/libseccomp.a", "/usr/lib/x86_64-linux-gnu/libseccomp.a",
 		"/usr/lib/aarch64-linux-gnu/libseccomp.a", "/usr/lib64/libseccomp.a", "/usr/lib/libseccomp.a",
 	};
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(*candidates); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
 		char *path = candidates[i][0] == '/' ? xstrdup(candidates[i]) : root_path(candidates[i]);
 		if (file_exists(path)) {
 			free(path);
@@ -334,7 +334,7 @@ static int
 add_harness_objects(const struct exercise *e, struct args *objects, struct buf *log)
 {
 	int status = 0;
-	for (size_t i = 0; i < sizeof(harness_c_sources) / sizeof(*harness_c_sources) && !status; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(harness_c_sources) && !status; i++) {
 		char *object = xasprintf(BUILD_DIR "/host/%s.o", strrchr(harness_c_sources[i], '/') + 1);
 		bool sandbox = strstr(harness_c_sources[i], "sandbox") != NULL;
 		status = compile_host(false, harness_c_sources[i], object, sandbox ? seccomp_include() : NULL, log);
@@ -424,7 +424,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 	struct args objects = ARGS_INIT;
 	char *object;
 	int status = 0;
-	size_t nsources = b == BACKEND_GPU ? RUNNER_SOURCES_GPU : sizeof(runner_sources) / sizeof(*runner_sources);
+	size_t nsources = b == BACKEND_GPU ? RUNNER_SOURCES_GPU : ARRAY_SIZE(runner_sources);
 	for (size_t i = 0; i < nsources && !status; i++) {
 		object = xasprintf(BUILD_DIR "/%s/%.*s.o", bk, (int)(strlen(runner_sources[i]) - 3), runner_sources[i]);
 		status = compile_cu(b, runner_sources[i], object, true, false, log);

@@ -15,6 +15,7 @@
 
 #include "lib/run.h"
 #include "common/root.h"
+#include "lib/util.h"
 
 struct rule {
 	const char *name; /* an identifier, or a prefix when it ends in '*' */
@@ -268,7 +269,7 @@ inspect_instructions(const char *object, struct buf *why, int problems)
 			continue;
 		}
 		char *tab = strchr(line, '\t');
-		for (size_t i = 0; tab && i < sizeof(calls) / sizeof(*calls); i++) {
+		for (size_t i = 0; tab && i < ARRAY_SIZE(calls); i++) {
 			size_t n = strlen(calls[i]);
 			if (!strncmp(tab + 1, calls[i], n) && (!tab[1 + n] || isspace((unsigned char)tab[1 + n]))) {
 				buf_addf(why, "%suses the machine instruction '%s' in %s: a submission makes no system "

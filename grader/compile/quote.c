@@ -54,7 +54,7 @@ severity(const char *after, const char *end)
 	const char *p = after;
 	while (p < end && (*p == ':' || isdigit((unsigned char)*p) || *p == ' '))
 		p++;
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
 		if ((size_t)(end - p) >= strlen(kinds[i]) && !strncmp(p, kinds[i], strlen(kinds[i])))
 			return kinds[i];
 	return "message";

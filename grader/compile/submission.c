@@ -298,7 +298,7 @@ may_quote(const char *path, void *ctx)
 			ok = dirs[i] && realpath(dirs[i], resolved) && under(real, resolved);
 		/* the system's and the toolkit's headers: public text, which a misused API's notes point into */
 		static const char *const system_dirs[] = { "/usr/include", "/usr/lib/gcc", "/usr/local/cuda" };
-		for (size_t i = 0; i < sizeof(system_dirs) / sizeof(*system_dirs) && !ok; i++)
+		for (size_t i = 0; i < ARRAY_SIZE(system_dirs) && !ok; i++)
 			ok = realpath(system_dirs[i], resolved) && under(real, resolved);
 		if (!ok && toolchain_nvcc()) {
 			char *toolkit = xstrdup(toolchain_nvcc());
@@ -406,12 +406,12 @@ check_depfile(const struct student_build *s, const char *suffix, const char *sou
 		char *dep = start[0] == '/' ? xstrdup(start) : root_path(start);
 		if (realpath(dep, resolved) && inside(resolved, ".")) {
 			bool ok = source && !strcmp(resolved, source);
-			for (size_t i = 0; i < sizeof(allowed_dirs) / sizeof(*allowed_dirs) && !ok; i++)
+			for (size_t i = 0; i < ARRAY_SIZE(allowed_dirs) && !ok; i++)
 				ok = allowed_dirs[i] && inside(resolved, allowed_dirs[i]);
 			if (!ok && source_dir && !strncmp(resolved, source_dir, strlen(source_dir)) &&
 			    resolved[strlen(source_dir)] == '/') {
 				ok = true;
-				for (size_t i = 0; i < sizeof(private_dirs) / sizeof(*private_dirs) && ok; i++)
+				for (size_t i = 0; i < ARRAY_SIZE(private_dirs) && ok; i++)
 					ok = !inside(resolved, private_dirs[i]);
 			}
 			if (!ok && (*refused)++ < 4)
@@ -527,7 +527,7 @@ submission_beyond_simulator(const struct student_build *s)
 	char *text = read_file(path, NULL);
 	free(path);
 	const char *what = NULL;
-	for (size_t i = 0; text && i < sizeof(marks) / sizeof(*marks) && !what; i++)
+	for (size_t i = 0; text && i < ARRAY_SIZE(marks) && !what; i++)
 		for (const char *at = text; !what && (at = strstr(at, marks[i].mark)); at++) {
 			/* "f(...) __asm__("name")" names a symbol (an assembler label): no inline PTX */
 			const char *before = at;

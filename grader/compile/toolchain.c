@@ -82,7 +82,7 @@ toolchain_sim_ready(void)
 {
 	const char *parts[] = { SIM_LIB, SIM_REWRITE, SIM_DYNLIST };
 	bool ok = true;
-	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts) && ok; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(parts) && ok; i++) {
 		char *path = root_path(parts[i]);
 		ok = file_exists(path);
 		free(path);

@@ -157,7 +157,7 @@ cmdline_sanitize(struct session *s, const struct runner_command *cmd)
 	struct args args = ARGS_INIT;
 	tool_cases(&args, s->e, cmd, ARGV_TOOL_CASES);
 	static const char *const tools[] = { "memcheck", "racecheck", "synccheck" };
-	for (size_t t = 0; t < sizeof(tools) / sizeof(*tools); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(tools); t++) {
 		char *log = xasprintf("%s.sanitizer.log", cmd->options.v[0]);
 		char *tool[] = { program, "--tool", (char *)tools[t], "--log-file", log, "--print-limit", "100", NULL };
 		free(run_tool(s, tool, &args, cmd->channel_fd, tool_channel));

@@ -13,7 +13,7 @@
 struct diagnostic *
 diagnose_add(struct grade_result *r, const char *kind, char *message)
 {
-	if (r->ndiagnostics == (int)(sizeof(r->diagnostics) / sizeof(*r->diagnostics))) {
+	if (r->ndiagnostics == (int)(ARRAY_SIZE(r->diagnostics))) {
 		free(message);
 		return NULL;
 	}
@@ -225,7 +225,7 @@ diagnose_layout(struct grade_result *r, const char *name, const void *actual, ui
 		const struct proto_expect *expected, size_t rows, size_t cols)
 {
 	static const size_t tiles[] = { 32, 16 };
-	for (size_t t = 0; t < sizeof(tiles) / sizeof(*tiles); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(tiles); t++) {
 		size_t tile = tiles[t], wrong = 0, moved = 0;
 		/* only whole tiles: an edge tile's transposed place may lie outside the matrix */
 		for (size_t i = 0; i < rows / tile * tile; i++)
@@ -278,7 +278,7 @@ diagnose_error(struct grade_result *r, const char *text, size_t length)
 		  "the lanes named in a warp function's mask did not all call it: a warp function inside an if, or "
 		  "after a return?" },
 	};
-	for (size_t i = 0; i < sizeof(known) / sizeof(*known); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
 		if (memmem(text, length, known[i].phrase, strlen(known[i].phrase)) && !diagnose_has(r, known[i].kind))
 			diagnose_add(r, known[i].kind, xstrdup(known[i].message));
 }
@@ -286,7 +286,7 @@ diagnose_error(struct grade_result *r, const char *text, size_t length)
 void
 diagnose_order(struct grade_result *r)
 {
-	struct diagnostic last[sizeof(r->diagnostics) / sizeof(*r->diagnostics)];
+	struct diagnostic last[ARRAY_SIZE(r->diagnostics)];
 	int n = 0, kept = 0;
 	for (int i = 0; i < r->ndiagnostics; i++)
 		if (!strcmp(r->diagnostics[i].kind, "uninitialized"))

@@ -105,7 +105,7 @@ static const struct budget_kind budget_kinds[] = {
 bool
 diagnose_budget_known(const char *name)
 {
-	for (size_t i = 0; i < sizeof(budget_kinds) / sizeof(*budget_kinds); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(budget_kinds); i++)
 		if (!strcmp(budget_kinds[i].name, name))
 			return true;
 	return false;
@@ -171,7 +171,7 @@ diagnose_budgets(const struct exercise *e, struct grade_result *r)
 	if (!r->figures.measured)
 		return NULL;
 	for (int i = 0; i < e->nbudgets; i++)
-		for (size_t j = 0; j < sizeof(budget_kinds) / sizeof(*budget_kinds); j++) {
+		for (size_t j = 0; j < ARRAY_SIZE(budget_kinds); j++) {
 			const struct budget_kind *k = &budget_kinds[j];
 			double limit = e->budgets[i].limit, value = figure_of(k, &r->figures);
 			if (strcmp(k->name, e->budgets[i].name) || value < 0 ||

@@ -100,7 +100,7 @@ verdict_noise(const struct proto_timing *m)
 		{ PROTO_SLOWDOWN_POWER_BRAKE, "the power brake" },
 	};
 	struct buf b = BUF_INIT;
-	for (size_t i = 0; i < sizeof(reasons) / sizeof(*reasons); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(reasons); i++)
 		if (m->slowdowns & reasons[i].bit)
 			buf_addf(&b, "%s%s", b.len ? ", " : "the GPU slowed itself down while timing (", reasons[i].name);
 	if (b.len)
@@ -268,7 +268,7 @@ name_the_cause(struct session *s)
 		return;
 	const struct diagnostic *d = &r->diagnostics[0];
 	bool cause = false;
-	for (size_t i = 0; i < sizeof(causes) / sizeof(*causes); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(causes); i++)
 		cause |= !strcmp(d->kind, causes[i]);
 	for (int i = 0; cause && i < r->ncases; i++) {
 		const struct case_result *c = &r->cases[i];

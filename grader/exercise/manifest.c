@@ -167,7 +167,7 @@ check_item(const cJSON *o, const char *name)
 		{ "allow", cJSON_Array, "a list" },     { "check", cJSON_String, "a string" },
 		{ "equivalent_mutants", cJSON_Array, "a list" },
 	};
-	for (size_t i = 0; i < sizeof(types) / sizeof(*types); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, types[i].key);
 		if (v && (v->type & 0xff) != types[i].type)
 			return error("workbook.json: %s: \"%s\" must be %s", name, types[i].key, types[i].what);

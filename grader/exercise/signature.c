@@ -64,7 +64,7 @@ param_dtype(const char *type, bool *is_const)
 			buf_addf(&words, "%s%s", words.len ? " " : "", w);
 	}
 	int dtype = -1;
-	for (size_t i = 0; i < sizeof(known) / sizeof(*known) && words.len; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(known) && words.len; i++)
 		if (!strcmp(words.data, known[i].words))
 			dtype = (int)known[i].dtype;
 	buf_free(&words);
@@ -88,7 +88,7 @@ scalar_param(const char *p)
 	for (int i = 0; ok && i < n - 1; i++)
 		buf_addf(&type, "%s%s", i ? " " : "", words[i]);
 	bool known = false;
-	for (size_t i = 0; ok && i < sizeof(types) / sizeof(*types) && !known; i++)
+	for (size_t i = 0; ok && i < ARRAY_SIZE(types) && !known; i++)
 		known = !strcmp(type.data, types[i]);
 	buf_free(&type);
 	free(copy);
@@ -189,7 +189,7 @@ signature_check_against_check(const struct exercise *e)
 		int dtype = DTYPE_FLOAT32;
 		if (typed) {
 			dtype = -1;
-			for (int t = 0; t < (int)(sizeof(dtypes) / sizeof(*dtypes)); t++) {
+			for (int t = 0; t < (int)(ARRAY_SIZE(dtypes)); t++) {
 				const char *at = strstr(p, dtypes[t]);
 				size_t n = strlen(dtypes[t]);
 				if (at && (!close || at < close) && !isalnum((unsigned char)at[n]) && at[n] != '_')

@@ -112,7 +112,7 @@ tok_lex(const char *src, struct lexed *L)
 		if (t.kind != TOK_PUNCT || t.len != 1)
 			continue;
 		char c = src[t.at];
-		if ((c == '(' || c == '[' || c == '{') && depth < (int)(sizeof(stack) / sizeof(*stack))) {
+		if ((c == '(' || c == '[' || c == '{') && depth < (int)(ARRAY_SIZE(stack))) {
 			stack[depth++] = i;
 		} else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
 			int open = stack[--depth];

@@ -141,7 +141,7 @@ bound_guards(struct maker *k)
 static const char *const axis_pairs[][2] = {
 	{ "x", "y" }, { "tx", "ty" }, { "bx", "by" }, { "ix", "iy" }, { "gx", "gy" }, { "row", "col" },
 };
-#define NPAIRS (int)(sizeof(axis_pairs) / sizeof(*axis_pairs))
+#define NPAIRS (int)(ARRAY_SIZE(axis_pairs))
 #define MEMBERS NPAIRS /* the family of threadIdx.x / .y, blockIdx, blockDim, gridDim */
 
 static bool
@@ -456,7 +456,7 @@ plain_stores(struct maker *k)
 			continue; /* its old value is used: no plain store gives that */
 		const char *assign = NULL;
 		size_t len = L->t[i].len;
-		for (size_t a = 0; a < sizeof(atomics) / sizeof(*atomics); a++) {
+		for (size_t a = 0; a < ARRAY_SIZE(atomics); a++) {
 			size_t n = strlen(atomics[a].name);
 			const char *name = L->src + L->t[i].at;
 			if (len >= n && !strncmp(name, atomics[a].name, n) &&

@@ -174,7 +174,7 @@ access_kind(const char *space, const char *operation, const char *sass)
 		{ "LDS", LINE_SHARED_LOAD }, { "LDSM", LINE_SHARED_LOAD }, { "STS", LINE_SHARED_STORE },
 		{ "ATOMS", LINE_SHARED_STORE }, { "LDL", LINE_LOCAL_LOAD }, { "STL", LINE_LOCAL_STORE },
 	};
-	for (size_t i = 0; i < sizeof(ops) / sizeof(*ops); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
 		if (!strcmp(op, ops[i].op))
 			return ops[i].kind;
 	return -1;

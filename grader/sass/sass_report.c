@@ -44,7 +44,7 @@ classify(const char *text, int *bits)
 		{ "LDL", C_LOCAL_LOAD }, { "STL", C_LOCAL_STORE }, { "SHFL", C_SHUFFLE }, { "BAR", C_BARRIER },
 		{ "RED", C_ATOMIC }, { "ATOM", C_ATOMIC }, { "FFMA", C_FMA },
 	};
-	for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++) {
 		size_t n = strlen(table[i].prefix);
 		if (!strncmp(op, table[i].prefix, n) && (!op[n] || op[n] == '.'))
 			return table[i].c;
@@ -148,7 +148,7 @@ print_counts(FILE *out, int width, const struct sass_kernel *k)
 			{ C_BARRIER, "barriers" }, { C_ATOMIC, "atomics" }, { C_LOCAL_LOAD, "local memory loads" },
 			{ C_LOCAL_STORE, "local memory stores" }, { C_FMA, "FFMA" },
 		};
-		for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
 			if (count[kinds[i].c])
 				buf_addf(&b, ", %s %d", kinds[i].what, count[kinds[i].c]);
 		if (vector)

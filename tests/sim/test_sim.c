@@ -17,6 +17,7 @@
 #include "sim/fill.h"
 #include "tests/sim/kernels/kernels.h"
 #include "tests/sim/sim_test.h"
+#include "lib/util.h"
 
 #define ERRORS_CU "tests/sim/kernels/errors.cu"
 
@@ -390,7 +391,7 @@ static struct config_case config_cases[] = {
 ParameterizedTestParameters(limits, launch_configuration)
 {
 	return cr_make_param_array(struct config_case, config_cases,
-				   sizeof(config_cases) / sizeof(config_cases[0]));
+				   ARRAY_SIZE(config_cases));
 }
 
 ParameterizedTest(struct config_case *c, limits, launch_configuration, .timeout = 10)

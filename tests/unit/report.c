@@ -4,6 +4,7 @@
 
 #include "grader/engine/report.h"
 #include "grader/exercise/manifest.h"
+#include "lib/util.h"
 
 static struct exercise exercise = { .name = "transpose" };
 
@@ -39,7 +40,7 @@ Test(report, json_has_every_field_of_the_contract, .timeout = 5)
 	cJSON *j = report_json(&r);
 	const char *keys[] = { "exercise", "file", "backend", "device", "verdict", "stage", "message",
 			       "cases", "performance", "timing", "diagnostics" };
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		cr_assert(cJSON_HasObjectItem(j, keys[i]), "missing %s", keys[i]);
 	cr_assert_str_eq(cJSON_GetObjectItem(j, "verdict")->valuestring, "fail");
 	cr_assert_str_eq(cJSON_GetObjectItem(j, "stage")->valuestring, "performance");

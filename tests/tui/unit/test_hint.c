@@ -21,7 +21,7 @@ static struct hint hints[] = {
 };
 
 static struct item item = { .name = "col_sums", .kind = "exercise", .title = "Column sums",
-			    .hints = hints, .nhints = sizeof(hints) / sizeof(hints[0]) };
+			    .hints = hints, .nhints = ARRAY_SIZE(hints) };
 
 static struct grade_diag diags[2];
 
@@ -158,7 +158,7 @@ Test(hint, prose_stays_prose, .timeout = 10)
 		"[*emphasis]* is not Markdown here",
 	};
 
-	for (size_t i = 0; i < sizeof(prose) / sizeof(prose[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(prose); i++)
 		cr_assert_str_eq(marked(prose[i]), as[i], "%s", prose[i]);
 }
 
@@ -185,7 +185,7 @@ Test(hint, the_workbooks_own_hints, .timeout = 10)
 		"a[row * k + i]", "b[i * n + col]", "(n + 15) / 16", "*sum", "i + gridDim.x * 256",
 		"out[(bx*32 + ty) * rows + by*32 + tx] = tile[tx][ty]",
 	};
-	bool found[sizeof(whole) / sizeof(whole[0])] = { false }, present[sizeof(whole) / sizeof(whole[0])] = { false };
+	bool found[ARRAY_SIZE(whole)] = { false }, present[ARRAY_SIZE(whole)] = { false };
 	int checked = 0;
 
 	cr_assert_not_null(root);
@@ -199,11 +199,11 @@ Test(hint, the_workbooks_own_hints, .timeout = 10)
 		for (const char *p = text; *p; p++)
 			if (*p != '`')
 				buf_add(&want, p, 1);
-		for (size_t k = 0; k < sizeof(whole) / sizeof(whole[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(whole); k++)
 			present[k] |= strstr(text, whole[k]) != NULL;
 		for (int i = 0; i < n; i++) {
 			buf_addstr(&shown, runs[i].text);
-			for (size_t k = 0; k < sizeof(whole) / sizeof(whole[0]); k++)
+			for (size_t k = 0; k < ARRAY_SIZE(whole); k++)
 				found[k] |= runs[i].style == S_CODE && strstr(runs[i].text, whole[k]);
 		}
 		cr_assert_str_eq(shown.data, want.data, "%s", text);
@@ -213,7 +213,7 @@ Test(hint, the_workbooks_own_hints, .timeout = 10)
 		checked++;
 	}
 	cr_assert_gt(checked, 20);
-	for (size_t k = 0; k < sizeof(whole) / sizeof(whole[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(whole); k++)
 		cr_assert(found[k] || !present[k], "'%s' is in a hint but not as one piece of code", whole[k]);
 	cJSON_Delete(root);
 	free(json);

@@ -59,7 +59,7 @@ summarize(const struct batch *b, int status)
 		for (int i = 0; i < b->count; i++)
 			late += b->subs[i].submitted > b->o->deadline;
 		char when[40];
-		late_format_time((time_t)b->o->deadline, when, sizeof(when));
+		batch_late_format_time((time_t)b->o->deadline, when, sizeof(when));
 		printf("deadline %s: %d late (the gradebook's flags), by ", when, late);
 		if (!b->o->submitted)
 			printf("the files' modification times\n");
@@ -172,7 +172,7 @@ submission_time(struct batch *b, struct submission *s)
 	s->submitted = -1;
 	if (b->o->deadline <= 0)
 		return;
-	time_t given = late_lookup(&b->times, s->student);
+	time_t given = batch_late_lookup(&b->times, s->student);
 	struct stat st;
 	char *entry = xasprintf("%s/%s", b->o->dir, s->entry);
 	if (given >= 0) {
@@ -336,9 +336,10 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	if (o->grader)
 		memcpy(b.grader, o->grader, (size_t)n);
 	b.grader[n] = 0;
-	if ((status = find_submissions(o->dir, o->out, e->name, &b.subs, &b.count)) || (status = check_regrade_names(&b)))
+	if ((status = batch_find_submissions(o->dir, o->out, e->name, &b.subs, &b.count)) ||
+	    (status = check_regrade_names(&b)))
 		goto out;
-	if (o->submitted && late_read_csv(o->submitted, &b.times)) {
+	if (o->submitted && batch_late_read_csv(o->submitted, &b.times)) {
 		status = 2;
 		goto out;
 	}
@@ -395,13 +396,13 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 out:
 	/* a task leaves the batch_record to the job; a batch or a merge that ends frees the folder */
 	batch_lock_release(&b.lock, !o->slurm_task && !o->slurm);
-	submission_free(b.subs, b.count);
+	batch_find_free(b.subs, b.count);
 	free(b.subs);
 	free(b.queue);
 	for (int k = 0; k < b.nslice; k++)
 		free(b.slice[k]);
 	free(b.slice);
-	late_free(&b.times);
+	batch_late_free(&b.times);
 	for (int i = 0; i < b.nwithdrawn; i++)
 		free(b.withdrawn[i]);
 	free(b.withdrawn);

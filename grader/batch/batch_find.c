@@ -95,10 +95,10 @@ look_at(struct submission *s, const char *dir, const char *name, const char *exe
 		char *shown = is_directory(path) ? xasprintf("%s/%s", name, strrchr(s->path, '/') + 1) : xstrdup(name);
 		/* a link anywhere below the class folder (a student's folder, their file) is refused */
 		s->shown_at = strlen(dir) + 1;
-		s->problem = linked_reason(s->path, s->shown_at, shown);
+		s->problem = gradable_linked_reason(s->path, s->shown_at, shown);
 		s->link = s->problem != NULL;
 		if (!s->problem)
-			s->problem = ungradable_reason(s->path, shown);
+			s->problem = gradable_reason(s->path, shown);
 		free(shown);
 		if (s->problem) {
 			free(s->path);
@@ -109,7 +109,8 @@ look_at(struct submission *s, const char *dir, const char *name, const char *exe
 }
 
 int
-find_submissions(const char *dir_arg, const char *out_arg, const char *exercise, struct submission **subs, int *count)
+batch_find_submissions(const char *dir_arg, const char *out_arg, const char *exercise, struct submission **subs,
+		       int *count)
 {
 	char dir[PATH_MAX], out[PATH_MAX];
 	DIR *d = realpath(dir_arg, dir) ? opendir(dir) : NULL;
@@ -152,7 +153,7 @@ find_submissions(const char *dir_arg, const char *out_arg, const char *exercise,
 			free(last->problem);
 			last->path = NULL;
 			last->problem = why;
-			submission_free(s, 1);
+			batch_find_free(s, 1);
 			continue;
 		}
 		(*subs)[kept++] = *s;
@@ -162,7 +163,7 @@ find_submissions(const char *dir_arg, const char *out_arg, const char *exercise,
 }
 
 void
-submission_free(struct submission *subs, int count)
+batch_find_free(struct submission *subs, int count)
 {
 	for (int i = 0; i < count; i++) {
 		free(subs[i].student);

@@ -33,9 +33,10 @@ struct submission {
 /*
  * The submissions in `dir`, sorted by student, leaving out the out folder
  * when it is there. 0, or 2 when the folder cannot be read or holds nothing
- * (said). You own the array; submission_free each.
+ * (said). You own the array; batch_find_free each.
  */
-int find_submissions(const char *dir, const char *out, const char *exercise, struct submission **subs, int *count);
-void submission_free(struct submission *subs, int count);
+int batch_find_submissions(const char *dir, const char *out, const char *exercise, struct submission **subs,
+			   int *count);
+void batch_find_free(struct submission *subs, int count);
 
 #endif

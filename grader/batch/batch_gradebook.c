@@ -285,7 +285,7 @@ count_cases(const struct exercise *e, const cJSON *grade, int *passed, int *tota
 	*passed = 0;
 	*total = e->ncases + e->has_timed;
 	for (int i = 0; i < e->ncases; i++) {
-		case_label(e->cases[i], e->ndims, label, sizeof(label));
+		manifest_case_label(e->cases[i], e->ndims, label, sizeof(label));
 		case_outcome(grade, label, false, &o);
 		*passed += o.passed;
 	}
@@ -411,7 +411,7 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 	score += compiled;
 	char label[80];
 	for (int i = 0; i < e->ncases; i++) {
-		case_label(e->cases[i], e->ndims, label, sizeof(label));
+		manifest_case_label(e->cases[i], e->ndims, label, sizeof(label));
 		add_case_test(tests, grade, label, NULL, &score);
 	}
 	double median = timing_number(grade, "median_us");
@@ -419,7 +419,7 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 		int measured[PROTO_MAX_DIMS];
 		if (!gpu)
 			cmdline_measured_dims(e, measured);
-		case_label(gpu ? e->timed : measured, e->ndims, label, sizeof(label));
+		manifest_case_label(gpu ? e->timed : measured, e->ndims, label, sizeof(label));
 		add_case_test(tests, grade, label, gpu ? " (timed)" : " (measured)", &score);
 	}
 	if (gpu && e->has_timed) {

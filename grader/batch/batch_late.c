@@ -9,7 +9,7 @@
 #include "lib/util.h"
 
 time_t
-late_parse_time(const char *text)
+batch_late_parse_time(const char *text)
 {
 	struct tm tm = { 0 };
 	if (text[0] == '@') {
@@ -44,7 +44,7 @@ late_parse_time(const char *text)
 }
 
 void
-late_format_time(time_t t, char *out, size_t size)
+batch_late_format_time(time_t t, char *out, size_t size)
 {
 	struct tm tm;
 	gmtime_r(&t, &tm);
@@ -77,7 +77,7 @@ csv_take(const char **p)
 }
 
 int
-late_read_csv(const char *path, struct late_times *t)
+batch_late_read_csv(const char *path, struct late_times *t)
 {
 	memset(t, 0, sizeof(*t));
 	char *text = read_file(path, NULL);
@@ -91,7 +91,7 @@ late_read_csv(const char *path, struct late_times *t)
 		if (*p)
 			p++;
 		bool header = line == 0 && !strcmp(student, "student");
-		time_t at = header || !*student ? 0 : late_parse_time(when);
+		time_t at = header || !*student ? 0 : batch_late_parse_time(when);
 		if (at < 0)
 			status = error("--submitted: %s:%d: '%.*s' is not a student and a time like 2026-11-27 23:59",
 				       path, line + 1, (int)strcspn(start, "\r\n"), start);
@@ -110,7 +110,7 @@ late_read_csv(const char *path, struct late_times *t)
 }
 
 time_t
-late_lookup(const struct late_times *t, const char *student)
+batch_late_lookup(const struct late_times *t, const char *student)
 {
 	for (int i = 0; i < t->n; i++)
 		if (!strcmp(t->students[i], student))
@@ -119,7 +119,7 @@ late_lookup(const struct late_times *t, const char *student)
 }
 
 void
-late_free(struct late_times *t)
+batch_late_free(struct late_times *t)
 {
 	for (int i = 0; i < t->n; i++)
 		free(t->students[i]);

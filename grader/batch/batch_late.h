@@ -16,9 +16,9 @@
  * zone (else local time), or "@SECONDS" since 1970: the time, or -1 when
  * it is none of these.
  */
-time_t late_parse_time(const char *text);
+time_t batch_late_parse_time(const char *text);
 /* The time as the rows write it: "2026-11-27T22:59:00Z". */
-void late_format_time(time_t t, char *out, size_t size);
+void batch_late_format_time(time_t t, char *out, size_t size);
 
 struct late_times {
 	char **students;
@@ -27,9 +27,9 @@ struct late_times {
 };
 
 /* The CSV's student,time lines (a header line "student,…" skipped). 0, or -1 naming the line. */
-int late_read_csv(const char *path, struct late_times *t);
+int batch_late_read_csv(const char *path, struct late_times *t);
 /* The time the CSV gives `student`, or -1. */
-time_t late_lookup(const struct late_times *t, const char *student);
-void late_free(struct late_times *t);
+time_t batch_late_lookup(const struct late_times *t, const char *student);
+void batch_late_free(struct late_times *t);
 
 #endif

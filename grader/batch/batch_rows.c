@@ -178,7 +178,7 @@ row_mark_time(cJSON *grade, long long submitted, const char *from, bool late)
 	if (!record && !(record = cJSON_AddObjectToObject(grade, "batch")))
 		return;
 	char when[40];
-	late_format_time((time_t)submitted, when, sizeof(when));
+	batch_late_format_time((time_t)submitted, when, sizeof(when));
 	cJSON_DeleteItemFromObjectCaseSensitive(record, "submitted");
 	cJSON_DeleteItemFromObjectCaseSensitive(record, "submitted_from");
 	cJSON_DeleteItemFromObjectCaseSensitive(record, "late");

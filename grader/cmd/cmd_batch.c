@@ -48,7 +48,7 @@ number_option(const char *option, const char *value, long lo, long hi, const cha
 static int
 check_slurm_options(const struct parsed_args *a, struct batch_options *bo, const char *backend)
 {
-	const char *partition = option_value(a, "partition"), *tasks = option_value(a, "tasks");
+	const char *partition = options_value(a, "partition"), *tasks = options_value(a, "tasks");
 	int modes = bo->slurm + !!bo->slurm_task + !!bo->slurm_merge;
 	if (modes > 1)
 		return usage_error("--slurm, --slurm-task and --slurm-merge are three steps: give one");
@@ -79,12 +79,12 @@ check_slurm_options(const struct parsed_args *a, struct batch_options *bo, const
 static int
 check_deadline(const struct parsed_args *a, struct batch_options *bo)
 {
-	const char *deadline = option_value(a, "deadline");
-	bo->submitted = option_value(a, "submitted");
+	const char *deadline = options_value(a, "deadline");
+	bo->submitted = options_value(a, "submitted");
 	bo->deadline = 0;
 	if (bo->submitted && !deadline)
 		return usage_error("--submitted goes with --deadline: the times say which rows are late");
-	if (deadline && (bo->deadline = late_parse_time(deadline)) <= 0)
+	if (deadline && (bo->deadline = batch_late_parse_time(deadline)) <= 0)
 		return usage_error("--deadline takes a time like '2026-11-27 23:59' (local), '2026-11-27T23:59Z' or "
 				   "'2026-11-27 23:59+01:00', not '%s'", deadline);
 	if (bo->submitted && !file_exists(bo->submitted))
@@ -96,8 +96,8 @@ check_deadline(const struct parsed_args *a, struct batch_options *bo)
 static int
 check_regrade(const struct parsed_args *a, struct batch_options *bo)
 {
-	bool some = option_given(a, "regrade");
-	bo->regrade_all = option_given(a, "regrade-all");
+	bool some = options_given(a, "regrade");
+	bo->regrade_all = options_given(a, "regrade-all");
 	bo->regrade = a->operands + 2;
 	bo->nregrade = a->noperands - 2;
 	if (bo->nregrade && !some)
@@ -118,11 +118,11 @@ check_regrade(const struct parsed_args *a, struct batch_options *bo)
 static int
 cmd_batch(const struct parsed_args *a)
 {
-	const char *name = a->operands[0], *dir = a->operands[1], *backend = option_value(a, "backend");
-	const char *jobs = option_value(a, "jobs"), *timeout = option_value(a, "timeout");
-	struct batch_options bo = { .timeout_s = 900, .out = option_value(a, "out"), .slurm = option_given(a, "slurm"),
-				    .slurm_task = option_value(a, "slurm-task"),
-				    .slurm_merge = option_value(a, "slurm-merge") };
+	const char *name = a->operands[0], *dir = a->operands[1], *backend = options_value(a, "backend");
+	const char *jobs = options_value(a, "jobs"), *timeout = options_value(a, "timeout");
+	struct batch_options bo = { .timeout_s = 900, .out = options_value(a, "out"), .slurm = options_given(a, "slurm"),
+				    .slurm_task = options_value(a, "slurm-task"),
+				    .slurm_merge = options_value(a, "slurm-merge") };
 	char *end;
 	if (jobs && (bo.jobs = (int)number_option("jobs", jobs, 1, MAX_JOBS, "a number of lanes")) < 0)
 		return EXIT_USAGE;

@@ -20,9 +20,9 @@ cmd_board(const struct parsed_args *a)
 	struct board_options bo = {
 		.outs = a->operands,
 		.nouts = a->noperands,
-		.html = option_value(a, "html"),
-		.pseudonyms = option_given(a, "pseudonyms"),
-		.salt = option_value(a, "salt"),
+		.html = options_value(a, "html"),
+		.pseudonyms = options_given(a, "pseudonyms"),
+		.salt = options_value(a, "salt"),
 		.color = isatty(1) && !getenv("NO_COLOR"),
 	};
 	if (bo.html && !*bo.html)

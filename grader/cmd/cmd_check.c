@@ -252,7 +252,7 @@ check_exercise(const struct exercise *e, enum backend b, bool compile_only, bool
 	char *starter_file = starter_to_check(e);
 	if (!starter_file)
 		(*failures)++;
-	bool solution = item_solution_present(e);
+	bool solution = manifest_item_solution_present(e);
 	if (!solution && !check_shipped_reference(e, compile_only ? BACKEND_GPU : b, failures)) {
 		free(starter_file);
 		return 0;
@@ -341,7 +341,7 @@ check_unwritten(const struct exercise *e)
 static int
 cmd_check(const struct parsed_args *a)
 {
-	bool compile_only = option_given(a, "compile-only"), mutants = option_given(a, "mutants");
+	bool compile_only = options_given(a, "compile-only"), mutants = options_given(a, "mutants");
 	if (compile_only && mutants)
 		return usage_error("check: --compile-only grades nothing, and --mutants grades mutants: one or the other");
 	char **names = a->operands;

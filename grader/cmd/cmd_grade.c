@@ -103,15 +103,15 @@ on_interrupt(int sig)
 static int
 read_options(const struct parsed_args *a, struct grade_options *o)
 {
-	o->file = option_value(a, "file");
+	o->file = options_value(a, "file");
 	/* the workbook asks for JSON lines; a person at a terminal gets a line, a --json reader nothing */
-	o->progress = option_given(a, "progress") ? PROGRESS_JSON
-		    : option_given(a, "json") ? PROGRESS_NONE : progress_choose(false);
-	o->skip_timing = option_given(a, "no-timing");
-	o->sanitize = option_given(a, "sanitize"); /* on the simulator its checks always run */
-	o->profile = option_given(a, "profile");
-	o->lines = option_given(a, "lines");
-	const char *seed = option_value(a, "seed");
+	o->progress = options_given(a, "progress") ? PROGRESS_JSON
+		    : options_given(a, "json") ? PROGRESS_NONE : progress_choose(false);
+	o->skip_timing = options_given(a, "no-timing");
+	o->sanitize = options_given(a, "sanitize"); /* on the simulator its checks always run */
+	o->profile = options_given(a, "profile");
+	o->lines = options_given(a, "lines");
+	const char *seed = options_value(a, "seed");
 	if (seed) {
 		char *end;
 		errno = 0;
@@ -128,7 +128,7 @@ static void
 print_report(const struct parsed_args *a, struct grade_result *r, cJSON *j, struct sass_listing *listing,
 	     const struct exercise *e, const char *file)
 {
-	bool json = option_given(a, "json"), sass = option_given(a, "sass");
+	bool json = options_given(a, "json"), sass = options_given(a, "sass");
 	bool color = isatty(1) && !getenv("NO_COLOR");
 	if (json && sass)
 		sass_grade_end(listing, e, file, r->file, &r->lines, j, stdout, color, 80);
@@ -141,7 +141,7 @@ print_report(const struct parsed_args *a, struct grade_result *r, cJSON *j, stru
 		printf("%smore hints, one at a time: " BUILD_DIR "/cudalings hint %s%s\n", paint(color, COLOR_DIM), e->name,
 		       paint(color, COLOR_RESET));
 	cJSON_DeleteItemFromObject(j, "machine_code");
-	if (!json && option_given(a, "lines")) {
+	if (!json && options_given(a, "lines")) {
 		putchar('\n');
 		lines_print_text(stdout, &r->lines, color);
 	}
@@ -156,7 +156,7 @@ cmd_grade(const struct parsed_args *a)
 {
 	struct grade_options o = { 0 };
 	struct sass_listing listing = { 0 };
-	const char *name = a->operands[0], *only_case = option_value(a, "case");
+	const char *name = a->operands[0], *only_case = options_value(a, "case");
 	int status = read_options(a, &o);
 	if (status)
 		return status;
@@ -196,7 +196,7 @@ cmd_grade(const struct parsed_args *a)
 		return EXIT_USAGE;
 	}
 	free(default_file);
-	if ((status = choose_backend(&o, option_value(a, "backend"))))
+	if ((status = choose_backend(&o, options_value(a, "backend"))))
 		return status;
 	/* said, not silently dropped: the simulator's own checks stand in for both */
 	if (o.backend == BACKEND_SIM && (o.sanitize || o.profile)) {
@@ -207,7 +207,7 @@ cmd_grade(const struct parsed_args *a)
 	/* a check may share another exercise's code, and with it that one's header */
 	if (build_headers(workbook_manifest()))
 		return EXIT_ENVIRONMENT;
-	if (option_given(a, "sass") && (status = sass_grade_begin(&listing, option_value(a, "arch"), "--sass")))
+	if (options_given(a, "sass") && (status = sass_grade_begin(&listing, options_value(a, "arch"), "--sass")))
 		return status;
 
 	/* the text graded, as it was when the grading began: the student may save again meanwhile */

@@ -24,12 +24,12 @@ list_json(const struct manifest *m)
 		const struct exercise *e = &m->items[i];
 		cJSON *j = cJSON_CreateObject();
 		cJSON_AddStringToObject(j, "name", e->name);
-		cJSON_AddStringToObject(j, "kind", item_kind_name(e->kind));
+		cJSON_AddStringToObject(j, "kind", manifest_item_kind_name(e->kind));
 		cJSON_AddStringToObject(j, "title", e->title);
 		cJSON_AddNumberToObject(j, "order", i + 1);
 		cJSON_AddItemToObject(j, "file", e->file ? cJSON_CreateString(e->file) : cJSON_CreateNull());
 		cJSON_AddItemToObject(j, "solution", e->solution ? cJSON_CreateString(e->solution) : cJSON_CreateNull());
-		cJSON_AddBoolToObject(j, "has_solution", item_solution_present(e));
+		cJSON_AddBoolToObject(j, "has_solution", manifest_item_solution_present(e));
 		cJSON_AddStringToObject(j, "lesson", e->lesson);
 		cJSON *hints = cJSON_AddArrayToObject(j, "hints");
 		for (int h = 0; h < e->nhints; h++) {
@@ -49,11 +49,11 @@ static int
 cmd_list(const struct parsed_args *a)
 {
 	struct manifest *m = workbook_manifest();
-	if (option_given(a, "json"))
+	if (options_given(a, "json"))
 		return list_json(m);
 	for (int i = 0; i < m->count; i++) {
 		const struct exercise *e = &m->items[i];
-		printf("%2d  %-16s %-9s %s\n", i + 1, e->name, item_kind_name(e->kind), e->title);
+		printf("%2d  %-16s %-9s %s\n", i + 1, e->name, manifest_item_kind_name(e->kind), e->title);
 	}
 	return EXIT_PASS;
 }

@@ -20,11 +20,11 @@ cmd_new(const struct parsed_args *a)
 	const char *name = a->operands[0];
 	/* the workbook must load before and after: a broken manifest is fixed first */
 	workbook_manifest();
-	const char *dims = option_value(a, "dims");
+	const char *dims = options_value(a, "dims");
 	if (dims && strcmp(dims, "n") && strcmp(dims, "rows,cols"))
 		return usage_error("--dims takes 'n' (a vector) or 'rows,cols' (a matrix), not '%s'", dims);
 	struct buf written = BUF_INIT;
-	int status = scaffold_new(name, option_value(a, "after"), dims && !strcmp(dims, "rows,cols"), &written);
+	int status = scaffold_new(name, options_value(a, "after"), dims && !strcmp(dims, "rows,cols"), &written);
 	if (status) {
 		buf_free(&written);
 		return status == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT;

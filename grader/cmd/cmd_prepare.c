@@ -85,11 +85,11 @@ static int
 cmd_prepare(const struct parsed_args *a)
 {
 	struct grade_options o = { 0 };
-	int status = choose_backend(&o, option_value(a, "backend"));
+	int status = choose_backend(&o, options_value(a, "backend"));
 	if (status)
 		return status;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *jobs_text = option_value(a, "jobs");
+	const char *jobs_text = options_value(a, "jobs");
 	if (jobs_text) {
 		char *end;
 		jobs = strtol(jobs_text, &end, 10);
@@ -106,7 +106,7 @@ cmd_prepare(const struct parsed_args *a)
 	for (int i = 0; i < m->count; i++)
 		if (m->items[i].kind == ITEM_EXERCISE)	/* a demo runs variants, a lesson nothing */
 			todo[n++] = &m->items[i];
-	if (!option_given(a, "quiet") && n)
+	if (!options_given(a, "quiet") && n)
 		fprintf(stderr, "preparing %d exercises for the %s backend (once: later it is quick)\n", n,
 			backend_name(o.backend));
 	fflush(NULL);

@@ -242,10 +242,10 @@ cmd_run(const struct parsed_args *a)
 	int width;
 	if (!e)
 		return EXIT_USAGE;
-	int status = table_width(option_value(a, "width"), &width);
+	int status = table_width(options_value(a, "width"), &width);
 	if (status)
 		return status;
-	status = choose_backend(&o, option_value(a, "backend"));
+	status = choose_backend(&o, options_value(a, "backend"));
 	if (status)
 		return status;
 	if (build_headers(workbook_manifest()))

@@ -50,7 +50,7 @@ list(const struct parsed_args *a, const struct exercise *e, const char *path, co
 {
 	struct sass_listing listing = { 0 };
 	struct line_map figures = { 0 };
-	int status = check_submission(path) ? EXIT_USAGE : sass_grade_begin(&listing, option_value(a, "arch"), "sass");
+	int status = check_submission(path) ? EXIT_USAGE : sass_grade_begin(&listing, options_value(a, "arch"), "sass");
 	if (!status && build_headers(workbook_manifest()))
 		status = EXIT_ENVIRONMENT;
 	if (!status) {
@@ -64,7 +64,7 @@ list(const struct parsed_args *a, const struct exercise *e, const char *path, co
 				? "no heat map beside the lines: grade this text of the file to measure them"
 				: "no heat map beside the lines: cudalings grade --sass measures them as it grades");
 		free(own);
-		cJSON *j = option_given(a, "json") ? cJSON_CreateObject() : NULL;
+		cJSON *j = options_given(a, "json") ? cJSON_CreateObject() : NULL;
 		status = sass_grade_end(&listing, e, path, display, &figures, j, stdout, isatty(1) && !getenv("NO_COLOR"),
 					width);
 		if (j)
@@ -79,7 +79,7 @@ list(const struct parsed_args *a, const struct exercise *e, const char *path, co
 static int
 cmd_sass(const struct parsed_args *a)
 {
-	const char *name = a->operands[0], *file = option_value(a, "file"), *columns = option_value(a, "width");
+	const char *name = a->operands[0], *file = options_value(a, "file"), *columns = options_value(a, "width");
 	int width = 80;
 	if (columns) {
 		char *end;

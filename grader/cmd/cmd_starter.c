@@ -169,12 +169,12 @@ cmd_solution(const struct parsed_args *a)
 		error("'%s' is a demo: its variants are all there is (cudalings run %s runs them)", name, name);
 		return EXIT_USAGE;
 	}
-	if (!item_solution_present(e)) {
+	if (!manifest_item_solution_present(e)) {
 		error("%s has no solution to show here (a student copy ships none)", name);
 		return EXIT_USAGE;
 	}
-	bool use = option_given(a, "use");
-	int status = ask_before_pass(e, option_given(a, "yes"));
+	bool use = options_given(a, "use");
+	int status = ask_before_pass(e, options_given(a, "yes"));
 	if (status)
 		return status;
 	char *path = root_path(e->solution);
@@ -207,7 +207,7 @@ static const struct option_spec starters_options[] = {
 static int
 cmd_starters(const struct parsed_args *a)
 {
-	bool check = option_given(a, "check");
+	bool check = options_given(a, "check");
 	struct manifest *m = workbook_manifest();
 	int status = EXIT_PASS;
 	for (int i = 0; i < m->count; i++) {

@@ -40,7 +40,7 @@ cmd_status(const struct parsed_args *a)
 			done += status_done(s);
 			on_gpu += s == STATUS_GPU;
 		}
-		printf("%2d  %-16s %-9s %s\n", i + 1, e->name, item_kind_name(e->kind), label);
+		printf("%2d  %-16s %-9s %s\n", i + 1, e->name, manifest_item_kind_name(e->kind), label);
 		free(path);
 	}
 	printf("%d of %d exercises done", done, exercises);

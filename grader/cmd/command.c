@@ -107,7 +107,7 @@ choose_backend(struct grade_options *o, const char *requested)
 int
 check_submission(const char *path)
 {
-	char *why = ungradable_reason(path, path);
+	char *why = gradable_reason(path, path);
 	int status = why ? error("%s", why) : 0;
 	free(why);
 	return status;

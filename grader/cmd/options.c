@@ -73,13 +73,13 @@ find(const struct parsed_args *a, const char *name)
 }
 
 bool
-option_given(const struct parsed_args *a, const char *name)
+options_given(const struct parsed_args *a, const char *name)
 {
 	return a->given[find(a, name)];
 }
 
 const char *
-option_value(const struct parsed_args *a, const char *name)
+options_value(const struct parsed_args *a, const char *name)
 {
 	int i = find(a, name);
 	return a->given[i] ? a->value[i] : NULL;

@@ -41,9 +41,9 @@ struct parsed_args {
  */
 int options_parse(const char *command, const struct option_spec *specs, int argc, char **argv,
 		  struct parsed_args *out);
-bool option_given(const struct parsed_args *a, const char *name);
+bool options_given(const struct parsed_args *a, const char *name);
 /* The value given to --name, or NULL. */
-const char *option_value(const struct parsed_args *a, const char *name);
+const char *options_value(const struct parsed_args *a, const char *name);
 /* "[--file PATH] [--json]" wrapped at `width` columns, each line after the first indented by `indent`. */
 void options_synopsis(FILE *out, const struct option_spec *specs, int indent, int width);
 /* One line per option: "  --file PATH   the file to grade". */

@@ -10,7 +10,7 @@
 #include "lib/util.h"
 
 char *
-linked_reason(const char *path, size_t from, const char *name)
+gradable_linked_reason(const char *path, size_t from, const char *name)
 {
 	struct stat st;
 	/* every folder below `from`, then the file: a link anywhere on the way reads what the grader may read */
@@ -40,11 +40,11 @@ linked_reason(const char *path, size_t from, const char *name)
 }
 
 char *
-ungradable_reason(const char *path, const char *name)
+gradable_reason(const char *path, const char *name)
 {
 	/* a path as the user wrote it: each of its folders; an absolute one (a batch's): the file alone */
 	const char *base = strrchr(path, '/');
-	char *linked = linked_reason(path, path[0] == '/' ? (size_t)(base - path) + 1 : 0, name);
+	char *linked = gradable_linked_reason(path, path[0] == '/' ? (size_t)(base - path) + 1 : 0, name);
 	if (linked)
 		return linked;
 	if (is_directory(path))

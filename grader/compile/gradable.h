@@ -10,12 +10,12 @@
 #define MAX_SUBMISSION_BYTES (1024 * 1024)
 
 /*
- * Why `path` cannot be a submission — a symbolic link (linked_reason), a
+ * Why `path` cannot be a submission — a symbolic link (gradable_linked_reason), a
  * folder, a FIFO or a device, a file
  * that cannot be read, an empty one, one over 1 MB, one that is not text —
  * or NULL when it can. The reason calls it `name`. You own the result.
  */
-char *ungradable_reason(const char *path, const char *name);
+char *gradable_reason(const char *path, const char *name);
 
 /*
  * Why `path` cannot be trusted to be the file it names: it is a symbolic
@@ -24,6 +24,6 @@ char *ungradable_reason(const char *path, const char *name);
  * have the grader read, with its rights, what the student could not
  * (solutions/, any file of the machine). You own the result.
  */
-char *linked_reason(const char *path, size_t from, const char *name);
+char *gradable_linked_reason(const char *path, size_t from, const char *name);
 
 #endif

@@ -206,7 +206,7 @@ starts_number(const char *name, const char *at)
 }
 
 int
-symbol_names(const char *name, const char *want)
+inspect_symbol_names(const char *name, const char *want)
 {
 	size_t n = strlen(want);
 	bool prefix = n && want[n - 1] == '*';
@@ -232,7 +232,7 @@ static const struct rule *
 match(const struct rule *rules, const char *name)
 {
 	for (const struct rule *r = rules; r->name; r++)
-		if (symbol_names(name, r->name))
+		if (inspect_symbol_names(name, r->name))
 			return r;
 	return NULL;
 }
@@ -241,7 +241,7 @@ static bool
 allowed(const struct exercise *e, const char *name)
 {
 	for (int i = 0; i < e->nallow; i++)
-		if (symbol_names(name, e->allow[i]))
+		if (inspect_symbol_names(name, e->allow[i]))
 			return true;
 	return match(permitted_calls, name) != NULL;
 }

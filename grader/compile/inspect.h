@@ -22,6 +22,6 @@ enum inspect_result { INSPECT_OK = 0, INSPECT_REFUSED = -1, INSPECT_NO_LAUNCHER 
 int inspect_object(const struct exercise *e, const char *object, struct buf *why);
 
 /* Whether `name` is what the C++ compiler makes of the identifier `want` (or is `want`). */
-int symbol_names(const char *name, const char *want);
+int inspect_symbol_names(const char *name, const char *want);
 
 #endif

@@ -276,7 +276,7 @@ cmdline_lines(struct session *s, const struct runner_command *cmd, const char *c
 					      "with -lineinfo?)"));
 	else {
 		char label[64];
-		case_label(s->e->timed, s->e->ndims, label, sizeof(label));
+		manifest_case_label(s->e->timed, s->e->ndims, label, sizeof(label));
 		m->note = xasprintf("case %s, the timed size", label);
 	}
 	unlink(report);

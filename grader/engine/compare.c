@@ -118,7 +118,7 @@ compare_output(const void *actual, const void *second, uint32_t dtype, const str
 }
 
 void
-format_count(size_t n, char *out, size_t size)
+compare_format_count(size_t n, char *out, size_t size)
 {
 	char digits[32];
 	int len = snprintf(digits, sizeof(digits), "%zu", n), o = 0;
@@ -199,11 +199,11 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 		add_number(&b, r->dtype, m->expected);
 	}
 	char wrong[32], total[32];
-	format_count(r->wrong, wrong, sizeof(wrong));
-	format_count(r->total, total, sizeof(total));
+	compare_format_count(r->wrong, wrong, sizeof(wrong));
+	compare_format_count(r->total, total, sizeof(total));
 	if (r->sampled_from) {
 		char whole[32];
-		format_count(r->sampled_from, whole, sizeof(whole));
+		compare_format_count(r->sampled_from, whole, sizeof(whole));
 		buf_addf(&b, " (%s of the %s elements checked of %s wrong", wrong, total, whole);
 	} else {
 		buf_addf(&b, " (%s of %s elements wrong", wrong, total);
@@ -212,20 +212,20 @@ compare_describe(const struct comparison *r, const char *name, size_t rows, size
 	if (r->unwritten == r->wrong)
 		buf_addstr(&b, ", none of them written");
 	else if (r->unwritten) {
-		format_count(r->unwritten, count, sizeof(count));
+		compare_format_count(r->unwritten, count, sizeof(count));
 		buf_addf(&b, ", %s never written", count);
 	}
 	if (r->updated_unset) {
-		format_count(r->updated_unset, count, sizeof(count));
+		compare_format_count(r->updated_unset, count, sizeof(count));
 		buf_addf(&b, ", %s updated before anything set them: zero an output before adding into it", count);
 	}
 	if (r->unstored_shared) {
-		format_count(r->unstored_shared, count, sizeof(count));
+		compare_format_count(r->unstored_shared, count, sizeof(count));
 		buf_addf(&b, ", %s copied from __shared__ memory that no thread stored to: is a load into shared "
 			 "memory missing, or guarded off?", count);
 	}
 	if (r->unset_local) {
-		format_count(r->unset_local, count, sizeof(count));
+		compare_format_count(r->unset_local, count, sizeof(count));
 		buf_addf(&b, ", %s computed from a local variable read before it was set: does an accumulator "
 			 "(float sum;) start without its first value?", count);
 	}

@@ -55,6 +55,6 @@ void compare_output(const void *actual, const void *second, uint32_t dtype, cons
 char *compare_describe(const struct comparison *r, const char *name, size_t rows, size_t cols);
 
 /* 16777216 → "16,777,216" into out. */
-void format_count(size_t n, char *out, size_t size);
+void compare_format_count(size_t n, char *out, size_t size);
 
 #endif

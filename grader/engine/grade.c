@@ -127,7 +127,7 @@ start(struct grade_state *g, const struct exercise *e, const struct grade_option
 	for (int i = 0; i < r->ncases; i++) {
 		bool is_timed = timed >= 0 && i >= timed, is_measured = g->has_measured && i == e->ncases;
 		const int *dims = is_timed ? e->timed : is_measured ? g->measured_dims : e->cases[i];
-		case_label(dims, e->ndims, r->cases[i].name, sizeof(r->cases[i].name));
+		manifest_case_label(dims, e->ndims, r->cases[i].name, sizeof(r->cases[i].name));
 		if (is_timed && i > timed)
 			strncat(r->cases[i].name, ", a timed round", sizeof(r->cases[i].name) - strlen(r->cases[i].name) - 1);
 		r->cases[i].timed = is_timed;
@@ -449,7 +449,7 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	    !diagnose_has(r, "uncoalesced") && !diagnose_has(r, "bank_conflicts") && !diagnose_has(r, "timing")) {
 		char *path = g->b.source[0] == '/' ? xstrdup(g->b.source) : root_path(g->b.source);
 		progress_stage(o->progress, "explain", "reading the machine code of your kernels and the reference's");
-		sass_explain_slow(r, e, path);
+		sass_loads_explain_slow(r, e, path);
 		free(path);
 	}
 	finish_lines(g, result);

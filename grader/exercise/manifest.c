@@ -200,7 +200,7 @@ check_item(const cJSON *o, const char *name)
 			status = check_keys(h, where, equivalent_keys);
 		if (!status && !mutant)
 			status = error("workbook.json: %s needs a \"mutant\" (its id, as check --mutants prints it)", where);
-		else if (!status && !mutant_id_valid(mutant, &problem, &near))
+		else if (!status && !mutants_id_valid(mutant, &problem, &near))
 			status = near ? error("workbook.json: %s: '%s' %s: did you mean '%s'?", where, mutant, problem, near)
 				      : error("workbook.json: %s: '%s' %s", where, mutant, problem);
 		if (!status && (!why || !*why))
@@ -476,13 +476,13 @@ manifest_suggest(const struct manifest *m, const char *name)
 }
 
 const char *
-item_kind_name(enum item_kind kind)
+manifest_item_kind_name(enum item_kind kind)
 {
 	return kind == ITEM_EXERCISE ? "exercise" : kind == ITEM_DEMO ? "demo" : "lesson";
 }
 
 bool
-item_solution_present(const struct exercise *e)
+manifest_item_solution_present(const struct exercise *e)
 {
 	if (!e->solution)
 		return false;
@@ -493,7 +493,7 @@ item_solution_present(const struct exercise *e)
 }
 
 void
-case_label(const int *dims, int ndims, char *out, size_t size)
+manifest_case_label(const int *dims, int ndims, char *out, size_t size)
 {
 	size_t used = 0;
 	out[0] = 0;

@@ -89,15 +89,15 @@ int manifest_load(struct manifest *m);
 struct exercise *manifest_find(struct manifest *m, const char *name);
 /* The closest name, for "did you mean", or NULL when none is close. */
 const char *manifest_suggest(const struct manifest *m, const char *name);
-const char *item_kind_name(enum item_kind kind);
+const char *manifest_item_kind_name(enum item_kind kind);
 /*
  * Whether the item's solution can be read here: the student copy (make dist)
  * ships no exercise's solution, only a demo's source, so a front end offers
  * "show the solution" only where this is true.
  */
-bool item_solution_present(const struct exercise *e);
+bool manifest_item_solution_present(const struct exercise *e);
 /* "31x33" */
-void case_label(const int *dims, int ndims, char *out, size_t size);
+void manifest_case_label(const int *dims, int ndims, char *out, size_t size);
 
 /*
  * The check's buffers (the judge's case info) against the launcher's signature in workbook.json, in

@@ -22,7 +22,7 @@ static const char *const op_names[MUTANT_OPS] = {
 };
 
 const char *
-mutant_op_name(enum mutant_op op)
+mutants_op_name(enum mutant_op op)
 {
 	return op < MUTANT_OPS ? op_names[op] : "unknown";
 }
@@ -81,7 +81,7 @@ mutants_free(struct mutant *m, int count)
 }
 
 bool
-mutant_id_valid(const char *id, const char **why, const char **near)
+mutants_id_valid(const char *id, const char **why, const char **near)
 {
 	*why = NULL;
 	*near = NULL;

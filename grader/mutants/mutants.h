@@ -41,12 +41,12 @@ int mutants_make(const char *source, const char *path, struct mutant **out);
 void mutants_free(struct mutant *m, int count);
 
 /* "drop_barrier", …: the names ids begin with. */
-const char *mutant_op_name(enum mutant_op op);
+const char *mutants_op_name(enum mutant_op op);
 /*
  * Whether `id` is shaped as a mutant's ("OP@LINE" or "OP@LINE#K", OP one of
  * the names above); when not, *why says what is wrong with it and *near
  * names the operator it may have meant (NULL when none is close).
  */
-bool mutant_id_valid(const char *id, const char **why, const char **near);
+bool mutants_id_valid(const char *id, const char **why, const char **near);
 
 #endif

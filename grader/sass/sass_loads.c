@@ -188,9 +188,9 @@ measure(const struct exercise *e, const char *path, struct loads_in_flight *out)
 }
 
 void
-sass_explain_slow(struct grade_result *r, const struct exercise *e, const char *path)
+sass_loads_explain_slow(struct grade_result *r, const struct exercise *e, const char *path)
 {
-	if (!e->solution || !item_solution_present(e))
+	if (!e->solution || !manifest_item_solution_present(e))
 		return;
 	struct loads_in_flight mine, reference;
 	char *solution = root_path(e->solution);

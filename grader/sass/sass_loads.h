@@ -30,6 +30,6 @@ void sass_loads_in_flight(const struct sass_listing *l, struct loads_in_flight *
  * where it measured, its list of possible causes replaced), first, with its hint. Needs nvcc, nvdisasm
  * and the reference's source; without them nothing changes.
  */
-void sass_explain_slow(struct grade_result *r, const struct exercise *e, const char *path);
+void sass_loads_explain_slow(struct grade_result *r, const struct exercise *e, const char *path);
 
 #endif

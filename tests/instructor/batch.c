@@ -803,7 +803,7 @@ set_mtime(const char *name, time_t t)
 
 Test(batch, a_deadline_flags_late_rows_by_the_files_times_or_a_csv)
 {
-	time_t deadline = late_parse_time("2026-11-20T12:00Z");
+	time_t deadline = batch_late_parse_time("2026-11-20T12:00Z");
 	cr_assert_eq(deadline, 1795176000);
 	put(class_dir, "ann.cu", "PASS\n");
 	put(class_dir, "bob.cu", "FAIL correctness\n");
@@ -840,13 +840,13 @@ Test(batch, a_deadline_flags_late_rows_by_the_files_times_or_a_csv)
 
 Test(batch, deadline_times_are_read_exactly)
 {
-	cr_assert_eq(late_parse_time("1970-01-02T00:00Z"), 86400);
-	cr_assert_eq(late_parse_time("1970-01-02 01:00+01:00"), 86400);
-	cr_assert_eq(late_parse_time("1970-01-01 23:00:30-01:00"), 86430);
-	cr_assert_eq(late_parse_time("@86400"), 86400);
-	cr_assert_eq(late_parse_time("2026-11-20"), -1);
-	cr_assert_eq(late_parse_time("tomorrow"), -1);
-	cr_assert_eq(late_parse_time("2026-11-20 12:00 UTC"), -1);
+	cr_assert_eq(batch_late_parse_time("1970-01-02T00:00Z"), 86400);
+	cr_assert_eq(batch_late_parse_time("1970-01-02 01:00+01:00"), 86400);
+	cr_assert_eq(batch_late_parse_time("1970-01-01 23:00:30-01:00"), 86430);
+	cr_assert_eq(batch_late_parse_time("@86400"), 86400);
+	cr_assert_eq(batch_late_parse_time("2026-11-20"), -1);
+	cr_assert_eq(batch_late_parse_time("tomorrow"), -1);
+	cr_assert_eq(batch_late_parse_time("2026-11-20 12:00 UTC"), -1);
 }
 
 Test(batch, a_job_array_grades_again_what_regrade_names)

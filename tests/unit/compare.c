@@ -105,11 +105,11 @@ Test(compare, the_wrong_rows_are_named, .timeout = 5)
 Test(compare, counts_have_thousands_separators, .timeout = 5)
 {
 	char out[32];
-	format_count(16777216, out, sizeof(out));
+	compare_format_count(16777216, out, sizeof(out));
 	cr_assert_str_eq(out, "16,777,216");
-	format_count(999, out, sizeof(out));
+	compare_format_count(999, out, sizeof(out));
 	cr_assert_str_eq(out, "999");
-	format_count(0, out, sizeof(out));
+	compare_format_count(0, out, sizeof(out));
 	cr_assert_str_eq(out, "0");
 }
 

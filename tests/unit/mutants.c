@@ -256,19 +256,19 @@ Test(mutants, two_rewrites_to_one_text_are_one_mutant, .timeout = 5)
 Test(mutants, ids_are_checked_as_workbook_json_names_them, .timeout = 5)
 {
 	const char *why, *near;
-	cr_assert(mutant_id_valid("bound_guard@27", &why, &near));
-	cr_assert(mutant_id_valid("swap_xy@6#2", &why, &near));
-	cr_assert_not(mutant_id_valid("bound_gaurd@27", &why, &near));
+	cr_assert(mutants_id_valid("bound_guard@27", &why, &near));
+	cr_assert(mutants_id_valid("swap_xy@6#2", &why, &near));
+	cr_assert_not(mutants_id_valid("bound_gaurd@27", &why, &near));
 	cr_assert_str_eq(near, "bound_guard");
-	cr_assert_not(mutant_id_valid("drop_barrier", &why, &near));
+	cr_assert_not(mutants_id_valid("drop_barrier", &why, &near));
 	cr_assert_not_null(strstr(why, "OPERATOR@LINE"));
-	cr_assert_not(mutant_id_valid("drop_barrier@0", &why, &near));
-	cr_assert_not(mutant_id_valid("drop_barrier@12#", &why, &near));
-	cr_assert_not(mutant_id_valid("drop_barrier@12x", &why, &near));
+	cr_assert_not(mutants_id_valid("drop_barrier@0", &why, &near));
+	cr_assert_not(mutants_id_valid("drop_barrier@12#", &why, &near));
+	cr_assert_not(mutants_id_valid("drop_barrier@12x", &why, &near));
 	for (int op = 0; op < MUTANT_OPS; op++) {
 		char id[64];
-		snprintf(id, sizeof(id), "%s@1", mutant_op_name((enum mutant_op)op));
-		cr_assert(mutant_id_valid(id, &why, &near), "%s", id);
+		snprintf(id, sizeof(id), "%s@1", mutants_op_name((enum mutant_op)op));
+		cr_assert(mutants_id_valid(id, &why, &near), "%s", id);
 	}
 }
 

@@ -27,10 +27,10 @@ Test(options, options_anywhere_operands_in_order)
 	char *argv[] = { "grade", "col_sums", "--file", "x.cu", "--out=o", "extra", "--json", NULL };
 	struct parsed_args a;
 	cr_assert_eq(parse(&a, 7, argv), 0);
-	cr_assert_str_eq(option_value(&a, "file"), "x.cu");
-	cr_assert_str_eq(option_value(&a, "out"), "o");
-	cr_assert(option_given(&a, "json"));
-	cr_assert_null(option_value(&a, "json"));
+	cr_assert_str_eq(options_value(&a, "file"), "x.cu");
+	cr_assert_str_eq(options_value(&a, "out"), "o");
+	cr_assert(options_given(&a, "json"));
+	cr_assert_null(options_value(&a, "json"));
 	cr_assert_eq(a.noperands, 2);
 	cr_assert_str_eq(a.operands[0], "col_sums");
 	cr_assert_str_eq(a.operands[1], "extra");
@@ -41,7 +41,7 @@ Test(options, after_a_double_dash_everything_is_an_operand)
 	char *argv[] = { "grade", "--out", "o", "--", "--json", NULL };
 	struct parsed_args a;
 	cr_assert_eq(parse(&a, 5, argv), 0);
-	cr_assert_not(option_given(&a, "json"));
+	cr_assert_not(options_given(&a, "json"));
 	cr_assert_eq(a.noperands, 1);
 	cr_assert_str_eq(a.operands[0], "--json");
 }

@@ -147,7 +147,7 @@ objs = sorted(o for folder in ("lib", "common", "grader", "tui")
               for o in glob.glob(os.path.join(build, folder, "**", "*.o"), recursive=True))
 if not any("/grader/" in o for o in objs):
     bad.append(f"no objects in {build}/grader: build first")
-defs, uses = {}, {}
+defs, uses, functions = {}, {}, {}
 for o in objs:
     out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
     d, u = set(), set()
@@ -155,6 +155,8 @@ for o in objs:
         f = line.split()
         if len(f) == 3 and f[1] in "TDBR":
             d.add(f[2])
+            if f[1] == "T":
+                functions.setdefault(o, set()).add(f[2])
         elif len(f) == 2 and f[0] == "U":
             u.add(f[1])
     defs[o], uses[o] = d, u
@@ -203,6 +205,33 @@ for o in objs:
     edges.setdefault(m, set()).update(owner[s] for s in uses[o] if s in owner and owner[s] != m)
 for c in circles(edges, edges):
     bad.append("a circle between " + ", ".join(c))
+
+# ---------------------------------------------------------------- grader/'s exports named by their file
+# A file's global functions start with its name (submission.c: submission_*), or with its module's when it
+# is a part of one (batch_lanes.c: batch_*; grade_children.c, sharing grade_state.h: grade_*).
+PREFIX_LATER = {
+    "grader/compile/buildstep": "being reworked: one build (issue 26 item 5)",
+    "grader/mutants/mutant_lex": "being shared with the simulator's rewriter: one C++ lexer (issue 26 item 3)",
+    "grader/engine/grade_children": "being reworked: the runner's split (issue 26 item 4)",
+}
+for o in sorted(x for x in objs if os.path.relpath(x, build).startswith("grader/")):
+    stem = os.path.relpath(o, build)[:-2]
+    folder, name = os.path.split(stem)
+    ok = {name}
+    for i in range(len(name)):
+        if name[i] == "_" and any(os.path.isfile(os.path.join(folder, name[:i]) + ext) for ext in (".c", ".h")):
+            ok.add(name[:i])
+    if private_module(stem + ".c"):
+        ok.add(os.path.basename(private_module(stem + ".c")))
+    if stem == "grader/cmd/main":
+        ok.add("main")
+    stray = sorted(s for s in functions.get(o, ()) if s not in ok and not s.startswith(tuple(p + "_" for p in ok)))
+    if stray and stem not in PREFIX_LATER:
+        bad.append(f"{stem}.c exports {', '.join(stray)}: name them {name}_* (or its module's)")
+    elif not stray and stem in PREFIX_LATER:
+        bad.append(f"{stem}.c's exports are named by it: remove its exception from tests/layout.sh")
+for stem in sorted(set(PREFIX_LATER) - {os.path.relpath(o, build)[:-2] for o in objs}):
+    bad.append(f"{stem}.c is gone: remove its exception from tests/layout.sh")
 
 # ---------------------------------------------------------------- circles between grader/'s modules, by include
 # A module is a .c and its .h; the files that share its private header and the parts named here are it too.

@@ -109,12 +109,12 @@ asked_again(const struct batch *b, const char *student)
 static bool
 row_outdated(const struct batch *b, const struct submission *s, const cJSON *row, bool *changed)
 {
-	bool had_file = strcmp(row_text(row, "stage", ""), "submission") != 0;
-	const char *recorded = row_recorded_hash(row);
+	bool had_file = strcmp(batch_row_text(row, "stage", ""), "submission") != 0;
+	const char *recorded = batch_row_recorded_hash(row);
 	if (s->path)
 		*changed = !had_file || (recorded && s->hash && strcmp(recorded, s->hash));
 	else
-		*changed = had_file || strcmp(row_text(row, "message", ""), s->problem ? s->problem : "");
+		*changed = had_file || strcmp(batch_row_text(row, "message", ""), s->problem ? s->problem : "");
 	return *changed || asked_again(b, s->student);
 }
 
@@ -127,10 +127,10 @@ find_withdrawn(struct batch *b, bool mark)
 {
 	cJSON **rows;
 	char **paths;
-	int n = row_all(b->o->out, &rows, &paths), status = 0;
+	int n = batch_row_all(b->o->out, &rows, &paths), status = 0;
 	for (int k = 0; k < n; k++) {
 		cJSON *row = rows[k];
-		const char *student = row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", "");
+		const char *student = batch_row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", "");
 		bool here = false;
 		/* a row names its student as JSON can: bytes that are not UTF-8 written as \xNN */
 		for (int i = 0; i < b->count && !here; i++) {
@@ -139,13 +139,13 @@ find_withdrawn(struct batch *b, bool mark)
 			free(escaped);
 		}
 		/* only by the process that holds the folder alone: a Slurm task may be writing the row */
-		if (mark && !status && row_mark_withdrawn(paths[k], !here))
+		if (mark && !status && batch_row_mark_withdrawn(paths[k], !here))
 			status = 3;
 		if (!here) {
-			bool pass = !strcmp(row_text(row, "verdict", ""), "pass");
+			bool pass = !strcmp(batch_row_text(row, "verdict", ""), "pass");
 			char *message = xasprintf("withdrawn: no submission in the folder now; their last row (%s%s%s) "
 						  "is kept", pass ? "pass" : "fail", pass ? "" : " at ",
-						  pass ? "" : row_text(row, "stage", ""));
+						  pass ? "" : batch_row_text(row, "stage", ""));
 			char *name = xstrdup(student);
 			cJSON_DeleteItemFromObjectCaseSensitive(row, "verdict");
 			cJSON_DeleteItemFromObjectCaseSensitive(row, "message");
@@ -194,8 +194,8 @@ take_stock(struct batch *b, bool record_problems)
 		struct submission *s = &b->subs[i];
 		submission_time(b, s);
 		if (s->path)
-			s->hash = row_content_hash(s->path);
-		cJSON *row = row_load(b->o->out, s->student);
+			s->hash = batch_row_content_hash(s->path);
+		cJSON *row = batch_row_load(b->o->out, s->student);
 		if (row) {
 			batch_remember_row(b, s, row);
 			bool changed = false;
@@ -205,13 +205,13 @@ take_stock(struct batch *b, bool record_problems)
 				s->resubmitted = s->resubmitted || changed;
 				b->again++;
 			}
-			if (s->final && row_restore_gradescope(b->o->out, b->e, s->student, row))
+			if (s->final && batch_row_restore_gradescope(b->o->out, b->e, s->student, row))
 				return cJSON_Delete(row), 3;
 			b->resumed += s->final;
 		}
 		cJSON_Delete(row);
 		if (!s->final && !s->path && record_problems) {
-			cJSON *grade = row_made_up(b->e, b->o->backend, s->entry, "submission", s->problem);
+			cJSON *grade = batch_row_made_up(b->e, b->o->backend, s->entry, "submission", s->problem);
 			int status = batch_record(b, i, grade, true, 0);
 			cJSON_Delete(grade);
 			if (status)
@@ -269,7 +269,7 @@ submit(struct batch *b)
 	} else {
 		/* a row graded again (resubmitted, --regrade) is final on disk: the tasks must see it is not */
 		for (int i = 0; i < b->count; i++)
-			if (b->subs[i].again && b->subs[i].path && row_reopen(b->o->out, b->subs[i].student)) {
+			if (b->subs[i].again && b->subs[i].path && batch_row_reopen(b->o->out, b->subs[i].student)) {
 				batch_lock_release(&b->lock, true);
 				free(pending);
 				return 3;
@@ -378,10 +378,10 @@ batch_run(const struct exercise *e, const struct batch_options *o)
 	b.gradebook = !o->slurm_task;
 	if (o->slurm_task)
 		batch_set_up_lanes(&b), printf("task %d of the job grades %d of its submissions of %s on the %s backend, "
-					 "%d at a time\n", b.task, b.nqueue, e->name, backend_name(o->backend), b.nlanes);
+					 "%d at a time\n", b.task, b.nqueue, e->name, build_backend_name(o->backend), b.nlanes);
 	else if (!o->slurm_merge)
 		batch_set_up_lanes(&b), printf("grading %d submission%s of %s on the %s backend, %d at a time%s\n",
-					 b.nqueue, b.nqueue == 1 ? "" : "s", e->name, backend_name(o->backend), b.nlanes,
+					 b.nqueue, b.nqueue == 1 ? "" : "s", e->name, build_backend_name(o->backend), b.nlanes,
 					 b.resumed ? " (the others have final rows from an earlier run)" : "");
 	if (b.retried)
 		printf("%d of them again: the grader gave no verdict on %s last time\n", b.retried,

@@ -25,7 +25,7 @@ write_json(const char *path, cJSON *j)
 	struct buf b = BUF_INIT;
 	buf_addf(&b, "%s\n", text);
 	free(text);
-	int status = out_write(path, b.data, b.len);
+	int status = batch_out_write(path, b.data, b.len);
 	buf_free(&b);
 	return status;
 }
@@ -48,14 +48,14 @@ char *
 batch_feedback(const struct exercise *e, const char *student, const cJSON *grade)
 {
 	struct buf md = BUF_INIT;
-	const char *verdict = row_text(grade, "verdict", "fail"), *stage = row_text(grade, "stage", NULL);
+	const char *verdict = batch_row_text(grade, "verdict", "fail"), *stage = batch_row_text(grade, "stage", NULL);
 	buf_addf(&md, "# %s: %s\n\n", e->name, student);
 	if (!strcmp(verdict, "pass"))
 		buf_addstr(&md, "**Verdict: pass**\n\n");
 	else
 		buf_addf(&md, "**Verdict: fail at %s**\n\n", stage ? stage : "error");
-	md_block(&md, row_text(grade, "message", ""), 20);
-	const char *compile = row_text(grade, "compile_output", "");
+	md_block(&md, batch_row_text(grade, "message", ""), 20);
+	const char *compile = batch_row_text(grade, "compile_output", "");
 	if (*compile) {
 		buf_addstr(&md, "\n## The compiler\n\n");
 		md_block(&md, compile, 30);
@@ -65,8 +65,8 @@ batch_feedback(const struct exercise *e, const char *student, const cJSON *grade
 		buf_addstr(&md, "\n## Cases\n\n");
 		cJSON_ArrayForEach(c, cases) {
 			bool passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
-			const char *message = row_text(c, "message", "");
-			buf_addf(&md, "- %s: %s%s%.*s\n", row_text(c, "name", "?"), passed ? "ok" : "wrong",
+			const char *message = batch_row_text(c, "message", "");
+			buf_addf(&md, "- %s: %s%s%.*s\n", batch_row_text(c, "name", "?"), passed ? "ok" : "wrong",
 				 passed || !*message ? "" : ": ", (int)strcspn(message, "\n"), passed ? "" : message);
 		}
 	}
@@ -74,14 +74,14 @@ batch_feedback(const struct exercise *e, const char *student, const cJSON *grade
 	if (cJSON_GetArraySize(diagnostics)) {
 		buf_addstr(&md, "\n## Diagnosis\n\n");
 		cJSON_ArrayForEach(d, diagnostics) {
-			const char *message = row_text(d, "message", "");
-			buf_addf(&md, "- %s: %.*s\n", row_text(d, "kind", "?"), (int)strcspn(message, "\n"), message);
+			const char *message = batch_row_text(d, "message", "");
+			buf_addf(&md, "- %s: %.*s\n", batch_row_text(d, "kind", "?"), (int)strcspn(message, "\n"), message);
 		}
 	}
-	const char *hint = row_text(grade, "hint", NULL);
+	const char *hint = batch_row_text(grade, "hint", NULL);
 	if (hint && *hint)
 		buf_addf(&md, "\n## A hint\n\n%s\n", hint);
-	char *flags = row_flags(grade);
+	char *flags = batch_row_flags(grade);
 	if (*flags)
 		buf_addf(&md, "\n(flags: %s)\n", flags);
 	free(flags);
@@ -95,7 +95,8 @@ batch_feedback(const struct exercise *e, const char *student, const cJSON *grade
 
 /* Gradescope's file first, the row last: a whole row means the student is done. */
 int
-row_write(const char *out, const struct exercise *e, const char *student, cJSON *grade, const struct row_stamp *stamp)
+batch_row_write(const char *out, const struct exercise *e, const char *student, cJSON *grade,
+		const struct row_stamp *stamp)
 {
 	cJSON_DeleteItemFromObjectCaseSensitive(grade, "batch");
 	cJSON *record = cJSON_AddObjectToObject(grade, "batch");
@@ -113,15 +114,15 @@ row_write(const char *out, const struct exercise *e, const char *student, cJSON 
 	if (stamp->link)
 		cJSON_AddTrueToObject(record, "link");
 	if (stamp->submitted >= 0)
-		row_mark_time(grade, stamp->submitted, stamp->submitted_from, stamp->late);
-	char *dir = row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
-	char *path = row_path(out, "%s.json", student), *feedback_dir = xasprintf("%s/feedback", out);
-	char *feedback_path = row_path(out, "feedback/%s.md", student), *feedback = batch_feedback(e, student, grade);
+		batch_row_mark_time(grade, stamp->submitted, stamp->submitted_from, stamp->late);
+	char *dir = batch_row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
+	char *path = batch_row_path(out, "%s.json", student), *feedback_dir = xasprintf("%s/feedback", out);
+	char *feedback_path = batch_row_path(out, "feedback/%s.md", student), *feedback = batch_feedback(e, student, grade);
 	cJSON *gs = batch_gradescope(e, grade, stamp->seconds);
 	int status = mkdir_p(dir) ? error("cannot create '%s': %s", dir, strerror(errno)) : write_json(gs_path, gs);
 	if (!status)
 		status = mkdir_p(feedback_dir) ? error("cannot create '%s': %s", feedback_dir, strerror(errno))
-					       : out_write(feedback_path, feedback, strlen(feedback));
+					       : batch_out_write(feedback_path, feedback, strlen(feedback));
 	free(feedback_dir);
 	free(feedback_path);
 	free(feedback);
@@ -135,9 +136,9 @@ row_write(const char *out, const struct exercise *e, const char *student, cJSON 
 }
 
 int
-row_mark_withdrawn(const char *path, bool withdrawn)
+batch_row_mark_withdrawn(const char *path, bool withdrawn)
 {
-	cJSON *row = row_load_file(path), *record = cJSON_GetObjectItemCaseSensitive(row, "batch");
+	cJSON *row = batch_row_load_file(path), *record = cJSON_GetObjectItemCaseSensitive(row, "batch");
 	int status = 0;
 	if (record && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "withdrawn")) != withdrawn) {
 		cJSON_DeleteItemFromObjectCaseSensitive(record, "withdrawn");
@@ -151,10 +152,10 @@ row_mark_withdrawn(const char *path, bool withdrawn)
 }
 
 int
-row_reopen(const char *out, const char *student)
+batch_row_reopen(const char *out, const char *student)
 {
-	char *path = row_path(out, "%s.json", student);
-	cJSON *row = row_load_file(path), *record = cJSON_GetObjectItemCaseSensitive(row, "batch");
+	char *path = batch_row_path(out, "%s.json", student);
+	cJSON *row = batch_row_load_file(path), *record = cJSON_GetObjectItemCaseSensitive(row, "batch");
 	int status = 0;
 	if (record) {
 		cJSON_DeleteItemFromObjectCaseSensitive(record, "final");
@@ -167,9 +168,9 @@ row_reopen(const char *out, const char *student)
 }
 
 int
-row_restore_gradescope(const char *out, const struct exercise *e, const char *student, const cJSON *row)
+batch_row_restore_gradescope(const char *out, const struct exercise *e, const char *student, const cJSON *row)
 {
-	char *dir = row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
+	char *dir = batch_row_path(out, "gradescope/%s", student), *gs_path = xasprintf("%s/results.json", dir);
 	int status = 0;
 	if (!file_exists(gs_path)) {
 		cJSON *gs = batch_gradescope(e, row, -1);
@@ -255,7 +256,7 @@ struct outcome {
 static bool
 on_gpu(const cJSON *grade)
 {
-	return !strcmp(row_text(grade, "backend", ""), "gpu");
+	return !strcmp(batch_row_text(grade, "backend", ""), "gpu");
 }
 
 static void
@@ -267,13 +268,13 @@ case_outcome(const cJSON *grade, const char *label, bool timed, struct outcome *
 		bool is_timed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "timed")) ||
 				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "measured"));
 		if (is_timed != timed ||
-		    (!timed && strcmp(row_text(c, "name", ""), label)))
+		    (!timed && strcmp(batch_row_text(c, "name", ""), label)))
 			continue;
 		bool passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
 		out->passed = passed && (out->passed || !out->ran);
 		out->ran = true;
 		if (!passed && !out->message)
-			out->message = row_text(c, "message", "wrong");
+			out->message = batch_row_text(c, "message", "wrong");
 	}
 }
 
@@ -303,12 +304,12 @@ timing_number(const cJSON *grade, const char *key)
 }
 
 char *
-row_flags(const cJSON *grade)
+batch_row_flags(const cJSON *grade)
 {
 	const cJSON *record = cJSON_GetObjectItemCaseSensitive(grade, "batch"), *d;
 	bool refused = false;
 	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(grade, "diagnostics"))
-		refused = refused || !strcmp(row_text(d, "kind", ""), "refused");
+		refused = refused || !strcmp(batch_row_text(d, "kind", ""), "refused");
 	struct buf flags = BUF_INIT;
 	const char *names[] = { "refused", "link", "late", "resubmitted" };
 	bool set[] = { refused, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(record, "link")),
@@ -326,8 +327,8 @@ batch_csv_row(const struct exercise *e, const char *student, const cJSON *grade)
 	struct buf row = BUF_INIT;
 	char number[64];
 	csv_field(&row, student, false);
-	csv_field(&row, row_text(grade, "verdict", "fail"), false);
-	csv_field(&row, row_text(grade, "stage", ""), false);
+	csv_field(&row, batch_row_text(grade, "verdict", "fail"), false);
+	csv_field(&row, batch_row_text(grade, "stage", ""), false);
 	int passed, total;
 	count_cases(e, grade, &passed, &total);
 	snprintf(number, sizeof(number), "%d", passed);
@@ -339,9 +340,9 @@ batch_csv_row(const struct exercise *e, const char *student, const cJSON *grade)
 	csv_field(&row, number, false);
 	snprintf(number, sizeof(number), isnan(ratio) ? "" : "%.3f", ratio);
 	csv_field(&row, number, false);
-	csv_field(&row, row_text(grade, "message", ""), false);
-	csv_field(&row, row_final(grade) ? "yes" : "no", false);
-	char *flags = row_flags(grade);
+	csv_field(&row, batch_row_text(grade, "message", ""), false);
+	csv_field(&row, batch_row_final(grade) ? "yes" : "no", false);
+	char *flags = batch_row_flags(grade);
 	csv_field(&row, flags, true);
 	free(flags);
 	return buf_detach(&row);
@@ -368,7 +369,7 @@ add_case_test(cJSON *tests, const cJSON *grade, const char *label, const char *t
 	struct outcome o;
 	case_outcome(grade, timed ? NULL : label, timed, &o);
 	char *name = xasprintf("case %s%s", label, timed ? timed : "");
-	const char *stage = row_text(grade, "stage", NULL);
+	const char *stage = batch_row_text(grade, "stage", NULL);
 	char *output = o.ran ? xstrdup(o.passed ? "correct" : o.message)
 			     : xasprintf("not run: the grading stopped at %s", stage ? stage : "an earlier case");
 	gradescope_test(tests, name, o.passed, output);
@@ -381,19 +382,19 @@ cJSON *
 batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 {
 	cJSON *r = cJSON_CreateObject();
-	const char *stage = row_text(grade, "stage", NULL);
-	const char *message = row_text(grade, "message", "");
+	const char *stage = batch_row_text(grade, "stage", NULL);
+	const char *message = batch_row_text(grade, "message", "");
 	bool gpu = on_gpu(grade);
 	double score = 0;
 	cJSON *score_item = cJSON_AddNumberToObject(r, "score", 0);
 	if (seconds >= 0)
 		cJSON_AddNumberToObject(r, "execution_time", round(seconds));
 	struct buf output = BUF_INIT;
-	if (!strcmp(row_text(grade, "verdict", ""), "pass"))
+	if (!strcmp(batch_row_text(grade, "verdict", ""), "pass"))
 		buf_addf(&output, "PASS: %s\n", message);
 	else
 		buf_addf(&output, "FAIL at %s: %s\n", stage ? stage : "an error", message);
-	const char *hint = row_text(grade, "hint", NULL), *note = row_text(grade, "note", NULL);
+	const char *hint = batch_row_text(grade, "hint", NULL), *note = batch_row_text(grade, "note", NULL);
 	if (hint)
 		buf_addf(&output, "hint: %s\n", hint);
 	if (note)
@@ -405,7 +406,7 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 	bool compiled = stage == NULL || (strcmp(stage, "compile") && strcmp(stage, "submission") &&
 					  strcmp(stage, "error"));
 	char *compile_output = compiled ? xstrdup("compiled")
-		: xasprintf("%s\n%.4000s", message, row_text(grade, "compile_output", ""));
+		: xasprintf("%s\n%.4000s", message, batch_row_text(grade, "compile_output", ""));
 	gradescope_test(tests, "compile", compiled, compile_output);
 	free(compile_output);
 	score += compiled;
@@ -423,7 +424,7 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 		add_case_test(tests, grade, label, gpu ? " (timed)" : " (measured)", &score);
 	}
 	if (gpu && e->has_timed) {
-		bool fast = !strcmp(row_text(grade, "performance", ""), "pass");
+		bool fast = !strcmp(batch_row_text(grade, "performance", ""), "pass");
 		char *text = isnan(median) ? xstrdup("not measured: the kernel must be correct first")
 			: xasprintf("%.1f µs, %.2f× the reference solution's %.1f µs (limit %.2f×)", median,
 				    timing_number(grade, "ratio"), timing_number(grade, "reference_us"),
@@ -454,7 +455,7 @@ batch_gradescope(const struct exercise *e, const cJSON *grade, double seconds)
 }
 
 int
-gradebook_save(const char *out, char *const *lines, int n)
+batch_gradebook_save(const char *out, char *const *lines, int n)
 {
 	struct buf csv = BUF_INIT;
 	buf_addstr(&csv, "student,verdict,stage,cases_passed,cases_total,median_us,ratio,message,final,flags\r\n");
@@ -462,7 +463,7 @@ gradebook_save(const char *out, char *const *lines, int n)
 		if (lines[i])
 			buf_addstr(&csv, lines[i]);
 	char *path = xasprintf("%s/gradebook.csv", out);
-	int status = out_write(path, csv.data, csv.len);
+	int status = batch_out_write(path, csv.data, csv.len);
 	free(path);
 	buf_free(&csv);
 	return status;

@@ -197,7 +197,7 @@ start_grading(struct batch *b, struct lane *lane, struct child *c, int index)
 	   the gradebook's message) names no path of this machine */
 	char *folder = xstrndup(s->path, s->shown_at - 1);
 	char *argv[] = { b->grader, "grade", b->e->name, "--file", s->path + s->shown_at, "--json", "--backend",
-			 (char *)backend_name(b->o->backend), NULL };
+			 (char *)build_backend_name(b->o->backend), NULL };
 	int spawned = spawn_on_lane(b, lane, c, argv, folder);
 	free(folder);
 	if (spawned)
@@ -240,7 +240,7 @@ probe(struct batch *b, struct lane *lane)
 	char *path = xasprintf("%s/.work/probe-%d.cu", b->o->out, (int)getpid()), *why = NULL;
 	char *starter_argv[] = { b->grader, "starter", b->e->name, NULL };
 	char *grade_argv[] = { b->grader, "grade", b->e->name, "--file", path, "--json", "--backend",
-			       (char *)backend_name(b->o->backend), NULL };
+			       (char *)build_backend_name(b->o->backend), NULL };
 	struct child c;
 	if (spawn_on_lane(b, lane, &c, starter_argv, NULL) || child_wait(&c) != 0 ||
 	    write_file_atomic(path, c.output.data, c.output.len)) {
@@ -252,9 +252,9 @@ probe(struct batch *b, struct lane *lane)
 	if (!why && !spawn_on_lane(b, lane, &c, grade_argv, NULL)) {
 		child_wait(&c);
 		cJSON *grade = verdict_of(&c);
-		const char *stage = row_text(grade, "stage", "");
+		const char *stage = batch_row_text(grade, "stage", "");
 		if (!grade || !strcmp(stage, "compile")) {
-			char *said = grade ? xstrdup(row_text(grade, "message", "")) : complaint(&c);
+			char *said = grade ? xstrdup(batch_row_text(grade, "message", "")) : complaint(&c);
 			char *status = child_describe_status(&c);
 			why = xasprintf("the grader %s on the exercise's own starter too: %s", grade ? "fails to compile"
 					: status, said);
@@ -282,8 +282,8 @@ finish_grading(struct batch *b, struct lane *lane, const struct child *c)
 	double seconds = now_seconds() - c->started;
 	int code = child_exit_code(c), status = 0;
 	cJSON *grade = verdict_of(c);
-	const char *stage = row_text(grade, "stage", NULL);
-	bool passed = grade && !strcmp(row_text(grade, "verdict", ""), "pass");
+	const char *stage = batch_row_text(grade, "stage", NULL);
+	bool passed = grade && !strcmp(batch_row_text(grade, "verdict", ""), "pass");
 	bool past_compile = grade && (passed || (stage && strcmp(stage, "compile")));
 	lane->busy = false;
 	char *fault = passed ? NULL : batch_environment_fault(b);
@@ -317,7 +317,7 @@ finish_grading(struct batch *b, struct lane *lane, const struct child *c)
 			free(how);
 		}
 		final = code == 2;
-		grade = row_made_up(b->e, b->o->backend, s->path, final ? "submission" : "error", why);
+		grade = batch_row_made_up(b->e, b->o->backend, s->path, final ? "submission" : "error", why);
 		free(why);
 		free(said);
 	}
@@ -339,15 +339,15 @@ next_submission(struct batch *b, int *claim)
 			return -2;
 		/* another process grades them, or has since this one looked (a row graded again: a row newer
 		   than the one it saw, by its count of gradings) */
-		cJSON *row = *claim < 0 ? NULL : row_load(b->o->out, s->student);
-		if (*claim < 0 || (row && row_final(row) && (!s->again || row_attempts(row) > s->attempts))) {
+		cJSON *row = *claim < 0 ? NULL : batch_row_load(b->o->out, s->student);
+		if (*claim < 0 || (row && batch_row_final(row) && (!s->again || batch_row_attempts(row) > s->attempts))) {
 			batch_lock_unclaim(*claim);
 			b->elsewhere++;
 			cJSON_Delete(row);
 			continue;
 		}
 		if (row)
-			s->attempts = row_attempts(row);
+			s->attempts = batch_row_attempts(row);
 		cJSON_Delete(row);
 		return index;
 	}

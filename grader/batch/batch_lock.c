@@ -275,7 +275,7 @@ batch_lock_release(struct batch_lock *l, bool clear)
 int
 batch_lock_claim(const char *out, const char *student)
 {
-	char *dir = xasprintf("%s/.work/claims", out), *path = row_path(out, ".work/claims/%s", student);
+	char *dir = xasprintf("%s/.work/claims", out), *path = batch_row_path(out, ".work/claims/%s", student);
 	int fd = mkdir_p(dir) ? -1 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		error("cannot create '%s': %s", path, strerror(errno));

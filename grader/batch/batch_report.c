@@ -40,15 +40,15 @@ batch_remember_row(struct batch *b, struct submission *s, const cJSON *row)
 	if (!view)
 		die(EXIT_ENVIRONMENT, "cannot copy the row of '%s'", s->student);
 	if (b->o->deadline > 0 && s->submitted >= 0)
-		row_mark_time(view, s->submitted, s->submitted_from, s->submitted > b->o->deadline);
+		batch_row_mark_time(view, s->submitted, s->submitted_from, s->submitted > b->o->deadline);
 	else
 		cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(view, "batch"), "late");
 	s->csv = batch_csv_row(b->e, s->student, view);
 	cJSON_Delete(view);
-	s->final = row_final(row);
-	s->attempts = row_attempts(row);
-	s->slot = stage_slot(row_text(row, "verdict", "fail"), row_text(row, "stage", NULL));
-	s->resubmitted = s->resubmitted || row_resubmitted(row);
+	s->final = batch_row_final(row);
+	s->attempts = batch_row_attempts(row);
+	s->slot = stage_slot(batch_row_text(row, "verdict", "fail"), batch_row_text(row, "stage", NULL));
+	s->resubmitted = s->resubmitted || batch_row_resubmitted(row);
 }
 
 int
@@ -60,7 +60,7 @@ batch_save_gradebook(const struct batch *b)
 		lines[i] = b->subs[i].csv;
 	for (int i = 0; i < b->nwithdrawn; i++)
 		lines[b->count + i] = b->withdrawn[i];
-	int status = gradebook_save(b->o->out, lines, b->count + b->nwithdrawn);
+	int status = batch_gradebook_save(b->o->out, lines, b->count + b->nwithdrawn);
 	free(lines);
 	return status;
 }
@@ -97,16 +97,16 @@ batch_record(struct batch *b, int index, cJSON *grade, bool final, double second
 				   .content_hash = s->path ? s->hash : NULL, .resubmitted = s->resubmitted,
 				   .link = s->link, .submitted = s->submitted, .submitted_from = s->submitted_from,
 				   .late = s->submitted >= 0 && b->o->deadline > 0 && s->submitted > b->o->deadline };
-	if (row_write(b->o->out, b->e, s->student, grade, &stamp))
+	if (batch_row_write(b->o->out, b->e, s->student, grade, &stamp))
 		return 3;
 	batch_remember_row(b, s, grade);
 	b->graded++;
 	if (b->gradebook && batch_save_gradebook(b))
 		return 3;
-	const char *verdict = row_text(grade, "verdict", "fail"), *stage = row_text(grade, "stage", NULL);
+	const char *verdict = batch_row_text(grade, "verdict", "fail"), *stage = batch_row_text(grade, "stage", NULL);
 	if (b->tty)
 		fputs("\r\033[K", stdout);
-	char *message = xstrdup(row_text(grade, "message", ""));
+	char *message = xstrdup(batch_row_text(grade, "message", ""));
 	message[strcspn(message, "\n")] = 0;
 	if (strlen(message) > 100) {
 		size_t cut = 97;

@@ -21,7 +21,7 @@
 /* ------------------------------------------------------------ rows on disk */
 
 char *
-row_key(const char *student)
+batch_row_key(const char *student)
 {
 	size_t n = strlen(student);
 	if (n <= 200)
@@ -30,9 +30,9 @@ row_key(const char *student)
 }
 
 char *
-row_path(const char *out, const char *fmt, const char *student)
+batch_row_path(const char *out, const char *fmt, const char *student)
 {
-	char *key = row_key(student), *rel = xasprintf(fmt, key);
+	char *key = batch_row_key(student), *rel = xasprintf(fmt, key);
 	char *path = xasprintf("%s/%s", out, rel);
 	free(key);
 	free(rel);
@@ -40,14 +40,14 @@ row_path(const char *out, const char *fmt, const char *student)
 }
 
 const char *
-row_text(const cJSON *o, const char *key, const char *fallback)
+batch_row_text(const cJSON *o, const char *key, const char *fallback)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	return cJSON_IsString(v) ? v->valuestring : fallback;
 }
 
 cJSON *
-row_load_file(const char *path)
+batch_row_load_file(const char *path)
 {
 	char *text = read_file(path, NULL);
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
@@ -60,45 +60,45 @@ row_load_file(const char *path)
 }
 
 cJSON *
-row_load(const char *out, const char *student)
+batch_row_load(const char *out, const char *student)
 {
-	char *path = row_path(out, "%s.json", student);
-	cJSON *j = row_load_file(path);
+	char *path = batch_row_path(out, "%s.json", student);
+	cJSON *j = batch_row_load_file(path);
 	free(path);
 	return j;
 }
 
 bool
-row_final(const cJSON *row)
+batch_row_final(const cJSON *row)
 {
 	const cJSON *final = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "batch"), "final");
 	if (cJSON_IsBool(final))
 		return cJSON_IsTrue(final);
-	return strcmp(row_text(row, "stage", ""), "error") != 0;
+	return strcmp(batch_row_text(row, "stage", ""), "error") != 0;
 }
 
 int
-row_attempts(const cJSON *row)
+batch_row_attempts(const cJSON *row)
 {
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "batch"), "attempts");
 	return cJSON_IsNumber(n) && n->valueint > 0 ? n->valueint : 1;
 }
 
 const char *
-row_recorded_hash(const cJSON *row)
+batch_row_recorded_hash(const cJSON *row)
 {
-	return row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "content_hash", NULL);
+	return batch_row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "content_hash", NULL);
 }
 
 bool
-row_resubmitted(const cJSON *row)
+batch_row_resubmitted(const cJSON *row)
 {
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "batch"),
 								  "resubmitted"));
 }
 
 char *
-row_content_hash(const char *path)
+batch_row_content_hash(const char *path)
 {
 	size_t n;
 	char *text = read_file(path, &n);
@@ -112,7 +112,7 @@ row_content_hash(const char *path)
 }
 
 int
-row_all(const char *out, struct cJSON ***rows, char ***paths)
+batch_row_all(const char *out, struct cJSON ***rows, char ***paths)
 {
 	DIR *d = opendir(out);
 	int n = 0, cap = 0;
@@ -123,8 +123,8 @@ row_all(const char *out, struct cJSON ***rows, char ***paths)
 		if (entry->d_name[0] == '.' || len <= 5 || strcmp(entry->d_name + len - 5, ".json"))
 			continue;
 		char *path = xasprintf("%s/%s", out, entry->d_name);
-		cJSON *row = row_load_file(path);
-		if (row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", NULL)) {
+		cJSON *row = batch_row_load_file(path);
+		if (batch_row_text(cJSON_GetObjectItemCaseSensitive(row, "batch"), "student", NULL)) {
 			ALLOC_GROW(*rows, n + 1, cap);
 			*paths = xrealloc(*paths, sizeof(**paths) * (size_t)cap);
 			(*paths)[n] = path;
@@ -140,12 +140,12 @@ row_all(const char *out, struct cJSON ***rows, char ***paths)
 }
 
 cJSON *
-row_made_up(const struct exercise *e, enum backend b, const char *file, const char *stage, const char *message)
+batch_row_made_up(const struct exercise *e, enum backend b, const char *file, const char *stage, const char *message)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "exercise", e->name);
 	cJSON_AddStringToObject(o, "file", file);
-	cJSON_AddStringToObject(o, "backend", backend_name(b));
+	cJSON_AddStringToObject(o, "backend", build_backend_name(b));
 	cJSON_AddStringToObject(o, "device", "");
 	cJSON_AddStringToObject(o, "arch", "");
 	cJSON_AddStringToObject(o, "verdict", "fail");
@@ -163,7 +163,7 @@ row_made_up(const struct exercise *e, enum backend b, const char *file, const ch
 }
 
 int
-out_write(const char *path, const char *data, size_t length)
+batch_out_write(const char *path, const char *data, size_t length)
 {
 	int status = write_file_atomic(path, data, length);
 	if (status)
@@ -172,7 +172,7 @@ out_write(const char *path, const char *data, size_t length)
 }
 
 void
-row_mark_time(cJSON *grade, long long submitted, const char *from, bool late)
+batch_row_mark_time(cJSON *grade, long long submitted, const char *from, bool late)
 {
 	cJSON *record = cJSON_GetObjectItemCaseSensitive(grade, "batch");
 	if (!record && !(record = cJSON_AddObjectToObject(grade, "batch")))

@@ -55,10 +55,10 @@ write_script(const char *path, const char *what, const struct slurm_submission *
 	shell_quote(&b, s->dir);
 	buf_addstr(&b, " --out ");
 	shell_quote(&b, s->out);
-	buf_addf(&b, " --backend %s --timeout %g --jobs %d %s ", backend_name(s->backend), s->timeout_s, s->lanes, mode);
+	buf_addf(&b, " --backend %s --timeout %g --jobs %d %s ", build_backend_name(s->backend), s->timeout_s, s->lanes, mode);
 	shell_quote(&b, folder);
 	buf_addstr(&b, "\n");
-	int status = out_write(path, b.data, b.len);
+	int status = batch_out_write(path, b.data, b.len);
 	buf_free(&b);
 	return status;
 }
@@ -95,7 +95,7 @@ write_students(const char *path, char *const *students, int n)
 	struct buf b = BUF_INIT;
 	for (int i = 0; i < n; i++)
 		buf_add(&b, students[i], strlen(students[i]) + 1);
-	int status = out_write(path, b.data, b.len);
+	int status = batch_out_write(path, b.data, b.len);
 	buf_free(&b);
 	return status;
 }
@@ -139,7 +139,7 @@ slurm_submit(const struct slurm_submission *s, struct slurm_jobs *jobs)
 	if (!(job = sbatch(argv)))
 		goto out;
 	dependency = xasprintf("--dependency=afterany:%s", job);
-	if (out_write(job_file, job, strlen(job)) ||
+	if (batch_out_write(job_file, job, strlen(job)) ||
 	    write_script(merge_sh, "the gradebook and Gradescope's files, once every task has ended", s,
 			 "--slurm-merge", folder)) {
 		scancel(job);
@@ -192,7 +192,7 @@ slurm_say_submitted(const struct slurm_submission *s, const struct slurm_jobs *j
 	       "job %s merges their rows into %s/gradebook.csv once every task has ended\n"
 	       "follow them: squeue -j %s,%s; their logs: %s/\n",
 	       jobs->job, jobs->tasks, jobs->tasks == 1 ? "" : "s", s->nstudents, s->nstudents == 1 ? "" : "s",
-	       backend_name(s->backend), s->partition ? " in partition " : "", s->partition ? s->partition : "",
+	       build_backend_name(s->backend), s->partition ? " in partition " : "", s->partition ? s->partition : "",
 	       jobs->merge_job, s->out, jobs->job, jobs->merge_job, jobs->folder);
 }
 

@@ -39,7 +39,7 @@ number_option(const char *option, const char *value, long lo, long hi, const cha
 	char *end;
 	long n = strtol(value, &end, 10);
 	if (end == value || *end || n < lo || n > hi) {
-		usage_error("--%s takes %s, %ld to %ld, not '%s'", option, what, lo, hi, value);
+		command_usage_error("--%s takes %s, %ld to %ld, not '%s'", option, what, lo, hi, value);
 		return -1;
 	}
 	return n;
@@ -51,26 +51,26 @@ check_slurm_options(const struct parsed_args *a, struct batch_options *bo, const
 	const char *partition = options_value(a, "partition"), *tasks = options_value(a, "tasks");
 	int modes = bo->slurm + !!bo->slurm_task + !!bo->slurm_merge;
 	if (modes > 1)
-		return usage_error("--slurm, --slurm-task and --slurm-merge are three steps: give one");
+		return command_usage_error("--slurm, --slurm-task and --slurm-merge are three steps: give one");
 	if (!bo->slurm && (partition || tasks))
-		return usage_error("--%s goes with --slurm", partition ? "partition" : "tasks");
+		return command_usage_error("--%s goes with --slurm", partition ? "partition" : "tasks");
 	if (tasks && (bo->tasks = (int)number_option("tasks", tasks, 1, SLURM_MAX_TASKS, "a number of tasks")) < 0)
 		return -1;
 	if (partition && (!*partition || strspn(partition, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 							  "0123456789_.-,") != strlen(partition)))
-		return usage_error("--partition takes a Slurm partition's name (or several, with commas), not '%s'",
+		return command_usage_error("--partition takes a Slurm partition's name (or several, with commas), not '%s'",
 				   partition);
 	bo->partition = partition;
 	/* the login node's hardware says nothing of the nodes' */
 	if (modes && !backend)
-		return usage_error("--slurm: say where the tasks grade: --backend gpu (a GPU per task) or "
+		return command_usage_error("--slurm: say where the tasks grade: --backend gpu (a GPU per task) or "
 				   "--backend sim (CPU partitions)");
 	if (bo->slurm && bo->backend == BACKEND_GPU && bo->jobs > 1)
-		return usage_error("--slurm --backend gpu: one GPU per task, so one grading at once: more tasks "
+		return command_usage_error("--slurm --backend gpu: one GPU per task, so one grading at once: more tasks "
 				   "(--tasks) grade more at once, not --jobs");
 	const char *folder = bo->slurm_task ? bo->slurm_task : bo->slurm_merge;
 	if (folder && !is_directory(folder))
-		return usage_error("--slurm-%s: '%s' is not a folder --slurm wrote", bo->slurm_task ? "task" : "merge",
+		return command_usage_error("--slurm-%s: '%s' is not a folder --slurm wrote", bo->slurm_task ? "task" : "merge",
 				   folder);
 	return 0;
 }
@@ -83,12 +83,12 @@ check_deadline(const struct parsed_args *a, struct batch_options *bo)
 	bo->submitted = options_value(a, "submitted");
 	bo->deadline = 0;
 	if (bo->submitted && !deadline)
-		return usage_error("--submitted goes with --deadline: the times say which rows are late");
+		return command_usage_error("--submitted goes with --deadline: the times say which rows are late");
 	if (deadline && (bo->deadline = batch_late_parse_time(deadline)) <= 0)
-		return usage_error("--deadline takes a time like '2026-11-27 23:59' (local), '2026-11-27T23:59Z' or "
+		return command_usage_error("--deadline takes a time like '2026-11-27 23:59' (local), '2026-11-27T23:59Z' or "
 				   "'2026-11-27 23:59+01:00', not '%s'", deadline);
 	if (bo->submitted && !file_exists(bo->submitted))
-		return usage_error("--submitted: '%s' is not a file (lines of student,time)", bo->submitted);
+		return command_usage_error("--submitted: '%s' is not a file (lines of student,time)", bo->submitted);
 	return 0;
 }
 
@@ -101,16 +101,16 @@ check_regrade(const struct parsed_args *a, struct batch_options *bo)
 	bo->regrade = a->operands + 2;
 	bo->nregrade = a->noperands - 2;
 	if (bo->nregrade && !some)
-		return usage_error("batch takes an exercise and a folder; '%s' is one too many (students to grade "
+		return command_usage_error("batch takes an exercise and a folder; '%s' is one too many (students to grade "
 				   "again go after --regrade)", a->operands[2]);
 	if (some && bo->regrade_all)
-		return usage_error("--regrade names students, --regrade-all takes every one: give one of them");
+		return command_usage_error("--regrade names students, --regrade-all takes every one: give one of them");
 	if (some && !bo->nregrade)
-		return usage_error("--regrade: name the students to grade again after the folder, e.g. "
+		return command_usage_error("--regrade: name the students to grade again after the folder, e.g. "
 				   "'cudalings batch NAME DIR --out OUT --regrade ann bob'");
 	/* the submission marks the rows graded again; a task or the merge reads them as they are */
 	if ((some || bo->regrade_all) && (bo->slurm_task || bo->slurm_merge))
-		return usage_error("--regrade%s goes with a batch here or --slurm, not with the job's own steps",
+		return command_usage_error("--regrade%s goes with a batch here or --slurm, not with the job's own steps",
 				   bo->regrade_all ? "-all" : "");
 	return 0;
 }
@@ -128,32 +128,32 @@ cmd_batch(const struct parsed_args *a)
 		return EXIT_USAGE;
 	if (timeout && ((bo.timeout_s = strtod(timeout, &end)), end == timeout || *end || !isfinite(bo.timeout_s) ||
 							    bo.timeout_s <= 0 || bo.timeout_s > 86400))
-		return usage_error("--timeout takes seconds, more than 0 and at most a day, not '%s'", timeout);
+		return command_usage_error("--timeout takes seconds, more than 0 and at most a day, not '%s'", timeout);
 	if (backend && strcmp(backend, "gpu") && strcmp(backend, "sim"))
-		return usage_error("--backend is 'gpu' or 'sim', not '%s'", backend);
+		return command_usage_error("--backend is 'gpu' or 'sim', not '%s'", backend);
 	bo.backend = backend && !strcmp(backend, "gpu") ? BACKEND_GPU : BACKEND_SIM;
 	if (check_slurm_options(a, &bo, backend) || check_regrade(a, &bo) || check_deadline(a, &bo))
 		return EXIT_USAGE;
 	if (!is_directory(dir))
-		return usage_error("batch: '%s' is not a folder of submissions", dir);
+		return command_usage_error("batch: '%s' is not a folder of submissions", dir);
 	/* what is graded is known before anything is created: no out folder for an unknown exercise or a demo */
-	struct exercise *e = find_exercise(name, true);
+	struct exercise *e = command_find_exercise(name, true);
 	if (!e)
 		return EXIT_USAGE;
 	if (!e->file)
-		return usage_error("'%s' is a demo: it has variants to compare, not an exercise a class submits "
+		return command_usage_error("'%s' is a demo: it has variants to compare, not an exercise a class submits "
 				   "(cudalings list shows the exercises)", name);
 	if (batch_check_out(bo.out, dir))
 		return EXIT_USAGE;
 	/* the submitter and the merge grade nothing: the GPU is the nodes' to have */
 	if (!bo.slurm && !bo.slurm_merge) {
 		struct grade_options o = { 0 };
-		int status = choose_backend(&o, backend);
+		int status = command_choose_backend(&o, backend);
 		if (status)
 			return status;
 		bo.backend = o.backend;
 	}
-	if (build_headers(workbook_manifest()))
+	if (build_headers(command_manifest()))
 		return EXIT_ENVIRONMENT;
 	bo.dir = dir;
 	return batch_run(e, &bo);

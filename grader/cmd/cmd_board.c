@@ -26,11 +26,11 @@ cmd_board(const struct parsed_args *a)
 		.color = isatty(1) && !getenv("NO_COLOR"),
 	};
 	if (bo.html && !*bo.html)
-		return usage_error("board: '--html' needs a value");
+		return command_usage_error("board: '--html' needs a value");
 	if (bo.salt && !*bo.salt)
-		return usage_error("board: '--salt' needs a value");
+		return command_usage_error("board: '--salt' needs a value");
 	if (bo.salt && !bo.pseudonyms)
-		return usage_error("board: --salt goes with --pseudonyms");
+		return command_usage_error("board: --salt goes with --pseudonyms");
 	return board_run(&bo, stdout);
 }
 

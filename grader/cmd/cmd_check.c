@@ -143,7 +143,7 @@ static int
 check_demo(const struct exercise *e, enum backend b, bool compile_only, int *failures)
 {
 	char **variants;
-	int count = demo_variants(e, &variants), status = 0;
+	int count = command_demo_variants(e, &variants), status = 0;
 	for (int i = -1; i < count; i++) {
 		const char *file = i < 0 ? e->solution : variants[i];
 		if (compile_only) {
@@ -199,7 +199,7 @@ check_selected(const struct exercise *e, char **names, int count)
 static char *
 starter_to_check(const struct exercise *e)
 {
-	char *starter = make_starter(e);
+	char *starter = command_make_starter(e);
 	char *path = root_path(e->file);
 	char *current = read_file(path, NULL);
 	char *starter_file = xasprintf(BUILD_DIR "/check/%s.cu", e->name), *starter_abs = root_path(starter_file);
@@ -233,7 +233,7 @@ check_shipped_reference(const struct exercise *e, enum backend b, int *failures)
 		printf("  --   %-44s not in the student copy: %s stands in for it\n", e->solution, shipped);
 	} else {
 		printf("  BAD  %s is missing, and no shipped/%s/%s.o stands in for it\n", e->solution,
-		       backend_name(b), e->name);
+		       build_backend_name(b), e->name);
 		(*failures)++;
 	}
 	bool found = shipped != NULL;
@@ -318,7 +318,7 @@ check_unwritten(const struct exercise *e)
 	char *lesson_path = root_path(e->lesson), *lesson = read_file(lesson_path, NULL);
 	found += unwritten_lines(lesson, e->lesson, true);
 	if (e->kind == ITEM_EXERCISE) {
-		char *starter = make_starter(e);
+		char *starter = command_make_starter(e);
 		found += unwritten_lines(starter, e->file, true);
 		free(starter);
 	}
@@ -343,12 +343,12 @@ cmd_check(const struct parsed_args *a)
 {
 	bool compile_only = options_given(a, "compile-only"), mutants = options_given(a, "mutants");
 	if (compile_only && mutants)
-		return usage_error("check: --compile-only grades nothing, and --mutants grades mutants: one or the other");
+		return command_usage_error("check: --compile-only grades nothing, and --mutants grades mutants: one or the other");
 	char **names = a->operands;
 	int nnames = a->noperands;
-	struct manifest *m = workbook_manifest();
+	struct manifest *m = command_manifest();
 	for (int i = 0; i < nnames; i++)
-		if (!find_exercise(names[i], false))
+		if (!command_find_exercise(names[i], false))
 			return EXIT_USAGE;
 	if (build_headers(m))
 		return EXIT_ENVIRONMENT;

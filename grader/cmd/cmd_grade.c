@@ -61,7 +61,7 @@ set_only_case(struct exercise *e, const char *text)
 		p = end;
 	}
 	if (n != e->ndims)
-		return usage_error("--case takes %d sizes for %s, like 4096x4096, not '%s'", e->ndims, e->name, text);
+		return command_usage_error("--case takes %d sizes for %s, like 4096x4096, not '%s'", e->ndims, e->name, text);
 	memcpy(e->cases[0], dims, sizeof(int) * (size_t)e->ndims);
 	memcpy(e->timed, dims, sizeof(int) * (size_t)e->ndims);
 	e->ncases = 1;
@@ -78,7 +78,7 @@ record_progress(const struct exercise *e, const struct grade_result *r, cJSON *r
 {
 	struct state st;
 	state_load(&st, workbook_root());
-	state_set_status(&st, e->name, state_status_of(r->verdict == VERDICT_PASS, backend_name(r->backend)));
+	state_set_status(&st, e->name, state_status_of(r->verdict == VERDICT_PASS, build_backend_name(r->backend)));
 	state_set_graded(&st, e->name, graded, length);
 	char *text = json_print(report, true);
 	if (state_save(&st) == 0)
@@ -118,7 +118,7 @@ read_options(const struct parsed_args *a, struct grade_options *o)
 		o->seed = strtoull(seed, &end, 0);
 		/* strtoull reads "-1" as 2^64 - 1, saturates past it, and 0 means "a fresh seed" */
 		if (*end || !*seed || !isalnum((unsigned char)*seed) || errno == ERANGE || !o->seed)
-			return usage_error("--seed takes a number from 1 to 18446744073709551615, not '%s'", seed);
+			return command_usage_error("--seed takes a number from 1 to 18446744073709551615, not '%s'", seed);
 	}
 	return 0;
 }
@@ -170,13 +170,13 @@ cmd_grade(const struct parsed_args *a)
 	/* a file named relative to where the student stands, before we move to the workbook */
 	char *absolute = NULL;
 	if (o.file) {
-		if (check_submission(o.file))
+		if (command_check_submission(o.file))
 			return EXIT_USAGE;
 		absolute = realpath(o.file, NULL);
 		o.display = o.file;
 		o.file = absolute;
 	}
-	struct exercise *e = find_exercise(name, true);
+	struct exercise *e = command_find_exercise(name, true);
 	if (!e)
 		return EXIT_USAGE;
 	if (only_case && set_only_case(e, only_case))
@@ -187,7 +187,7 @@ cmd_grade(const struct parsed_args *a)
 		return EXIT_USAGE;
 	}
 	char *default_file = root_path(e->file ? e->file : e->solution);
-	if (check_submission(o.file ? o.file : default_file)) {
+	if (command_check_submission(o.file ? o.file : default_file)) {
 		/* the student's own file emptied or deleted: the starter can come back */
 		if (!o.file && e->file)
 			fprintf(stderr, "make reset EX=%s puts the starter back (what is there now goes to "
@@ -196,7 +196,7 @@ cmd_grade(const struct parsed_args *a)
 		return EXIT_USAGE;
 	}
 	free(default_file);
-	if ((status = choose_backend(&o, options_value(a, "backend"))))
+	if ((status = command_choose_backend(&o, options_value(a, "backend"))))
 		return status;
 	/* said, not silently dropped: the simulator's own checks stand in for both */
 	if (o.backend == BACKEND_SIM && (o.sanitize || o.profile)) {
@@ -205,7 +205,7 @@ cmd_grade(const struct parsed_args *a)
 		return EXIT_USAGE;
 	}
 	/* a check may share another exercise's code, and with it that one's header */
-	if (build_headers(workbook_manifest()))
+	if (build_headers(command_manifest()))
 		return EXIT_ENVIRONMENT;
 	if (options_given(a, "sass") && (status = sass_grade_begin(&listing, options_value(a, "arch"), "--sass")))
 		return status;
@@ -213,7 +213,7 @@ cmd_grade(const struct parsed_args *a)
 	/* the text graded, as it was when the grading began: the student may save again meanwhile */
 	char *own_file = e->file ? root_path(e->file) : NULL;
 	size_t graded_length = 0;
-	char *graded = own_file && is_own_file(o.file, own_file) ? read_file(own_file, &graded_length) : NULL;
+	char *graded = own_file && command_is_own_file(o.file, own_file) ? read_file(own_file, &graded_length) : NULL;
 	struct grade_result r;
 	status = grade_run(e, &o, &r);
 	progress_clear(o.progress);

@@ -48,7 +48,7 @@ static int
 cmd_hint(const struct parsed_args *a)
 {
 	const char *name = a->operands[0];
-	struct exercise *e = find_exercise(name, true);
+	struct exercise *e = command_find_exercise(name, true);
 	if (!e)
 		return EXIT_USAGE;
 	if (!e->file) {
@@ -61,7 +61,7 @@ cmd_hint(const struct parsed_args *a)
 		char *end;
 		long n = strtol(a->operands[1], &end, 10);
 		if (*end || end == a->operands[1] || n < 1 || n > 100)
-			return usage_error("the hint's number is 1, 2, 3…, not '%s'", a->operands[1]);
+			return command_usage_error("the hint's number is 1, 2, 3…, not '%s'", a->operands[1]);
 		wanted = (int)n;
 	}
 	struct state st;
@@ -83,10 +83,10 @@ cmd_hint(const struct parsed_args *a)
 	} else if (!n) {
 		printf("%s has no hints for this\n", name);
 	} else if (wanted > n) {
-		status = usage_error("%s has %d hint%s for where it fails, not %d", name, n, n == 1 ? "" : "s", wanted);
+		status = command_usage_error("%s has %d hint%s for where it fails, not %d", name, n, n == 1 ? "" : "s", wanted);
 	} else if (wanted > shown + 1) {
 		/* the workbook's rule: a hint at a time, the question before the idea, the idea before the line */
-		status = usage_error("hints come one at a time: you have seen %d of %d; 'cudalings hint %s' shows hint %d",
+		status = command_usage_error("hints come one at a time: you have seen %d of %d; 'cudalings hint %s' shows hint %d",
 				     shown, n, name, shown + 1);
 	} else {
 		if (!v.graded)

@@ -48,7 +48,7 @@ list_json(const struct manifest *m)
 static int
 cmd_list(const struct parsed_args *a)
 {
-	struct manifest *m = workbook_manifest();
+	struct manifest *m = command_manifest();
 	if (options_given(a, "json"))
 		return list_json(m);
 	for (int i = 0; i < m->count; i++) {

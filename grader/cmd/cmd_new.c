@@ -19,10 +19,10 @@ cmd_new(const struct parsed_args *a)
 {
 	const char *name = a->operands[0];
 	/* the workbook must load before and after: a broken manifest is fixed first */
-	workbook_manifest();
+	command_manifest();
 	const char *dims = options_value(a, "dims");
 	if (dims && strcmp(dims, "n") && strcmp(dims, "rows,cols"))
-		return usage_error("--dims takes 'n' (a vector) or 'rows,cols' (a matrix), not '%s'", dims);
+		return command_usage_error("--dims takes 'n' (a vector) or 'rows,cols' (a matrix), not '%s'", dims);
 	struct buf written = BUF_INIT;
 	int status = scaffold_new(name, options_value(a, "after"), dims && !strcmp(dims, "rows,cols"), &written);
 	if (status) {

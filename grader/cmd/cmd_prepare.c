@@ -85,7 +85,7 @@ static int
 cmd_prepare(const struct parsed_args *a)
 {
 	struct grade_options o = { 0 };
-	int status = choose_backend(&o, options_value(a, "backend"));
+	int status = command_choose_backend(&o, options_value(a, "backend"));
 	if (status)
 		return status;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
@@ -94,11 +94,11 @@ cmd_prepare(const struct parsed_args *a)
 		char *end;
 		jobs = strtol(jobs_text, &end, 10);
 		if (*end || end == jobs_text || jobs < 1 || jobs > 256)
-			return usage_error("--jobs takes a whole number from 1 to 256, not '%s'", jobs_text);
+			return command_usage_error("--jobs takes a whole number from 1 to 256, not '%s'", jobs_text);
 	}
 	if (jobs < 1)
 		jobs = 1;
-	struct manifest *m = workbook_manifest();
+	struct manifest *m = command_manifest();
 	if (build_headers(m))
 		return EXIT_ENVIRONMENT;
 	const struct exercise **todo = xcalloc((size_t)m->count + 1, sizeof(*todo));
@@ -108,7 +108,7 @@ cmd_prepare(const struct parsed_args *a)
 			todo[n++] = &m->items[i];
 	if (!options_given(a, "quiet") && n)
 		fprintf(stderr, "preparing %d exercises for the %s backend (once: later it is quick)\n", n,
-			backend_name(o.backend));
+			build_backend_name(o.backend));
 	fflush(NULL);
 	bool ok = true;
 	/* the first builds what every runner shares (the harness), so the others never build it twice */

@@ -226,7 +226,7 @@ table_width(const char *columns, int *width)
 		char *end;
 		long w = strtol(columns, &end, 10);
 		if (*end || !*columns || w < 40 || w > 1000)
-			return usage_error("--width takes the columns of the table, 40 to 1000, not '%s'", columns);
+			return command_usage_error("--width takes the columns of the table, 40 to 1000, not '%s'", columns);
 		*width = (int)w;
 	} else if (isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) {
 		*width = ws.ws_col;
@@ -238,20 +238,20 @@ static int
 cmd_run(const struct parsed_args *a)
 {
 	struct grade_options o = { 0 };
-	struct exercise *e = find_exercise(a->operands[0], true);
+	struct exercise *e = command_find_exercise(a->operands[0], true);
 	int width;
 	if (!e)
 		return EXIT_USAGE;
 	int status = table_width(options_value(a, "width"), &width);
 	if (status)
 		return status;
-	status = choose_backend(&o, options_value(a, "backend"));
+	status = command_choose_backend(&o, options_value(a, "backend"));
 	if (status)
 		return status;
-	if (build_headers(workbook_manifest()))
+	if (build_headers(command_manifest()))
 		return EXIT_ENVIRONMENT;
 	char **variants;
-	int count = demo_variants(e, &variants);
+	int count = command_demo_variants(e, &variants);
 	/* no clock on the simulator, but what the demos are about: how each variant's warps use memory */
 	bool sim = o.backend == BACKEND_SIM;
 	const char **files = xcalloc((size_t)count + 1, sizeof(*files));

@@ -50,13 +50,14 @@ list(const struct parsed_args *a, const struct exercise *e, const char *path, co
 {
 	struct sass_listing listing = { 0 };
 	struct line_map figures = { 0 };
-	int status = check_submission(path) ? EXIT_USAGE : sass_grade_begin(&listing, options_value(a, "arch"), "sass");
-	if (!status && build_headers(workbook_manifest()))
+	int status = command_check_submission(path) ? EXIT_USAGE
+						     : sass_grade_begin(&listing, options_value(a, "arch"), "sass");
+	if (!status && build_headers(command_manifest()))
 		status = EXIT_ENVIRONMENT;
 	if (!status) {
 		/* the figures of its last grading, when that graded this very text */
 		char *own = e->file ? root_path(e->file) : NULL;
-		bool is_own = own && is_own_file(absolute, own);
+		bool is_own = own && command_is_own_file(absolute, own);
 		if (is_own)
 			kept_figures(e, path, display, &figures);
 		if (!figures.source)
@@ -85,13 +86,13 @@ cmd_sass(const struct parsed_args *a)
 		char *end;
 		long w = strtol(columns, &end, 10);
 		if (*end || !*columns || w < SASS_MIN_WIDTH || w > 1000)
-			return usage_error("--width takes the columns of the listing, 60 to 1000, not '%s'", columns);
+			return command_usage_error("--width takes the columns of the listing, 60 to 1000, not '%s'", columns);
 		width = (int)w;
 	}
-	if (file && check_submission(file))
+	if (file && command_check_submission(file))
 		return EXIT_USAGE;
 	char *absolute = file ? realpath(file, NULL) : NULL;
-	struct exercise *e = find_exercise(name, true);
+	struct exercise *e = command_find_exercise(name, true);
 	if (!e || (!e->file && !file)) {
 		if (e)
 			error("'%s' is a demo: its variants are in its lesson, and there is no file of yours to build", name);

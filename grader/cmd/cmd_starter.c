@@ -23,14 +23,14 @@ static int
 exercise_with_starter(const struct parsed_args *a, struct exercise **e, char **starter)
 {
 	const char *name = a->operands[0];
-	*e = find_exercise(name, true);
+	*e = command_find_exercise(name, true);
 	if (!*e)
 		return EXIT_USAGE;
 	if (!(*e)->file) {
 		error("'%s' is a demo: it has no starter (cudalings run %s runs it)", name, name);
 		return EXIT_USAGE;
 	}
-	*starter = make_starter(*e);
+	*starter = command_make_starter(*e);
 	return *starter ? 0 : EXIT_ENVIRONMENT;
 }
 
@@ -162,7 +162,7 @@ static int
 cmd_solution(const struct parsed_args *a)
 {
 	const char *name = a->operands[0];
-	struct exercise *e = find_exercise(name, true);
+	struct exercise *e = command_find_exercise(name, true);
 	if (!e)
 		return EXIT_USAGE;
 	if (!e->file) {
@@ -208,13 +208,13 @@ static int
 cmd_starters(const struct parsed_args *a)
 {
 	bool check = options_given(a, "check");
-	struct manifest *m = workbook_manifest();
+	struct manifest *m = command_manifest();
 	int status = EXIT_PASS;
 	for (int i = 0; i < m->count; i++) {
 		const struct exercise *e = &m->items[i];
 		if (!e->file)
 			continue;
-		char *starter = make_starter(e);
+		char *starter = command_make_starter(e);
 		if (!starter) {
 			status = EXIT_FAIL;
 			continue;

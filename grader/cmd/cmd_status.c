@@ -18,7 +18,7 @@ static int
 cmd_status(const struct parsed_args *a)
 {
 	(void)a;
-	struct manifest *m = workbook_manifest();
+	struct manifest *m = command_manifest();
 	struct state st;
 	state_load(&st, workbook_root());
 	if (st.note)

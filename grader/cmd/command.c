@@ -20,7 +20,7 @@
 #include "grader/exercise/starter.h"
 
 struct manifest *
-workbook_manifest(void)
+command_manifest(void)
 {
 	static struct manifest manifest;
 	static bool loaded;
@@ -35,7 +35,7 @@ workbook_manifest(void)
 }
 
 int
-usage_error(const char *fmt, ...)
+command_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -47,9 +47,9 @@ usage_error(const char *fmt, ...)
 }
 
 struct exercise *
-find_exercise(const char *name, bool need_file)
+command_find_exercise(const char *name, bool need_file)
 {
-	struct manifest *m = workbook_manifest();
+	struct manifest *m = command_manifest();
 	if (strchr(name, '/') || strstr(name, "..") || !*name) {
 		error("'%s' is not an exercise name: give a name from 'cudalings list', not a path "
 		      "(use --file PATH for a file)", name);
@@ -76,7 +76,7 @@ find_exercise(const char *name, bool need_file)
 }
 
 int
-choose_backend(struct grade_options *o, const char *requested)
+command_choose_backend(struct grade_options *o, const char *requested)
 {
 	if (requested) {
 		o->backend_given = true;
@@ -85,7 +85,7 @@ choose_backend(struct grade_options *o, const char *requested)
 		else if (!strcmp(requested, "sim"))
 			o->backend = BACKEND_SIM;
 		else
-			return usage_error("--backend is 'gpu' or 'sim', not '%s'", requested);
+			return command_usage_error("--backend is 'gpu' or 'sim', not '%s'", requested);
 		if (o->backend == BACKEND_GPU && !toolchain_gpu_present())
 			return error("--backend gpu: no NVIDIA GPU found on this machine "
 				     "(leave --backend out to use the CPU simulator)"), EXIT_ENVIRONMENT;
@@ -105,7 +105,7 @@ choose_backend(struct grade_options *o, const char *requested)
 
 /* A submission the grader will read: a regular, readable, text file of sane size (gradable.c says why not). */
 int
-check_submission(const char *path)
+command_check_submission(const char *path)
 {
 	char *why = gradable_reason(path, path);
 	int status = why ? error("%s", why) : 0;
@@ -115,7 +115,7 @@ check_submission(const char *path)
 
 /* Whether the file graded (`file`, NULL for the default) is the exercise's own in the workbook. */
 bool
-is_own_file(const char *file, const char *own)
+command_is_own_file(const char *file, const char *own)
 {
 	if (!file)
 		return true;
@@ -133,7 +133,7 @@ compare_names(const void *a, const void *b)
 }
 
 int
-demo_variants(const struct exercise *e, char ***out)
+command_demo_variants(const struct exercise *e, char ***out)
 {
 	char *rel_dir = xasprintf("%sdemos/%s", e->dir, e->name), *dir = root_path(rel_dir);
 	DIR *d = opendir(dir);
@@ -157,7 +157,7 @@ demo_variants(const struct exercise *e, char ***out)
 }
 
 char *
-make_starter(const struct exercise *e)
+command_make_starter(const struct exercise *e)
 {
 	char *path = root_path(e->solution);
 	char *solution = read_file(path, NULL);

@@ -32,21 +32,21 @@ extern const struct command command_list, command_grade, command_run, command_re
 
 /* The workbook's manifest, loaded once, and the working directory moved to the workbook: every build
    path is relative to it. Exits 2 when the manifest is broken (it said why). */
-struct manifest *workbook_manifest(void);
+struct manifest *command_manifest(void);
 /* The item called `name` (an exercise or a demo when need_file), or NULL after saying which there are. */
-struct exercise *find_exercise(const char *name, bool need_file);
+struct exercise *command_find_exercise(const char *name, bool need_file);
 /* Say "cudalings: MESSAGE" and how to see the usage; returns EXIT_USAGE. */
-int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int command_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Fill o->backend from --backend (NULL: the GPU if there is one and nvcc, else the simulator);
    0, or the exit status after saying why. */
-int choose_backend(struct grade_options *o, const char *requested);
+int command_choose_backend(struct grade_options *o, const char *requested);
 /* A submission the grader will read: a regular, readable text file of at most 1 MB; -1 after saying why not. */
-int check_submission(const char *path);
+int command_check_submission(const char *path);
 /* Whether `file` (NULL: the exercise's own) is the file `own` of the workbook. */
-bool is_own_file(const char *file, const char *own);
+bool command_is_own_file(const char *file, const char *own);
 /* The .cu files of demos/NAME/, sorted, relative to the workbook; returns how many. You own them. */
-int demo_variants(const struct exercise *e, char ***out);
+int command_demo_variants(const struct exercise *e, char ***out);
 /* The starter of an exercise, from its solution (or the one a student copy ships); NULL after saying why. */
-char *make_starter(const struct exercise *e);
+char *command_make_starter(const struct exercise *e);
 
 #endif

@@ -151,11 +151,11 @@ run_command_line(const struct command *c, int argc, char **argv)
 		return EXIT_PASS;
 	}
 	if (a.noperands < c->min_operands)
-		return usage_error("%s: %s", c->name, c->missing ? c->missing : "too few arguments");
+		return command_usage_error("%s: %s", c->name, c->missing ? c->missing : "too few arguments");
 	if (c->max_operands >= 0 && a.noperands > c->max_operands) {
 		if (!c->max_operands)
-			return usage_error("%s takes no arguments; '%s' is one too many", c->name, a.operands[0]);
-		return usage_error("%s takes %s; '%s' is one too many", c->name, c->takes,
+			return command_usage_error("%s takes no arguments; '%s' is one too many", c->name, a.operands[0]);
+		return command_usage_error("%s takes %s; '%s' is one too many", c->name, c->takes,
 				   a.operands[c->max_operands]);
 	}
 	return c->run(&a);

@@ -36,7 +36,7 @@ static const char *const runner_sources[] = { "harness/runner.cu", "harness/runn
 enum { RUNNER_SOURCES_GPU = 4 };
 
 const char *
-backend_name(enum backend b)
+build_backend_name(enum backend b)
 {
 	return b == BACKEND_GPU ? "gpu" : "sim";
 }
@@ -222,7 +222,7 @@ build_judge(const struct exercise *e, const char *judge, struct buf *log)
 static char *
 shipped_object(const struct exercise *e, enum backend b, const char *sub)
 {
-	char *shipped = xasprintf("shipped/%s/%s%s.o", backend_name(b), sub, e->name), *abs = root_path(shipped);
+	char *shipped = xasprintf("shipped/%s/%s%s.o", build_backend_name(b), sub, e->name), *abs = root_path(shipped);
 	if (!file_exists(abs)) {
 		free(shipped);
 		shipped = NULL;
@@ -241,7 +241,7 @@ static int
 build_instructor_solution(const struct exercise *e, enum backend b, const char *source, const char *prefix,
 			  const char *object, struct buf *log)
 {
-	char *raw = xasprintf(BUILD_DIR "/%s/%s/%s.raw.o", backend_name(b), prefix, e->name);
+	char *raw = xasprintf(BUILD_DIR "/%s/%s/%s.raw.o", build_backend_name(b), prefix, e->name);
 	char *shipped = shipped_object(e, b, strcmp(prefix, "ref") ? "gold/" : "");
 	char *source_abs = root_path(source);
 	int status = 0;
@@ -273,7 +273,7 @@ static char *
 gold_source(const struct exercise *e, enum backend b)
 {
 	char *source = xasprintf("%ssolutions/gold/%s.cu", e->dir, e->name);
-	char *shipped = xasprintf("shipped/%s/gold/%s.o", backend_name(b), e->name);
+	char *shipped = xasprintf("shipped/%s/gold/%s.o", build_backend_name(b), e->name);
 	char *paths[] = { root_path(source), root_path(shipped) };
 	bool have = file_exists(paths[0]) || file_exists(paths[1]);
 	free(paths[0]);
@@ -420,7 +420,7 @@ build_capture(const struct exercise *e, const char *capture, struct buf *log)
 int
 build_runner(const struct exercise *e, enum backend b, const char *runner, struct buf *log)
 {
-	const char *bk = backend_name(b);
+	const char *bk = build_backend_name(b);
 	struct args objects = ARGS_INIT;
 	char *object;
 	int status = 0;
@@ -518,7 +518,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 char *
 build_runner_path(const struct exercise *e, enum backend b)
 {
-	return xasprintf(BUILD_DIR "/%s/runner/%s", backend_name(b), e->name);
+	return xasprintf(BUILD_DIR "/%s/runner/%s", build_backend_name(b), e->name);
 }
 
 char *

@@ -14,7 +14,7 @@
 #include "lib/run.h"
 
 
-const char *backend_name(enum backend b);
+const char *build_backend_name(enum backend b);
 
 
 /*

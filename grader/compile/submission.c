@@ -123,7 +123,7 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 	s->e = e;
 	s->backend = b;
 	s->source = xstrdup(student_path);
-	const char *bk = backend_name(b);
+	const char *bk = build_backend_name(b);
 	if (b == BACKEND_GPU && !toolchain_nvcc()) {
 		buf_addstr(log, "no CUDA compiler: nvcc is not on PATH (install the CUDA toolkit, or set CUDALINGS_NVCC)\n");
 		return -1;

@@ -13,7 +13,7 @@
 /* ------------------------------------------------------------ building mutants */
 
 void
-maker_edit(struct maker *k, size_t at, size_t len, char *with)
+mutant_maker_edit(struct maker *k, size_t at, size_t len, char *with)
 {
 	if (k->nedits == EDITS_MAX) {
 		free(with);
@@ -24,10 +24,10 @@ maker_edit(struct maker *k, size_t at, size_t len, char *with)
 
 /* Replace tokens first..last with `with` (owned). */
 void
-maker_edit_tokens(struct maker *k, int first, int last, char *with)
+mutant_maker_edit_tokens(struct maker *k, int first, int last, char *with)
 {
 	const struct tok *a = &k->L->t[first], *b = &k->L->t[last];
-	maker_edit(k, a->at, b->at + b->len - a->at, with);
+	mutant_maker_edit(k, a->at, b->at + b->len - a->at, with);
 }
 
 static int
@@ -64,7 +64,7 @@ split_lines(const char *text, int *n)
 
 /* A unified diff of the lines that differ, with one line of context on each side. */
 char *
-unified_diff(const char *from, const char *to, const char *path, const char *id)
+mutant_maker_unified_diff(const char *from, const char *to, const char *path, const char *id)
 {
 	int na, nb;
 	char **a = split_lines(from, &na), **b = split_lines(to, &nb);
@@ -96,7 +96,7 @@ unified_diff(const char *from, const char *to, const char *path, const char *id)
 
 /* The pending edits become a mutant described by `what` (owned), unless one with the same text exists. */
 void
-maker_commit(struct maker *k, enum mutant_op op, char *what)
+mutant_maker_commit(struct maker *k, enum mutant_op op, char *what)
 {
 	if (!k->nedits) {
 		free(what);

@@ -25,12 +25,12 @@ struct maker {
 	int nedits;
 };
 
-void maker_edit(struct maker *k, size_t at, size_t len, char *with);
+void mutant_maker_edit(struct maker *k, size_t at, size_t len, char *with);
 /* Replace tokens first..last with `with` (owned). */
-void maker_edit_tokens(struct maker *k, int first, int last, char *with);
+void mutant_maker_edit_tokens(struct maker *k, int first, int last, char *with);
 /* A unified diff of the lines that differ, with one line of context on each side. */
-char *unified_diff(const char *from, const char *to, const char *path, const char *id);
+char *mutant_maker_unified_diff(const char *from, const char *to, const char *path, const char *id);
 /* The pending edits become a mutant described by `what` (owned), unless one with the same text exists. */
-void maker_commit(struct maker *k, enum mutant_op op, char *what);
+void mutant_maker_commit(struct maker *k, enum mutant_op op, char *what);
 
 #endif

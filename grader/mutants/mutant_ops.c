@@ -13,15 +13,15 @@
 /* ------------------------------------------------------------ drop_barrier */
 
 void
-drop_barriers(struct maker *k)
+mutant_ops_drop_barriers(struct maker *k)
 {
 	const struct lexed *L = k->L;
 	for (int i = 0; i < L->n; i++) {
 		bool threads = tok_is(L, i, "__syncthreads"), warp = tok_is(L, i, "__syncwarp");
 		if ((!threads && !warp) || !tok_is(L, i + 1, "(") || L->t[i + 1].match < 0)
 			continue;
-		maker_edit_tokens(k, i, L->t[i + 1].match, xstrdup("(void)0"));
-		maker_commit(k, MUTANT_DROP_BARRIER, xasprintf("%s() dropped", threads ? "__syncthreads" : "__syncwarp"));
+		mutant_maker_edit_tokens(k, i, L->t[i + 1].match, xstrdup("(void)0"));
+		mutant_maker_commit(k, MUTANT_DROP_BARRIER, xasprintf("%s() dropped", threads ? "__syncthreads" : "__syncwarp"));
 	}
 }
 
@@ -103,13 +103,13 @@ guard(struct maker *k, int lo, int hi, bool *done, const bool *skip)
 			continue;
 		const char *from = L->src + L->t[i].at;
 		const char *to = tok_is(L, i, "<") ? "<=" : tok_is(L, i, "<=") ? "<" : tok_is(L, i, ">") ? ">=" : ">";
-		maker_edit_tokens(k, i, i, xstrdup(to));
-		maker_commit(k, MUTANT_BOUND_GUARD, xasprintf("'%.*s' made '%s'", (int)L->t[i].len, from, to));
+		mutant_maker_edit_tokens(k, i, i, xstrdup(to));
+		mutant_maker_commit(k, MUTANT_BOUND_GUARD, xasprintf("'%.*s' made '%s'", (int)L->t[i].len, from, to));
 	}
 }
 
 void
-bound_guards(struct maker *k)
+mutant_ops_bound_guards(struct maker *k)
 {
 	const struct lexed *L = k->L;
 	bool *done = xcalloc((size_t)L->n + 1, 1), *skip = xcalloc((size_t)L->n + 1, 1);
@@ -185,7 +185,7 @@ swap_axes(struct maker *k, int lo, int hi, int family)
 	for (int i = lo; i <= hi; i++) {
 		int a = axis_of(k->L, i, family);
 		if (a >= 0)
-			maker_edit_tokens(k, i, i, xstrdup(axis_name(family, !a)));
+			mutant_maker_edit_tokens(k, i, i, xstrdup(axis_name(family, !a)));
 	}
 	return true;
 }
@@ -201,7 +201,7 @@ has_axis(const struct lexed *L, int lo, int hi, int family, int axis)
 }
 
 void
-swap_xy(struct maker *k)
+mutant_ops_swap_xy(struct maker *k)
 {
 	const struct lexed *L = k->L;
 	/* only code with two axes has them to swap: a 1D kernel's .y is 0 */
@@ -214,7 +214,7 @@ swap_xy(struct maker *k)
 			/* one subscript naming both axes: in[y * cols + x] */
 			for (int f = 0; f <= MEMBERS; f++)
 				if (swap_axes(k, i + 1, close - 1, f))
-					maker_commit(k, MUTANT_SWAP_XY, xasprintf("%s and %s swapped in an index", axis_name(f, 0),
+					mutant_maker_commit(k, MUTANT_SWAP_XY, xasprintf("%s and %s swapped in an index", axis_name(f, 0),
 					       axis_name(f, 1)));
 			/* two subscripts, one axis each: tile[threadIdx.y][threadIdx.x] */
 			if (tok_is(L, close + 1, "[") && L->t[close + 1].match > close + 1 && !tok_is(L, i - 1, "]")) {
@@ -223,9 +223,9 @@ swap_xy(struct maker *k)
 					for (int a = 0; a < 2; a++)
 						if (has_axis(L, i + 1, close - 1, f, a) && has_axis(L, close + 2, close2 - 1, f, !a) &&
 						    !has_axis(L, i + 1, close - 1, f, !a)) {
-							maker_edit_tokens(k, i + 1, close - 1, tok_span(L, close + 2, close2 - 1));
-							maker_edit_tokens(k, close + 2, close2 - 1, tok_span(L, i + 1, close - 1));
-							maker_commit(k, MUTANT_SWAP_XY, xstrdup("the two subscripts swapped"));
+							mutant_maker_edit_tokens(k, i + 1, close - 1, tok_span(L, close + 2, close2 - 1));
+							mutant_maker_edit_tokens(k, close + 2, close2 - 1, tok_span(L, i + 1, close - 1));
+							mutant_maker_commit(k, MUTANT_SWAP_XY, xstrdup("the two subscripts swapped"));
 						}
 			}
 		}
@@ -240,9 +240,10 @@ swap_xy(struct maker *k)
 			for (int j = i + 1; j <= end; j++) {
 				int a = axis_of(L, j, MEMBERS);
 				if (a >= 0)
-					maker_edit_tokens(k, j, j, xstrdup(a ? "x" : "y"));
+					mutant_maker_edit_tokens(k, j, j, xstrdup(a ? "x" : "y"));
 			}
-			maker_commit(k, MUTANT_SWAP_XY, xasprintf(".x and .y swapped in %.*s", (int)L->t[i - 1].len, L->src + L->t[i - 1].at));
+			mutant_maker_commit(k, MUTANT_SWAP_XY,
+					    xasprintf(".x and .y swapped in %.*s", (int)L->t[i - 1].len, L->src + L->t[i - 1].at));
 		}
 	}
 }
@@ -312,7 +313,7 @@ scope_end(const struct lexed *L, int i)
 }
 
 void
-drop_halos(struct maker *k)
+mutant_ops_drop_halos(struct maker *k)
 {
 	const struct lexed *L = k->L;
 	struct shared_array arrays[64];
@@ -326,8 +327,8 @@ drop_halos(struct maker *k)
 		if (n < 2)
 			continue;
 		for (int s = 0; s < n; s++) {
-			maker_edit_tokens(k, stores[s], store_end(L, stores[s]), xstrdup(";"));
-			maker_commit(k, MUTANT_DROP_HALO, xasprintf("a store into %.*s dropped", (int)L->t[stores[s]].len,
+			mutant_maker_edit_tokens(k, stores[s], store_end(L, stores[s]), xstrdup(";"));
+			mutant_maker_commit(k, MUTANT_DROP_HALO, xasprintf("a store into %.*s dropped", (int)L->t[stores[s]].len,
 			       L->src + L->t[stores[s]].at));
 		}
 	}
@@ -342,7 +343,7 @@ power_of_two(long v)
 }
 
 void
-drop_padding(struct maker *k)
+mutant_ops_drop_padding(struct maker *k)
 {
 	const struct lexed *L = k->L;
 	struct shared_array arrays[64];
@@ -355,15 +356,16 @@ drop_padding(struct maker *k)
 		if (hi - lo >= 2 && tok_is(L, hi - 1, "+") && (last->kind == TOK_NUMBER || last->kind == TOK_IDENT)) {
 			/* [TILE][TILE + 1] → [TILE][TILE] */
 			size_t from = L->t[hi - 2].at + L->t[hi - 2].len;
-			maker_edit(k, from, last->at + last->len - from, xstrdup(""));
+			mutant_maker_edit(k, from, last->at + last->len - from, xstrdup(""));
 		} else if (hi == lo && last->kind == TOK_NUMBER) {
 			/* [32][33] → [32][32] */
 			long v = strtol(L->src + last->at, NULL, 0);
 			if (v >= 5 && power_of_two(v - 1))
-				maker_edit_tokens(k, hi, hi, xasprintf("%ld", v - 1));
+				mutant_maker_edit_tokens(k, hi, hi, xasprintf("%ld", v - 1));
 		}
 		const struct tok *name = &L->t[arrays[a].name];
-		maker_commit(k, MUTANT_DROP_PADDING, xasprintf("the padding of %.*s removed", (int)name->len, L->src + name->at));
+		mutant_maker_commit(k, MUTANT_DROP_PADDING,
+				    xasprintf("the padding of %.*s removed", (int)name->len, L->src + name->at));
 	}
 }
 
@@ -386,7 +388,7 @@ divisor_end(const struct lexed *L, int i)
 }
 
 void
-drop_partial_tiles(struct maker *k)
+mutant_ops_drop_partial_tiles(struct maker *k)
 {
 	const struct lexed *L = k->L;
 	for (int close = 0; close < L->n; close++) {
@@ -406,10 +408,10 @@ drop_partial_tiles(struct maker *k)
 			}
 			if (plus > open + 1 && tok_same(L, plus + 1, close - 3, d0, d1)) {
 				char *a = tok_span(L, open + 1, plus - 1);
-				maker_edit_tokens(k, open, close, plus - 1 == open + 1 ? a : xasprintf("(%s)", a));
+				mutant_maker_edit_tokens(k, open, close, plus - 1 == open + 1 ? a : xasprintf("(%s)", a));
 				if (plus - 1 != open + 1)
 					free(a);
-				maker_commit(k, MUTANT_DROP_PARTIAL_TILE, xstrdup("the last partial tile dropped (rounds down)"));
+				mutant_maker_commit(k, MUTANT_DROP_PARTIAL_TILE, xstrdup("the last partial tile dropped (rounds down)"));
 				continue;
 			}
 		}
@@ -418,20 +420,20 @@ drop_partial_tiles(struct maker *k)
 			long add = strtol(L->src + L->t[close - 1].at, NULL, 0), by = strtol(L->src + L->t[d0].at, NULL, 0);
 			if (by > 1 && add == by - 1) {
 				char *a = tok_span(L, open + 1, close - 3);
-				maker_edit_tokens(k, open, close, close - 3 == open + 1 ? a : xasprintf("(%s)", a));
+				mutant_maker_edit_tokens(k, open, close, close - 3 == open + 1 ? a : xasprintf("(%s)", a));
 				if (close - 3 != open + 1)
 					free(a);
-				maker_commit(k, MUTANT_DROP_PARTIAL_TILE, xstrdup("the last partial tile dropped (rounds down)"));
+				mutant_maker_commit(k, MUTANT_DROP_PARTIAL_TILE, xstrdup("the last partial tile dropped (rounds down)"));
 				continue;
 			}
 		}
 		/* (A - 1) / T + 1 */
 		if (tok_is(L, close - 2, "-") && tok_is(L, close - 1, "1") && tok_is(L, d1 + 1, "+") && tok_is(L, d1 + 2, "1")) {
 			char *a = tok_span(L, open + 1, close - 3), *t = tok_span(L, d0, d1);
-			maker_edit_tokens(k, open, d1 + 2, xasprintf(close - 3 == open + 1 ? "%s / %s" : "(%s) / %s", a, t));
+			mutant_maker_edit_tokens(k, open, d1 + 2, xasprintf(close - 3 == open + 1 ? "%s / %s" : "(%s) / %s", a, t));
 			free(a);
 			free(t);
-			maker_commit(k, MUTANT_DROP_PARTIAL_TILE, xstrdup("the last partial tile dropped (rounds down)"));
+			mutant_maker_commit(k, MUTANT_DROP_PARTIAL_TILE, xstrdup("the last partial tile dropped (rounds down)"));
 		}
 	}
 }
@@ -439,7 +441,7 @@ drop_partial_tiles(struct maker *k)
 /* ------------------------------------------------------------ plain_store */
 
 void
-plain_stores(struct maker *k)
+mutant_ops_plain_stores(struct maker *k)
 {
 	static const struct { const char *name, *assign; } atomics[] = {
 		{ "atomicAdd", "+=" }, { "atomicSub", "-=" }, { "atomicOr", "|=" }, { "atomicAnd", "&=" },
@@ -483,8 +485,8 @@ plain_stores(struct maker *k)
 		char *value = tok_span(L, comma + 1, close - 1);
 		char *with = assign[0] == 'm' ? xasprintf("%s = %s(%s, %s)", target, assign, target, value)
 					      : xasprintf("%s %s %s", target, assign, value);
-		maker_edit_tokens(k, first, close, with);
-		maker_commit(k, MUTANT_PLAIN_STORE, xasprintf("%.*s made a plain store", (int)len, L->src + L->t[i].at));
+		mutant_maker_edit_tokens(k, first, close, with);
+		mutant_maker_commit(k, MUTANT_PLAIN_STORE, xasprintf("%.*s made a plain store", (int)len, L->src + L->t[i].at));
 		free(target);
 		free(value);
 	}

@@ -7,12 +7,12 @@
 
 #include "grader/mutants/mutant_maker.h"
 
-void drop_barriers(struct maker *k);
-void bound_guards(struct maker *k);
-void swap_xy(struct maker *k);
-void drop_halos(struct maker *k);
-void drop_padding(struct maker *k);
-void drop_partial_tiles(struct maker *k);
-void plain_stores(struct maker *k);
+void mutant_ops_drop_barriers(struct maker *k);
+void mutant_ops_bound_guards(struct maker *k);
+void mutant_ops_swap_xy(struct maker *k);
+void mutant_ops_drop_halos(struct maker *k);
+void mutant_ops_drop_padding(struct maker *k);
+void mutant_ops_drop_partial_tiles(struct maker *k);
+void mutant_ops_plain_stores(struct maker *k);
 
 #endif

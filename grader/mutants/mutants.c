@@ -42,13 +42,13 @@ mutants_make(const char *source, const char *path, struct mutant **out)
 	struct lexed L;
 	tok_lex(source, &L);
 	struct maker k = { .L = &L, .path = path };
-	drop_barriers(&k);
-	bound_guards(&k);
-	swap_xy(&k);
-	drop_halos(&k);
-	drop_padding(&k);
-	drop_partial_tiles(&k);
-	plain_stores(&k);
+	mutant_ops_drop_barriers(&k);
+	mutant_ops_bound_guards(&k);
+	mutant_ops_swap_xy(&k);
+	mutant_ops_drop_halos(&k);
+	mutant_ops_drop_padding(&k);
+	mutant_ops_drop_partial_tiles(&k);
+	mutant_ops_plain_stores(&k);
 	/* stable ids: by line, then (for two of one operator on one line) in the order made */
 	if (k.n)
 		qsort(k.m, (size_t)k.n, sizeof(*k.m), by_place);
@@ -61,7 +61,7 @@ mutants_make(const char *source, const char *path, struct mutant **out)
 			}
 		k.m[i].id = same > 1 ? xasprintf("%s@%d#%d", op_names[k.m[i].op], k.m[i].line, before + 1)
 				     : xasprintf("%s@%d", op_names[k.m[i].op], k.m[i].line);
-		k.m[i].diff = unified_diff(source, k.m[i].text, path, k.m[i].id);
+		k.m[i].diff = mutant_maker_unified_diff(source, k.m[i].text, path, k.m[i].id);
 	}
 	free(L.t);
 	*out = k.m;

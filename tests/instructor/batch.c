@@ -138,7 +138,7 @@ gradings(const char *needle)
 static cJSON *
 row(const char *student)
 {
-	return row_load(out_dir, student);
+	return batch_row_load(out_dir, student);
 }
 
 Test(batch, verdicts_are_final_rows_and_a_second_run_grades_nothing)
@@ -669,9 +669,9 @@ Test(batch, a_resubmitted_file_is_graded_again_and_an_unchanged_one_is_not)
 	cr_assert(line_has("bob", ",fail,correctness,"));
 	/* the row records what it graded */
 	cJSON *r = row("bob");
-	const char *hash = row_recorded_hash(r);
+	const char *hash = batch_row_recorded_hash(r);
 	cr_assert_not_null(hash);
-	char *path = xasprintf("%s/bob.cu", class_dir), *now = row_content_hash(path);
+	char *path = xasprintf("%s/bob.cu", class_dir), *now = batch_row_content_hash(path);
 	cr_assert_str_eq(hash, now);
 	free(now);
 	cJSON_Delete(r);
@@ -682,8 +682,8 @@ Test(batch, a_resubmitted_file_is_graded_again_and_an_unchanged_one_is_not)
 	cr_assert_eq(gradings("/cy.cu"), 1);
 	cr_assert(line_has("bob", ",pass,"));
 	r = row("bob");
-	cr_assert(row_resubmitted(r), "the row says it was resubmitted");
-	cr_assert_eq(row_attempts(r), 2);
+	cr_assert(batch_row_resubmitted(r), "the row says it was resubmitted");
+	cr_assert_eq(batch_row_attempts(r), 2);
 	cJSON_Delete(r);
 	/* and a third run, nothing changed, grades nothing */
 	cr_assert_eq(run(1, 30), 0);
@@ -864,9 +864,9 @@ Test(batch, a_job_array_grades_again_what_regrade_names)
 	cr_assert_eq(batch_run(&e, &o), 0);
 	/* the tasks read bob's row as not final, and grade it; ann's stays */
 	cJSON *r = row("bob");
-	cr_assert(row_final(r) == false, "bob's row is reopened for the job");
+	cr_assert(batch_row_final(r) == false, "bob's row is reopened for the job");
 	cJSON_Delete(r);
 	r = row("ann");
-	cr_assert(row_final(r));
+	cr_assert(batch_row_final(r));
 	cJSON_Delete(r);
 }

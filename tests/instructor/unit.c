@@ -220,7 +220,7 @@ Test(gradebook, flags_say_refused_link_late_and_resubmitted, .timeout = 5)
 	cJSON_Delete(g);
 	g = parse("{\"verdict\": \"fail\", \"stage\": \"submission\", \"message\": \"a link\", \"cases\": [], "
 		  "\"batch\": {\"final\": true, \"link\": true}}");
-	char *flags = row_flags(g);
+	char *flags = batch_row_flags(g);
 	cr_assert_str_eq(flags, "link");
 	free(flags);
 	cJSON_Delete(g);

@@ -348,8 +348,6 @@ action_reset(struct app *a)
 	status = run_capture(argv, &o, &out, &err);
 	/* the grader's own words: where the backup went, or why it could not (or why it did not start) */
 	last = status ? err.data : out.data;
-	if (!last)
-		last = "";
 	while (*last && last[strlen(last) - 1] == '\n')
 		last[strlen(last) - 1] = '\0';
 	if (strrchr(last, '\n'))

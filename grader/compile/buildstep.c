@@ -64,7 +64,7 @@ deps_newer(const char *depfile, int64_t mtime)
 }
 
 /* Is `target` missing, built by another command, or older than a dependency? */
-bool
+static bool
 build_stale(const char *target, const struct args *cmd, const char *const *deps, int ndeps, const char *depfile)
 {
 	int64_t t = file_mtime(target);
@@ -86,13 +86,43 @@ build_stale(const char *target, const struct args *cmd, const char *const *deps,
 	return depfile && deps_newer(depfile, t);
 }
 
-static void
-remember_command(const char *target, const struct args *cmd)
+/* Where a step writes before its file is renamed into place: a grading running beside it keeps its file. */
+static char *
+step_tmp_name(const char *target)
 {
-	char *cmdfile = xasprintf("%s.cmd", target), *line = args_join(cmd);
-	write_file_atomic(cmdfile, line, strlen(line));
-	free(cmdfile);
-	free(line);
+	return xasprintf("%s.tmp-%d", target, (int)getpid());
+}
+
+bool
+build_step_begin(const char *target, const struct args *cmd, const struct args *key, const char *const *deps,
+		 int ndeps, const char *depfile, struct args *run)
+{
+	if (!build_stale(target, key, deps, ndeps, depfile))
+		return false;
+	char *tmp = step_tmp_name(target);
+	for (int i = 0; i < cmd->n; i++)
+		args_add(run, strcmp(cmd->v[i], target) ? cmd->v[i] : tmp);
+	free(tmp);
+	return true;
+}
+
+int
+build_step_done(const char *target, const char *key_line, struct buf *log)
+{
+	char *tmp = step_tmp_name(target), *tmp_abs = root_path(tmp), *target_abs = root_path(target);
+	int status = 0;
+	if (rename(tmp_abs, target_abs)) {
+		buf_addf(log, "cannot rename '%s': %s\n", tmp, strerror(errno));
+		status = -1;
+	} else {
+		char *cmdfile = xasprintf("%s.cmd", target);
+		write_file_atomic(cmdfile, key_line, strlen(key_line));
+		free(cmdfile);
+	}
+	free(tmp);
+	free(tmp_abs);
+	free(target_abs);
+	return status;
 }
 
 int
@@ -116,40 +146,24 @@ int
 build_step(const char *target, const struct args *cmd, const char *const *deps, int ndeps,
 	   const char *depfile, struct buf *log)
 {
-	if (!build_stale(target, cmd, deps, ndeps, depfile))
-		return 0;
-	if (build_make_parent(target, log))
-		return -1;
-	if (getenv("CUDALINGS_VERBOSE")) {
-		char *line = args_join(cmd);
-		fprintf(stderr, "  %s\n", line);
-		free(line);
-	}
-	/* built under a name of its own, then renamed: a grading running beside this one keeps its file */
-	char *tmp = xasprintf("%s.tmp-%d", target, (int)getpid());
 	struct args run = ARGS_INIT;
-	for (int i = 0; i < cmd->n; i++)
-		args_add(&run, strcmp(cmd->v[i], target) ? cmd->v[i] : tmp);
+	if (!build_step_begin(target, cmd, cmd, deps, ndeps, depfile, &run))
+		return 0;
+	char *line = args_join(cmd), *tmp = step_tmp_name(target), *tmp_abs = root_path(tmp);
 	struct buf out = BUF_INIT;
-	char *tmp_abs = root_path(tmp), *target_abs = root_path(target);
+	bool ok = build_make_parent(target, &out) == 0;
+	if (ok && getenv("CUDALINGS_VERBOSE"))
+		fprintf(stderr, "  %s\n", line);
 	run_remove_on_signal(tmp_abs, true); /* a Ctrl-C mid-compile leaves no half-made file */
-	bool ok = run_command(run.v, workbook_root(), 600, &out);
-	if (ok && rename(tmp_abs, target_abs)) {
-		buf_addf(&out, "cannot rename '%s': %s\n", tmp, strerror(errno));
-		ok = false;
-	}
+	ok = ok && run_command(run.v, workbook_root(), 600, &out) && build_step_done(target, line, &out) == 0;
 	if (!ok) {
-		char *line = args_join(cmd);
-		buf_addf(log, "%s\n%s", line, out.data);
-		free(line);
+		buf_addf(log, "%s\n%s", line, buf_str(&out));
 		unlink(tmp_abs);
-	} else {
-		remember_command(target, cmd);
 	}
 	run_remove_on_signal(tmp_abs, false);
-	free(tmp_abs);
-	free(target_abs);
+	free(line);
 	free(tmp);
+	free(tmp_abs);
 	args_free(&run);
 	buf_free(&out);
 	return ok ? 0 : -1;

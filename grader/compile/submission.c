@@ -225,14 +225,9 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 			args_add(&key, cmd.v[i]);
 		for (char **f = s->frontend_argv; f && *f; f++)
 			args_add(&key, *f);
-		if (status == 0 && build_stale(s->object, &key, deps, ndeps, depfile)) {
-			/* compiled under a name of its own and renamed by submission_compiled, as build_step does */
-			struct args run = ARGS_INIT;
-			for (int i = 0; i < cmd.n; i++)
-				if (!strcmp(cmd.v[i], s->object))
-					args_addf(&run, "%s.tmp-%d", s->object, (int)getpid());
-				else
-					args_add(&run, cmd.v[i]);
+		/* compiled under a name of its own by grade.c, renamed by submission_compiled */
+		struct args run = ARGS_INIT;
+		if (status == 0 && build_step_begin(s->object, &cmd, &key, deps, ndeps, depfile, &run)) {
 			s->compile_argv = args_detach(&run);
 			s->compile_line = args_join(&key);
 		}
@@ -361,15 +356,10 @@ submission_tidy_messages(const struct student_build *s, const char *text, const 
 void
 submission_compiled(const struct student_build *s)
 {
-	char *tmp = xasprintf("%s/%s.tmp-%d", workbook_root(), s->object, (int)getpid());
-	char *target = root_path(s->object);
-	if (rename(tmp, target) == 0 && s->compile_line) {
-		char *cmdfile = xasprintf("%s.cmd", s->object);
-		write_file_atomic(cmdfile, s->compile_line, strlen(s->compile_line));
-		free(cmdfile);
-	}
-	free(tmp);
-	free(target);
+	struct buf ignored = BUF_INIT; /* a file that cannot be renamed is compiled again next time */
+	if (s->compile_line)
+		build_step_done(s->object, s->compile_line, &ignored);
+	buf_free(&ignored);
 }
 
 /* Is `path` (resolved) inside `dir` (relative to the root)? */

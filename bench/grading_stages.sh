@@ -50,7 +50,12 @@ for n in $names; do
 		{ cat "$src"; echo "// edit $which $(date +%N)"; } >"$tmp/$n.cu"
 		t0=$(python3 -c 'import time; print(time.time())')
 		cols=$($g grade "$n" --file "$tmp/$n.cu" --backend "$backend" --progress --json 2>&1 >"$tmp/out.json" | stamp "$t0")
-		verdict=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$tmp/out.json" 2>/dev/null)
+		# the verdict, and where the exercise's point is checked on a GPU (budgets_on_gpu) whether it was
+		verdict=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r.get("point") or {}
+print(r["verdict"] + ("" if not p or p.get("by") == "simulator" else ", point checked" if p.get("checked") else ", point NOT checked"))' "$tmp/out.json" 2>/dev/null)
 		table="$table
 | $n | $which | $cols | ${verdict:-error} |"
 	done

@@ -10,7 +10,8 @@
 #     timeline.cu): ncu's start, the context, a kernel's first profile, the same kernel's second,
 #     another kernel's first, ncu's end; at 4096² and 512², with a one-block kernel profiled first,
 #     and without the sectors' use (the instrumented metrics).
-# About 75 s of an H100, the sections in order of need (a cut run keeps what it printed). A measurement, not a test (tests/gpu/run.sh holds the expectations).
+# About 75 s of an H100, the sections in order of need (a cut run keeps what it printed); SECTIONS="1 3"
+# picks some. A measurement, not a test (tests/gpu/run.sh holds the expectations).
 #   bash bench/ncu_point_cost.sh   (OUT set: also $OUT/ncu-point-cost.md)
 set -u
 cd "$(dirname "$0")/.."
@@ -31,7 +32,9 @@ head="## The point's cost and verdicts, ${device:-no GPU}, $(date -u +%Y-%m-%d\ 
 \`bash bench/ncu_point_cost.sh\`, commit $(git rev-parse --short HEAD 2>/dev/null)"
 printf '%s\n' "$head"
 
+sections=" ${SECTIONS:-1 2 3} "
 # ---------------------------------------------------------------- 1. verdicts, three at a time
+if [[ $sections == *" 1 "* ]]; then
 for n in $names; do
 	for f in solutions/$n.cu solutions/gold/$n.cu; do [ -f "$f" ] && echo "$n $f pass"; done
 done >"$tmp/list"
@@ -75,8 +78,10 @@ print("\n%d files, %d unexpected" % (len(rows), bad))
 PY
 )
 printf '\n### 1. Verdicts, three gradings at a time, --no-timing (%s s)\n\n%s\n' "$(secs "$t0" "$t1")" "$verdicts"
+fi
 
 # ---------------------------------------------------------------- 2. edit to verdict, one at a time
+if [[ $sections == *" 2 "* ]]; then
 stamp='
 import json, sys, time
 t0 = float(sys.argv[1]); marks = {}
@@ -111,8 +116,10 @@ for n in $names; do grade_timed $n solutions/$n.cu off later; done
 cp "$tmp/workbook.json" workbook.json
 t1=$EPOCHREALTIME
 printf '\n### 2. Edit to verdict, one grading at a time (%s s)\n\n%s\n' "$(secs "$t0" "$t1")" "$timed"
+fi
 
 # ---------------------------------------------------------------- 3. a profiled launch's timeline
+[[ $sections == *" 3 "* ]] || exit 0
 metrics=$(sed -n '/^const char diagnose_ncu_budget_metrics\[\] =/,/;$/p' grader/engine/diagnose.c | grep -o '"[^"]*"' | tr -d '"\n')
 hw=$(echo "$metrics" | tr , '\n' | grep -v sass | paste -sd,)
 t0=$EPOCHREALTIME
@@ -146,9 +153,14 @@ PY
 $(run "plain, 4096²" "$tmp/timeline" 4096)
 $(run "ncu, the point's options, 4096²" "$ncu" "${point[@]}" --log-file "$tmp/a.csv" --metrics "$metrics" "$tmp/timeline" 4096)
 $(run "ncu, a warm kernel profiled first" "$ncu" "${point[@]}" --log-file "$tmp/b.csv" --metrics "$metrics" "$tmp/timeline" 4096 warm)
+$(run "ncu, a warm kernel first, _exit at the end" "$ncu" "${point[@]}" --log-file "$tmp/e.csv" --metrics "$metrics" "$tmp/timeline" 4096 warm quick)
+$(run "ncu, a warm kernel first, then a byte awaited on stdin (sent after 1 s)" bash -c '(sleep 1; printf g) | "$@"' - "$ncu" "${point[@]}" --log-file "$tmp/f.csv" --metrics "$metrics" "$tmp/timeline" 4096 warm wait)
 $(run "ncu, 512²" "$ncu" "${point[@]}" --log-file "$tmp/c.csv" --metrics "$metrics" "$tmp/timeline" 512)
 $(run "ncu, no sass metrics, 4096²" "$ncu" "${point[@]}" --log-file "$tmp/d.csv" --metrics "$hw" "$tmp/timeline" 4096)"
 	passes=$(grep -ho '[0-9]* passes' "$tmp/a.csv" "$tmp/d.csv" 2>/dev/null | sort | uniq -c | tr '\n' ';')
+	# what ncu's log holds when the process ends as usual and when it leaves by _exit
+	kernels() { [ -f "$1" ] && grep -o '^"[0-9]*"' "$1" | sort -u | wc -l || echo "no log"; }
+	passes="$passes kernels in the log: warm, usual exit $(kernels "$tmp/b.csv"); warm, _exit $(kernels "$tmp/e.csv") ($(grep -h '==ERROR==\|==WARNING==' "$tmp/e.csv" 2>/dev/null | head -2 | tr '\n' ' '))"
 else
 	lines="nvcc failed: $(tail -3 "$tmp/nvcc.err")"
 	passes=

@@ -64,6 +64,10 @@ cases_parse(int argc, char **argv, struct run_config *cfg)
 			cfg->wait_go = atoi(val) != 0;
 		else if (!strcmp(opt, "--figures-only"))
 			cfg->figures_only = atoi(val) != 0;
+		else if (!strcmp(opt, "--profile-warm-up"))
+			cfg->profile_warm_up = atoi(val) != 0;
+		else if (!strcmp(opt, "--wait-timing"))
+			cfg->wait_timing = atoi(val) != 0;
 		else if (!strcmp(opt, "--student"))
 			cfg->student = val;
 		else if (!strcmp(opt, "--launcher"))

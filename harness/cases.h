@@ -43,6 +43,10 @@ struct run_config {
 				    before loading the submission (which is still being compiled) */
 	bool figures_only;       /* runner under a GPU tool: its last case, the timed size, is run for the
 				    tool's figures alone: inputs drawn on the device, nothing sent back */
+	bool profile_warm_up;    /* runner under Nsight Compute for the point, started early: one launch of
+				    its own profiled before it says HELLO (harness/gpu_open.h) */
+	bool wait_timing;        /* runner: waits for one more byte on stdin (or its end) before timing, while
+				    the point's profiler warms up beside it */
 	double launch_cpu_limit; /* runner on the simulator: CPU seconds one launch may take; 0: its own */
 };
 

@@ -15,6 +15,11 @@
 #include "dtype.h"
 
 #define PROTO_MAGIC 0x43554c47u /* "CULG" */
+/* The kernel the point's runner has Nsight Compute profile before its go (harness/gpu_open.cu), by name
+ * in ncu's log (grader/engine/point.c skips it there); a submission may define no cudalings_ name. */
+#define PROTO_WARM_UP_KERNEL cudalings_profiler_warm_up
+#define PROTO_NAME_OF(name) PROTO_NAME_OF_(name)
+#define PROTO_NAME_OF_(name) #name
 #define PROTO_MAX_DIMS 4
 #define PROTO_MAX_BUFFERS 6
 #define PROTO_NAME_MAX 128

@@ -169,8 +169,9 @@ load_student(void)
 	/* the context, its threads and the files it opens lazily exist before the filter (not under a tool:
 	   its figures are the student's; but for a tool's process started early, the point's: its tool,
 	   Nsight Compute from cudaProfilerStart on, sees nothing of this, and the context, with what the
-	   tool sets up in it, is made while the file compiles rather than after the graded run) */
-	if (!cfg.under_tool || cfg.wait_go)
+	   tool sets up in it, is made while the file compiles rather than after the graded run; with
+	   --profile-warm-up that was done before HELLO) */
+	if ((!cfg.under_tool || cfg.wait_go) && !cfg.profile_warm_up)
 		gpu_open_before_filter();
 	cudaGetLastError();
 	if (!cfg.under_tool)
@@ -230,6 +231,16 @@ main(int argc, char **argv)
 #endif
 	/* the driver's JIT cache is a file it writes: the sandbox writes none */
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
+#ifndef __CUDASIM__
+	/* the point's process, started while the file compiles: the GPU opened and Nsight Compute's first
+	   profiled launch paid (harness/gpu_open.h) before HELLO, which tells the grader that this process
+	   is quiet now and the graded run may time (a failed warm-up leaves the student's launch the first
+	   ncu measures, which the grader then counts: it is always the student's) */
+	if (cfg.profile_warm_up) {
+		gpu_open_before_filter();
+		gpu_open_profile_warm_up();
+	}
+#endif
 	send_device();
 	load_student();
 	for (int i = 0; i < cfg.ncases; i++) {

@@ -3,14 +3,18 @@
 // script can set them beside ncu's own start and end. Three profiled launches of a transpose, each in
 // its own cudaProfilerStart/Stop: a kernel's first, the same kernel again, and another kernel's first,
 // which tell a cost once per process from one per kernel and one per launch.
-//   timeline [N [warm]]   N x N floats (4096); warm: a one-block kernel profiled first, as a process
-//                         could before its go
+//   timeline [N [warm [quick|wait]]]   N x N floats (4096); warm: a one-block kernel profiled first, as
+//                                 a process could before its go; quick: _exit at the end, no teardown;
+//                                 wait: then a byte read on stdin, as the point's process waits for its
+//                                 go, once, and how the read ended (a signal's interruption, say)
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <time.h>
+#include <unistd.h>
 
 #define T 32
 
@@ -57,6 +61,7 @@ main(int argc, char **argv)
 	mark("start");
 	int n = argc > 1 ? atoi(argv[1]) : 4096;
 	bool warm_first = argc > 2 && !strcmp(argv[2], "warm");
+	bool quick = argc > 3 && !strcmp(argv[3], "quick"), wait = argc > 3 && !strcmp(argv[3], "wait");
 	size_t bytes = (size_t)n * n * sizeof(float);
 	cudaFree(0);
 	mark("context");
@@ -75,6 +80,12 @@ main(int argc, char **argv)
 		cudaProfilerStop();
 		mark("warm kernel profiled");
 	}
+	if (wait) {
+		char go, what[64];
+		ssize_t n = read(0, &go, 1);
+		snprintf(what, sizeof(what), "read %zd%s", n, n < 0 && errno == EINTR ? " EINTR" : "");
+		mark(what);
+	}
 	dim3 grid((n + T - 1) / T, (n + T - 1) / T), block(T, T);
 	const char *names[] = { "first launch profiled", "same kernel again", "another kernel's first" };
 	for (int i = 0; i < 3; i++) {
@@ -89,5 +100,7 @@ main(int argc, char **argv)
 	}
 	cudaError_t e = cudaGetLastError();
 	mark(e == cudaSuccess ? "end" : cudaGetErrorString(e));
+	if (quick)
+		_exit(e != cudaSuccess);
 	return e != cudaSuccess;
 }

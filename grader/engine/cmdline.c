@@ -215,12 +215,12 @@ cmdline_profile(struct session *s, const struct runner_command *cmd)
 	char *output = run_tool(s, tool, &args, cmd->channel_fd, discard_channel);
 	struct proto_counts counts;
 	double gbps;
-	if (output && diagnose_parse_ncu(output, &counts, &gbps) < 0 && strstr(output, "metric")) {
+	if (output && diagnose_parse_ncu(output, NULL, &counts, &gbps) < 0 && strstr(output, "metric")) {
 		free(output);
 		tool[METRICS] = (char *)diagnose_ncu_core_metrics;
 		output = run_tool(s, tool, &args, cmd->channel_fd, discard_channel);
 	}
-	if (output && diagnose_parse_ncu(output, &counts, &gbps) > 0) {
+	if (output && diagnose_parse_ncu(output, NULL, &counts, &gbps) > 0) {
 		diagnose_figures(&counts, "nsight compute", &s->r->figures);
 		s->r->figures.dram_gbps = gbps;
 	} else {

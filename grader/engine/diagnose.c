@@ -471,11 +471,12 @@ ncu_kernel_ideal(const struct ncu_kernel *k, double *load_ideal, double *store_i
 }
 
 int
-diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
+diagnose_parse_ncu(const char *text, const char *skip_first, struct proto_counts *c, double *dram_gbps)
 {
-	int id_col = -1, name_col = -1, value_col = -1, kernels = 0;
+	int id_col = -1, name_col = -1, value_col = -1, kernel_col = -1, kernels = 0;
 	double read = 0, written = 0, ns = 0, conflicts = 0, load_ideal = 0, store_ideal = 0;
-	char kernel_id[64] = "";
+	char kernel_id[64] = "", skipped[64] = "";
+	size_t skip_n = skip_first ? strlen(skip_first) : 0;
 	struct ncu_kernel k = { 0, 0, -1, -1, -1 };
 	memset(c, 0, sizeof(*c));
 	for (const char *line = text; line && *line;) {
@@ -486,7 +487,7 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 		if (row[0] != '"')
 			continue; /* ==PROF== lines and the program's own output */
 		int col = 0;
-		char name[256] = "", id[64] = "";
+		char name[256] = "", id[64] = "", kernel[256] = "";
 		double value = -1;
 		for (const char *p = row; p; col++) {
 			p = csv_field(p, field, sizeof(field));
@@ -496,6 +497,10 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 				name_col = col;
 			else if (value_col < 0 && !strcmp(field, "Metric Value"))
 				value_col = col;
+			else if (kernel_col < 0 && !strcmp(field, "Kernel Name"))
+				kernel_col = col;
+			else if (col == kernel_col)
+				snprintf(kernel, sizeof(kernel), "%s", field);
 			else if (col == id_col)
 				snprintf(id, sizeof(id), "%s", field);
 			else if (col == name_col)
@@ -514,6 +519,11 @@ diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps)
 			}
 		}
 		if (!name[0] || value < 0)
+			continue;
+		/* the first kernel measured, named skip_first then nothing or "(" (strchr finds both), counts for nothing */
+		if (!kernels && !skipped[0] && skip_n && !strncmp(kernel, skip_first, skip_n) && strchr("(", kernel[skip_n]))
+			snprintf(skipped, sizeof(skipped), "%s", id);
+		if (skipped[0] && !strcmp(id, skipped))
 			continue;
 		/* a kernel's rows come together, under its ID */
 		if (!kernels || strcmp(id, kernel_id)) {

@@ -72,8 +72,9 @@ extern const char diagnose_ncu_core_metrics[];
 /* What the exercise's budgets need of Nsight Compute, and no more. */
 extern const char diagnose_ncu_budget_metrics[];
 /* Nsight Compute's --csv --print-units base report, summed over its kernels: how many kernels it
- * measured, or -1 when none is in it. */
-int diagnose_parse_ncu(const char *text, struct proto_counts *c, double *dram_gbps);
+ * measured, or -1 when none is in it. The first kernel, when it is named skip_first (alone, or with its
+ * parameters after it), is left out; NULL: none is. */
+int diagnose_parse_ncu(const char *text, const char *skip_first, struct proto_counts *c, double *dram_gbps);
 
 /* The simulator found a result that depends on the order of threads or blocks (its words in text, n
    bytes): the diagnosis of that kind of race in case `case_name`, in the lessons' terms. */

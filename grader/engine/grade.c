@@ -248,7 +248,7 @@ stage_compile(struct grade_state *g)
 	}
 	/* the runner starts meanwhile: on a GPU its start is most of a second of the driver's */
 	if (g->b.compile_argv)
-		point_begin(&g->point, g->e, g->o->backend, g->cmd.options.v, g->cmd.channel_fd);
+		point_begin(&g->point, g->e, g->o->backend, g->cmd.options.v, g->cmd.channel_fd, g->s.timed >= 0);
 	if (g->b.compile_argv && runner_start(g, true) == 0) {
 		struct child *all[5] = { &judge, &compile, &scan, &g->runner, &g->capture };
 		while (judge.running || compile.running || scan.running)
@@ -332,7 +332,7 @@ stage_run(struct grade_state *g)
 	struct session *s = &g->s;
 	struct child *runner = &g->runner;
 	progress_stage(g->o->progress, "run", "running %d cases", s->ncases);
-	point_begin(&g->point, g->e, g->o->backend, g->cmd.options.v, g->cmd.channel_fd);
+	point_begin(&g->point, g->e, g->o->backend, g->cmd.options.v, g->cmd.channel_fd, g->s.timed >= 0);
 	/* on a GPU the runner waits, as when started early, for the plans the capture process records first */
 	if (!g->runner_started && runner_start(g, g->o->backend == BACKEND_GPU))
 		return environment_error(g, xasprintf("cannot start the runner of '%s'", g->e->name));
@@ -341,15 +341,30 @@ stage_run(struct grade_state *g)
 	if (!g->go_sent) {
 		/* the file is compiled and linked: the runner may load it, within the load's limit from now */
 		g->go_sent = true;
-		child_send_input(runner, "g", 1, true);
+		child_send_input(runner, "g", 1, !g->timing_held);
 		if (s->hello) {
 			g->last_case = -99;
 			timelimit_runner_deadline(&g->s, g->o->backend, false, runner, &g->last_case);
 		}
 	}
-	/* nvcc's front end, if it still runs, finishes beside the runner */
-	struct child *kids[2] = { runner, &g->frontend };
-	child_pump(kids, g->frontend_running ? 2 : 1, -1);
+	/* nvcc's front end, if it still runs, finishes beside the runner; the point's process is heard too */
+	struct child *kids[3] = { runner };
+	int nkids = 1;
+	if (g->frontend_running)
+		kids[nkids++] = &g->frontend;
+	if (g->point.started)
+		kids[nkids++] = &g->point.ncu;
+	while (runner->running || (g->frontend_running && g->frontend.running)) {
+		child_pump(kids, nkids, 0.02);
+		/* the rounds are timed once the point's profiler is quiet; its launch is measured once the runner
+		   said it is done (a GPU's runner does nothing after), while the runner's process ends */
+		if (g->timing_held && point_quiet(&g->point)) {
+			g->timing_held = false;
+			child_send_input(runner, "t", 1, true);
+		}
+		if (s->done)
+			point_go(&g->point);
+	}
 	if (s->device_error) {
 		child_release(runner);
 		char *message = s->device_error;

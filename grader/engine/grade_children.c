@@ -83,6 +83,11 @@ runner_start(struct grade_state *g, bool early)
 	args_add_all(&argv, g->cmd.options.v);
 	if (early)
 		ARGS_ADD(&argv, "--wait-go", "1");
+	/* the point's Nsight Compute warms up on the same GPU meanwhile: the rounds are timed once it is quiet
+	   (grader/engine/point.h; not for the demo whose ways are timed before the rounds) */
+	g->timing_held = early && g->point.started && g->s.timed >= 0 && !g->e->timing_ways;
+	if (g->timing_held)
+		ARGS_ADD(&argv, "--wait-timing", "1");
 	cmdline_add_cases(&argv, g->e, g->s.timed >= 0 ? ARGV_GRADED_TIMED : ARGV_GRADED, g->check_round,
 			  g->has_measured ? g->measured_dims : NULL);
 	g->runner = (struct child){ .label = "runner", .on_channel = runner_channel, .ctx = g };

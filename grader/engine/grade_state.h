@@ -39,6 +39,7 @@ struct grade_state {
 	struct child capture;  /* gpu: the process that runs the submission's host code, started with the runner */
 	bool capture_started, capture_early;
 	struct point_run point; /* gpu, budgets_on_gpu: Nsight Compute over one launch, started with the runner */
+	bool timing_held;      /* the runner waits for a byte before timing: sent once the point's process is quiet */
 	int status;            /* exit status when the environment stops the grading */
 };
 

@@ -4,14 +4,21 @@
  * Declared in point.h.
  *
  * Cost: ncu's start, with the process it profiles, is about 1.9 s on an
- * H100 (bench/ncu-budgets-h100.md), more than a whole grading. So both
- * start while the file compiles, as the graded runner does: the process
- * opens the GPU there too (the context, and what ncu sets up in it), then
- * waits for a byte before it loads the submission. What is left after the
- * graded run is the submission's load, the correctness cases' plans (the
- * launcher's state, as graded), the one profiled launch with its replays,
- * and ncu's end; the timed size's inputs are drawn on the device and its
- * outputs sent nowhere (the runner's --figures-only, cmdline_add_cases's).
+ * H100 (bench/ncu-budgets-h100.md), more than a whole grading, and ncu's
+ * first profiled launch in a process 0.7 s more, a later one 0.13 s
+ * (bench/ncu-point-cost-h100.md). So both start while the file compiles, as
+ * the graded runner does: the process opens the GPU there too (the context,
+ * and what ncu sets up in it), in a timed grading has one launch of the
+ * harness's own kernel profiled (--profile-warm-up; its rows are skipped in
+ * the log), says HELLO, then waits for a byte before it loads the
+ * submission. The graded run's timing waits for that HELLO (the runner's
+ * --wait-timing, grade.c), so that no profiler works on the GPU while rounds
+ * are timed, and the go follows the graded runner's "done", never HELLO's
+ * absence (point_go). What is left after the graded run is the
+ * submission's load, the correctness cases' plans (the launcher's state, as
+ * graded), the one profiled launch with its replays, and ncu's end; the
+ * timed size's inputs are drawn on the device and its outputs sent nowhere
+ * (the runner's --figures-only, cmdline_add_cases's).
  * Not cheaper ways: a smaller case than the timed one (a launcher may pick
  * its kernel, or a kernel its path, by the size, which the workbook states:
  * the point must see the launch whose time was judged), or fewer metrics
@@ -34,32 +41,43 @@
 #include "grader/engine/timelimit.h"
 #include "grader/engine/diagnose.h"
 #include "grader/engine/cmdline.h"
+#include "harness/protocol.h"
 #include "lib/util.h"
 #include "common/root.h"
 
 char **
-point_process_argv(const struct exercise *e, char *const *runner_options)
+point_process_argv(const struct exercise *e, char *const *runner_options, bool warm_up)
 {
 	struct args argv = ARGS_INIT;
 	args_add_all(&argv, runner_options);
 	ARGS_ADD(&argv, "--wait-go", "1");
+	if (warm_up)
+		ARGS_ADD(&argv, "--profile-warm-up", "1");
 	cmdline_add_cases(&argv, e, ARGV_TOOL_TIMED_SIZE, -1, NULL);
 	return args_detach(&argv);
 }
 
-/* The profiled process's protocol: its outputs at the timed size are nobody's to judge. */
+/*
+ * The profiled process's protocol: its outputs are nobody's to judge. Its
+ * first bytes, HELLO, come once its profiler has warmed up (the runner's
+ * --profile-warm-up): from then on it runs nothing on the GPU until its go.
+ */
 static void
-drop_channel(struct child *c, const char *data, size_t n)
+point_channel(struct child *c, const char *data, size_t n)
 {
-	(void)c, (void)data, (void)n;
+	struct point_run *p = c->ctx;
+	(void)data;
+	if (n)
+		p->warm = true;
 }
 
 static void
-point_start(struct point_run *p, char **argv, int channel_fd)
+point_start(struct point_run *p, char **argv, int channel_fd, bool warm_up)
 {
 	memset(p, 0, sizeof(*p));
 	p->ncu.pid = -1;
 	p->begun = true;
+	p->warm_up = warm_up;
 	char *program = toolchain_cuda_tool("ncu");
 	if (!program) {
 		p->why_not = xstrdup("Nsight Compute (ncu) is not beside nvcc on this machine");
@@ -74,7 +92,8 @@ point_start(struct point_run *p, char **argv, int channel_fd)
 	}
 	p->log = xasprintf("%s/ncu.log", p->dir);
 	char launches[16];
-	snprintf(launches, sizeof(launches), "%d", POINT_MAX_KERNELS);
+	/* the student's launch, and the warm-up before it */
+	snprintf(launches, sizeof(launches), "%d", POINT_MAX_KERNELS + (p->warm_up ? 1 : 0));
 	/* the clocks as they are (METHOD.md, and the timing, leave them alone); the student's launch alone;
 	   no caches flushed before each replay pass: what the budgets count (requests, the sectors and
 	   bank wavefronts they ask for, the bytes of each sector used) is the same in a warm cache or a
@@ -85,7 +104,7 @@ point_start(struct point_run *p, char **argv, int channel_fd)
 	struct args all = ARGS_INIT;
 	args_add_all(&all, tool);
 	args_add_all(&all, argv);
-	p->ncu = (struct child){ .label = "ncu", .on_channel = drop_channel };
+	p->ncu = (struct child){ .label = "ncu", .on_channel = point_channel, .ctx = p };
 	/* ncu starts the process as its child: no limit on processes; it waits on its input for the go */
 	struct spawn_options options = { .cwd = workbook_root(), .channel = true, .channel_child_fd = channel_fd,
 					 .timeout_s = COMPILE_LIMIT_S + START_LIMIT_S + TIMED_LIMIT_S + POINT_LIMIT_S,
@@ -100,12 +119,12 @@ point_start(struct point_run *p, char **argv, int channel_fd)
 
 void
 point_begin(struct point_run *p, const struct exercise *e, enum backend backend, char *const *runner_options,
-	    int channel_fd)
+	    int channel_fd, bool timed)
 {
 	if (p->begun || backend != BACKEND_GPU || !e->budgets_on_gpu)
 		return;
-	char **argv = point_process_argv(e, runner_options);
-	point_start(p, argv, channel_fd);
+	char **argv = point_process_argv(e, runner_options, timed);
+	point_start(p, argv, channel_fd, timed);
 	argv_free(argv);
 }
 
@@ -127,7 +146,10 @@ point_read_log(const char *log, struct proto_counts *c, char **why)
 {
 	double gbps;
 	*why = NULL;
-	int kernels = log ? diagnose_parse_ncu(log, c, &gbps) : -1;
+	/* the warm-up, the runner's launch before the go (--profile-warm-up), when ncu measured it: always the
+	   first kernel, under the harness's name, which no submission may define (grader/compile/inspect.c
+	   refuses cudalings_ names); one ncu did not measure leaves every kernel the student's */
+	int kernels = log ? diagnose_parse_ncu(log, PROTO_NAME_OF(PROTO_WARM_UP_KERNEL), c, &gbps) : -1;
 	if (kernels > 0)
 		return kernels;
 	/* what stopped it: an error of ncu's (no access to the counters, a driver it cannot use), or no kernel */
@@ -140,6 +162,35 @@ point_read_log(const char *log, struct proto_counts *c, char **why)
 		*why = xstrdup("Nsight Compute wrote no figures");
 	free(error);
 	return -1;
+}
+
+bool
+point_quiet(const struct point_run *p)
+{
+	return !p->started || p->warm || p->go_sent || !p->ncu.running ||
+	       now_seconds() - p->ncu.started > POINT_WARM_LIMIT_S;
+}
+
+static void
+send_go(struct point_run *p)
+{
+	p->go_sent = true;
+	child_send_input(&p->ncu, "g", 1, true);
+	p->ncu.deadline = now_seconds() + POINT_LIMIT_S;
+}
+
+/*
+ * The go only once the process said HELLO. On an H100, a go that came while
+ * the process still warmed up (a --no-timing grading's, at the graded run's
+ * end) left the student's launch unmeasured every time, the warm-up alone in
+ * ncu's log; every go that came after HELLO and the graded rounds had it
+ * measured (bench/point-warm-up-h100.md).
+ */
+void
+point_go(struct point_run *p)
+{
+	if (p->started && !p->go_sent && p->warm)
+		send_go(p);
 }
 
 void
@@ -155,8 +206,12 @@ point_finish(struct point_run *p, struct session *s, bool wanted)
 		r->point.why_not = p->why_not ? xstrdup(p->why_not) : xstrdup("Nsight Compute did not run");
 		return;
 	}
-	child_send_input(&p->ncu, "g", 1, true);
-	p->ncu.deadline = now_seconds() + POINT_LIMIT_S;
+	/* HELLO first (point_go says why), for as long as the graded run may wait for it */
+	struct child *ncu = &p->ncu;
+	while (!p->go_sent && !p->warm && ncu->running && now_seconds() - ncu->started < POINT_WARM_LIMIT_S)
+		child_pump(&ncu, 1, 0.02);
+	if (!p->go_sent)
+		send_go(p);
 	child_wait(&p->ncu);
 	char *log = read_file(p->log, NULL);
 	struct proto_counts counts;

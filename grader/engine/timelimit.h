@@ -24,7 +24,7 @@
 #define LOAD_LIMIT_S 5     /* from then until its first case: loading the submission, its constructors */
 #define CASE_LIMIT_GPU_S 10
 #define TIMED_LIMIT_S 90
-/* More than one launch may take (harness/runner.cu's SIM_LAUNCH_CPU_LIMIT_S, 20 s), so the simulator
+/* More than one launch may take (harness/runner_sim.cu's SIM_LAUNCH_CPU_LIMIT_S, 20 s), so the simulator
  * names the line of a kernel that never ends. */
 #define CASE_CPU_LIMIT_SIM_S 25
 #define SIM_LAUNCH_LIMIT_MARGIN_S 5 /* the case's limit over one launch's */

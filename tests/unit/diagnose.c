@@ -115,7 +115,7 @@ Test(diagnose, ncu_csv_sums_kernels, .timeout = 5)
 	struct proto_counts c;
 	struct memory_figures f;
 	double gbps;
-	cr_assert_eq(diagnose_parse_ncu(csv, &c, &gbps), 1);
+	cr_assert_eq(diagnose_parse_ncu(csv, NULL, &c, &gbps), 1);
 	diagnose_figures(&c, "nsight compute", &f);
 	cr_assert_float_eq(f.store_sectors_per_request, 32.0, 1e-9);
 	cr_assert_lt(f.load_sectors_per_request, 0); /* no load was measured */

@@ -13,17 +13,28 @@
 
 #define HEAD "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\"," \
 	     "\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-#define ROW(id, name, value) "\"" id "\",\"42\",\"runner\",\"h\",\"k\",\"1\",\"7\",\"m\",\"" name "\",\"\",\"" value "\"\n"
+#define ROWK(id, kernel, name, value) \
+	"\"" id "\",\"42\",\"runner\",\"h\",\"" kernel "\",\"1\",\"7\",\"m\",\"" name "\",\"\",\"" value "\"\n"
+#define ROW(id, name, value) ROWK(id, "k", name, value)
+/* The runner's own launch, profiled before the go (--profile-warm-up): a scattered store of one warp. */
+#define WARM_UP(id, kernel) \
+	ROWK(id, kernel, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "1") \
+	ROWK(id, kernel, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "32") \
+	ROWK(id, kernel, "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "12.5")
 
 /* The naive transpose turned round, as ncu measured it on an H100: reads down columns, coalesced writes. */
-static const char naive[] = "==PROF== Connected to process 42\n" HEAD
-	ROW("0", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "524,288")
-	ROW("0", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "524,288")
-	ROW("0", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "16,777,216")
-	ROW("0", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "2,097,152")
-	ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global.pct", "22.22")
-	ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "12.50")
-	ROW("0", "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "100");
+#define NAIVE(id) \
+	ROW(id, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "524,288") \
+	ROW(id, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "524,288") \
+	ROW(id, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "16,777,216") \
+	ROW(id, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "2,097,152") \
+	ROW(id, "smsp__sass_average_data_bytes_per_sector_mem_global.pct", "22.22") \
+	ROW(id, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "12.50") \
+	ROW(id, "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "100")
+static const char naive[] = "==PROF== Connected to process 42\n" HEAD NAIVE("0");
+/* The same as the point's process measures it: the runner's warm-up first, then the student's launch. */
+static const char warmed[] = "==PROF== Connected to process 42\n" HEAD WARM_UP("0", "cudalings_profiler_warm_up")
+	NAIVE("1");
 
 Test(point, the_naive_transpose_reads_as_the_simulator_counts_it, .timeout = 5)
 {
@@ -37,6 +48,42 @@ Test(point, the_naive_transpose_reads_as_the_simulator_counts_it, .timeout = 5)
 	cr_assert_float_eq(f.store_sectors_per_request, 4.0, 1e-6);
 	/* the simulator's 18: loads and stores weighed by the bytes each asked for */
 	cr_assert_float_eq(f.sectors_per_request, 18.0, 1e-6);
+}
+
+Test(point, the_warm_up_launch_measured_first_counts_for_nothing, .timeout = 5)
+{
+	struct proto_counts c;
+	struct memory_figures f;
+	char *why;
+	cr_assert_eq(point_read_log(warmed, &c, &why), 1);
+	diagnose_figures(&c, "nsight compute", &f);
+	cr_assert_float_eq(f.sectors_per_request, 18.0, 1e-6);
+	cr_assert_float_eq(f.store_sectors_per_request, 4.0, 1e-6);
+	/* ncu may print a C++ kernel with its parameters */
+	static const char with_parameters[] = HEAD WARM_UP("0", "cudalings_profiler_warm_up(unsigned char *)") NAIVE("1");
+	cr_assert_eq(point_read_log(with_parameters, &c, &why), 1);
+	diagnose_figures(&c, "nsight compute", &f);
+	cr_assert_float_eq(f.store_sectors_per_request, 4.0, 1e-6);
+}
+
+Test(point, only_the_first_kernel_under_the_harness_name_is_skipped, .timeout = 5)
+{
+	struct proto_counts c;
+	struct memory_figures f;
+	char *why;
+	/* a warm-up ncu did not measure: the first kernel is the student's, whatever comes after it */
+	static const char unwarmed[] = HEAD NAIVE("0") WARM_UP("1", "cudalings_profiler_warm_up");
+	cr_assert_eq(point_read_log(unwarmed, &c, &why), 2);
+	diagnose_figures(&c, "nsight compute", &f);
+	cr_assert_gt(f.store_sectors_per_request, 4.0);
+	/* a first kernel whose name only begins like the harness's */
+	static const char longer[] = HEAD WARM_UP("0", "cudalings_profiler_warm_up2") NAIVE("1");
+	cr_assert_eq(point_read_log(longer, &c, &why), 2);
+	/* nothing but the warm-up: no kernel of the student's was measured */
+	static const char alone[] = HEAD WARM_UP("0", "cudalings_profiler_warm_up");
+	cr_assert_eq(point_read_log(alone, &c, &why), -1);
+	cr_assert_not_null(why);
+	free(why);
 }
 
 Test(point, cp_async_loads_count_by_what_they_used, .timeout = 5)
@@ -165,11 +212,12 @@ Test(point, a_pass_that_was_not_checked_says_so, .timeout = 5)
 /*
  * A folder with an "nvcc" and, unless mode is NULL, an "ncu" beside it that
  * does what a real one would for the grader: it checks the command line it
- * was given (the student's launch alone, no cache flushed between replays,
- * the runner as the profiled process, waiting for the go, its last case the
- * timed size for the figures alone), waits for the go on its input, then
- * writes its log, by mode: "naive" the naive transpose's figures, "error"
- * no access to the counters, "many" the kernel cap reached.
+ * was given (the student's launch alone and the warm-up, no cache flushed
+ * between replays, the runner as the profiled process, its profiler warmed
+ * up, waiting for the go, its last case the timed size for the figures
+ * alone), waits for the go on its input, then writes its log, by mode:
+ * "naive" the warm-up's and the naive transpose's figures, "error" no
+ * access to the counters, "many" the kernel cap reached.
  */
 static char dir[] = "/tmp/cudalings-point-test-XXXXXX";
 
@@ -204,20 +252,25 @@ fake_toolkit(const char *mode)
 		   "args=\" $* \"\n"
 		   "while [ $# -gt 0 ]; do [ \"$1\" = --log-file ] && log=$2; shift; done\n"
 		   "for want in ' --profile-from-start off ' ' --launch-count %d ' ' --clock-control none ' "
-		   "' --cache-control none ' ' --under-tool 1 ' ' --wait-go 1 ' ' --figures-only 1 --case 64,64 '; do\n"
+		   "' --cache-control none ' ' --under-tool 1 ' ' --wait-go 1 ' ' --profile-warm-up 1 ' "
+		   "' --figures-only 1 --case 64,64 '; do\n"
 		   "  case $args in *\"$want\"*) ;; *) echo \"==ERROR== not asked:$want\" >\"$log\"; exit 1 ;; esac\n"
 		   "done\n"
+		   /* the process warms up, says HELLO on its channel, then waits: a go before HELLO is refused */
+		   "early=$(timeout 0.3 head -c 1)\n"
+		   "[ -z \"$early\" ] || { echo '==ERROR== a go before HELLO' >\"$log\"; exit 1; }\n"
+		   "printf h >/dev/fd/123\n"
 		   "go=$(head -c 1)\n"
 		   "[ \"$go\" = g ] || { echo '==ERROR== no go' >\"$log\"; exit 1; }\n"
 		   "case %s in\n"
 		   "naive) cat >\"$log\" <<'LOG'\n%sLOG\n;;\n"
 		   "error) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
 		   "Performance Counters' >\"$log\" ;;\n"
-		   "many) { printf '%%s' '" HEAD "'; i=0; while [ $i -lt %d ]; do "
+		   "many) { printf '%%s' '" HEAD WARM_UP("0", "cudalings_profiler_warm_up") "'; i=1; while [ $i -le %d ]; do "
 		   "echo \"\\\"$i\\\",\\\"42\\\",\\\"r\\\",\\\"h\\\",\\\"k\\\",\\\"1\\\",\\\"7\\\",\\\"m\\\","
 		   "\\\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\\\",\\\"\\\",\\\"1\\\"\"; i=$((i+1)); done; } >\"$log\" ;;\n"
 		   "esac\n",
-		POINT_MAX_KERNELS, mode, naive, POINT_MAX_KERNELS);
+		POINT_MAX_KERNELS + 1, mode, warmed, POINT_MAX_KERNELS);
 	fclose(f);
 	chmod(path, 0755);
 }
@@ -238,7 +291,7 @@ profiled(struct session *s, struct grade_result *r)
 	char *options[] = { "build/runner", "--channel", "123", NULL };
 	struct point_run p;
 	memset(&p, 0, sizeof(p));
-	point_begin(&p, &timed_tile, BACKEND_GPU, options, 123);
+	point_begin(&p, &timed_tile, BACKEND_GPU, options, 123, true);
 	cr_assert(p.begun);
 	point_finish(&p, s, verdict_cases_passed(s));
 	point_release(&p);

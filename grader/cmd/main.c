@@ -166,6 +166,10 @@ main(int argc, char **argv)
 {
 	error_set_program("cudalings");
 	json_init();
+	/* The OpenMP threads of the programs the grader starts (the judge's reference, the runner's inputs) sleep
+	   when they have nothing to do, instead of spinning first: on the simulator that spin took a third or more
+	   of a grading's CPU from the kernels running beside it (bench/make-test.md). A value you set stays. */
+	setenv("OMP_WAIT_POLICY", "passive", 0);
 	tui_argv = argv;
 	if (argc < 2)
 		return open_tui(argv);

@@ -16,6 +16,7 @@
 #   module is a .c and its .h, and the files that share its private header
 #   (NAME_private.h, NAME_state.h) or that are named below as its parts;
 # - no two types of one name in grader/, tui/, common/ and lib/;
+# - paths under build/ named through BUILD_DIR (harness/runner.mk), never spelt out;
 # - one of each in lib/, common/, grader/ and tui/: no process started but by
 #   lib/'s spawner, no buffer zeroed instead of BUF_INIT.
 set -u
@@ -210,7 +211,6 @@ for c in circles(edges, edges):
 # A file's global functions start with its name (submission.c: submission_*), or with its module's when it
 # is a part of one (batch_lanes.c: batch_*; grade_children.c, sharing grade_state.h: grade_*).
 PREFIX_LATER = {
-    "grader/compile/buildstep": "being reworked: one build (issue 26 item 5)",
     "grader/mutants/mutant_lex": "being shared with the simulator's rewriter: one C++ lexer (issue 26 item 3)",
     "grader/engine/grade_children": "being reworked: the runner's split (issue 26 item 4)",
 }
@@ -255,6 +255,14 @@ for f in sources:
             includes.setdefault(m, set()).add(module(h[:-2]))
 for c in circles({module(s) for s in stems}, includes):
     bad.append("a circle of includes between " + ", ".join(c))
+
+# ---------------------------------------------------------------- paths under build/, from one place
+# The code names build/ only through grader/runner_mk.h (harness/runner.mk's BUILD_DIR, the Makefile's
+# $(B)): a "build/..." of its own would have to agree with them by hand.
+for path in sorted(f for f in files if re.match(r"(grader|lib|common|tui|sim|harness)/.*\.(c|h|cpp|cu)$", f)):
+    for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+        if re.search(r'"build(/|")', line):
+            bad.append(f"{path}:{n} names build/ itself: use BUILD_DIR (grader/runner_mk.h, from harness/runner.mk)")
 
 # ---------------------------------------------------------------- one name, one type
 names = {}

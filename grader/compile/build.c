@@ -80,7 +80,7 @@ write_header(const struct exercise *e)
 	int status = 0;
 	for (int i = 0; i < 2; i++) {
 		if (!status)
-			status = build_make_parent(paths[i], &log);
+			status = buildstep_make_parent(paths[i], &log);
 		if (!status && write_file_if_changed(paths[i], text, strlen(text)))
 			status = error("cannot write '%s': %s", paths[i], strerror(errno));
 		free(paths[i]);
@@ -118,7 +118,7 @@ write_glue(const struct exercise *e, const char *path, bool gold)
 	else
 		buf_addstr(&text, "extern \"C\" const void *const cudalings_gold_launcher = nullptr;\n");
 	struct buf log = BUF_INIT;
-	int status = build_make_parent(path, &log);
+	int status = buildstep_make_parent(path, &log);
 	if (!status && write_file_if_changed(path, text.data, text.len))
 		status = -1;
 	buf_free(&log);
@@ -144,13 +144,13 @@ compile_cu(enum backend b, const char *source, const char *object, bool openmp, 
 		if (openmp)
 			ARGS_ADD(&cmd, "-Xcompiler", OPENMP);
 		ARGS_ADD(&cmd, "-MD", "-MF", depfile, "-c", source, "-o", object);
-		status = build_step(object, &cmd, &source, 1, depfile, log);
+		status = buildstep_run(object, &cmd, &source, 1, depfile, log);
 	} else {
 		char *rewritten = xasprintf("%s.sim.cpp", object);
 		struct args rw = ARGS_INIT;
 		ARGS_ADD(&rw, SIM_REWRITE, source, rewritten);
 		const char *rw_deps[] = { source, SIM_REWRITE };
-		status = build_step(rewritten, &rw, rw_deps, 2, NULL, log);
+		status = buildstep_run(rewritten, &rw, rw_deps, 2, NULL, log);
 		if (!status) {
 			ARGS_ADD(&cmd, SIM_CXX, SIM_CXXFLAGS, RUNNER_INCLUDES);
 			if (checked)
@@ -158,7 +158,7 @@ compile_cu(enum backend b, const char *source, const char *object, bool openmp, 
 			if (openmp)
 				args_add(&cmd, OPENMP);
 			ARGS_ADD(&cmd, "-MMD", "-MF", depfile, "-c", rewritten, "-o", object);
-			status = build_step(object, &cmd, (const char *const *)&rewritten, 1, depfile, log);
+			status = buildstep_run(object, &cmd, (const char *const *)&rewritten, 1, depfile, log);
 		}
 		args_free(&rw);
 		free(rewritten);
@@ -181,7 +181,7 @@ compile_host(bool cxx, const char *source, const char *object, const char *defin
 	if (define)
 		args_add(&cmd, define);
 	ARGS_ADD(&cmd, "-MMD", "-MF", depfile, "-c", source, "-o", object);
-	int status = build_step(object, &cmd, &source, 1, depfile, log);
+	int status = buildstep_run(object, &cmd, &source, 1, depfile, log);
 	args_free(&cmd);
 	free(depfile);
 	return status;
@@ -206,7 +206,7 @@ build_judge(const struct exercise *e, const char *judge, struct buf *log)
 		status = compile_host(true, check, object, "-DCUDALINGS_JUDGE", log);
 	args_add(&link, object);
 	if (!status)
-		status = build_step(judge, &link, (const char *const *)link.v + 4, link.n - 4, NULL, log);
+		status = buildstep_run(judge, &link, (const char *const *)link.v + 4, link.n - 4, NULL, log);
 	free(check);
 	free(object);
 	args_free(&link);
@@ -259,7 +259,7 @@ build_instructor_solution(const struct exercise *e, enum backend b, const char *
 		char *rename = xasprintf("%s=%s__%s", e->launcher_name, prefix, e->launcher_name);
 		char *keep = xasprintf("%s__%s", prefix, e->launcher_name);
 		ARGS_ADD(&cmd, "objcopy", "--redefine-sym", rename, "-G", keep, raw, object);
-		status = build_step(object, &cmd, (const char *const *)&raw, 1, NULL, log);
+		status = buildstep_run(object, &cmd, (const char *const *)&raw, 1, NULL, log);
 		free(rename);
 		free(keep);
 		args_free(&cmd);
@@ -403,7 +403,7 @@ build_capture(const struct exercise *e, const char *capture, struct buf *log)
 		for (int i = 0; i < objects.n; i++)
 			args_add(&deps, objects.v[i]);
 		args_add(&deps, "harness/capture.dynlist");
-		status = build_step(capture, &cmd, (const char *const *)deps.v, deps.n, NULL, log);
+		status = buildstep_run(capture, &cmd, (const char *const *)deps.v, deps.n, NULL, log);
 		args_free(&deps);
 		args_free(&cmd);
 		free(arch);
@@ -504,7 +504,7 @@ build_runner(const struct exercise *e, enum backend b, const char *runner, struc
 			ARGS_ADD(&deps, SIM_LIB, SIM_DYNLIST);
 			ARGS_ADD(&cmd, SIM_LIB, "-Wl,--dynamic-list=" SIM_DYNLIST, SIM_LIBS, OPENMP, seccomp);
 		}
-		status = build_step(runner, &cmd, (const char *const *)deps.v, deps.n, NULL, log);
+		status = buildstep_run(runner, &cmd, (const char *const *)deps.v, deps.n, NULL, log);
 		args_free(&deps);
 		args_free(&cmd);
 		free(seccomp);

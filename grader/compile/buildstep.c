@@ -1,10 +1,9 @@
 /*
- * buildstep: one step of the grader's own builds (see buildstep.h): argv
- * lists, when a target is stale, and the step run atomically.
+ * buildstep: one step of the grader's own builds (see buildstep.h): when a
+ * target is stale, and the step run under a name of its own, then renamed.
  */
 #include "grader/compile/buildstep.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,37 +13,7 @@
 #include "lib/run.h"
 #include "lib/util.h"
 #include "common/root.h"
-
-/*
- * The files a .d file's text lists, one at a time: each call cuts the next
- * path out of *cursor in place and returns it, or NULL at the end (-MP's
- * phony targets end the list).
- */
-char *
-depfile_next(char **cursor)
-{
-	char *p = *cursor;
-	if (!*p)
-		return NULL;
-	while (*p && (isspace((unsigned char)*p) || (*p == '\\' && isspace((unsigned char)p[1]))))
-		p++;
-	char *start = p;
-	while (*p && !isspace((unsigned char)*p) && !(*p == '\\' && isspace((unsigned char)p[1])))
-		p++;
-	if (p == start || p[-1] == ':')
-		return NULL;
-	*cursor = *p ? p + 1 : p;
-	*p = 0;
-	return start;
-}
-
-/* The text after the target of a .d file: where its list begins. */
-char *
-depfile_list(char *text)
-{
-	char *colon = strchr(text, ':');
-	return colon ? colon + 1 : text;
-}
+#include "grader/compile/depfile.h"
 
 /* The files a .d file lists, newer than `mtime`? */
 static bool
@@ -94,7 +63,7 @@ step_tmp_name(const char *target)
 }
 
 bool
-build_step_begin(const char *target, const struct args *cmd, const struct args *key, const char *const *deps,
+buildstep_begin(const char *target, const struct args *cmd, const struct args *key, const char *const *deps,
 		 int ndeps, const char *depfile, struct args *run)
 {
 	if (!build_stale(target, key, deps, ndeps, depfile))
@@ -107,7 +76,7 @@ build_step_begin(const char *target, const struct args *cmd, const struct args *
 }
 
 int
-build_step_done(const char *target, const char *key_line, struct buf *log)
+buildstep_done(const char *target, const char *key_line, struct buf *log)
 {
 	char *tmp = step_tmp_name(target), *tmp_abs = root_path(tmp), *target_abs = root_path(target);
 	int status = 0;
@@ -126,7 +95,7 @@ build_step_done(const char *target, const char *key_line, struct buf *log)
 }
 
 int
-build_make_parent(const char *path, struct buf *log)
+buildstep_make_parent(const char *path, struct buf *log)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int status = 0;
@@ -143,19 +112,19 @@ build_make_parent(const char *path, struct buf *log)
 
 /* Run `cmd` to make `target` unless it is up to date. Paths are relative to the root. */
 int
-build_step(const char *target, const struct args *cmd, const char *const *deps, int ndeps,
+buildstep_run(const char *target, const struct args *cmd, const char *const *deps, int ndeps,
 	   const char *depfile, struct buf *log)
 {
 	struct args run = ARGS_INIT;
-	if (!build_step_begin(target, cmd, cmd, deps, ndeps, depfile, &run))
+	if (!buildstep_begin(target, cmd, cmd, deps, ndeps, depfile, &run))
 		return 0;
 	char *line = args_join(cmd), *tmp = step_tmp_name(target), *tmp_abs = root_path(tmp);
 	struct buf out = BUF_INIT;
-	bool ok = build_make_parent(target, &out) == 0;
+	bool ok = buildstep_make_parent(target, &out) == 0;
 	if (ok && getenv("CUDALINGS_VERBOSE"))
 		fprintf(stderr, "  %s\n", line);
 	run_remove_on_signal(tmp_abs, true); /* a Ctrl-C mid-compile leaves no half-made file */
-	ok = ok && run_command(run.v, workbook_root(), 600, &out) && build_step_done(target, line, &out) == 0;
+	ok = ok && run_command(run.v, workbook_root(), 600, &out) && buildstep_done(target, line, &out) == 0;
 	if (!ok) {
 		buf_addf(log, "%s\n%s", line, buf_str(&out));
 		unlink(tmp_abs);

@@ -14,26 +14,21 @@
 #include "lib/args.h"
 #include "lib/util.h"
 
-/* Where a .d file's text lists its files (after the target's colon). */
-char *depfile_list(char *text);
-/* The next file of that list, cut out of *cursor in place; NULL at its end. */
-char *depfile_next(char **cursor);
-
 /*
  * A step whose command the caller runs itself (the student's compile, beside the judge and the runner's
  * start): false when `target` is up to date by `key`, the command as the cache remembers it (cmd, or more);
  * else true, with `run` set to cmd writing to a name of its own instead of `target` (you own it), which
- * build_step_done renames into place once it has run.
+ * buildstep_done renames into place once it has run.
  */
-bool build_step_begin(const char *target, const struct args *cmd, const struct args *key,
+bool buildstep_begin(const char *target, const struct args *cmd, const struct args *key,
 		      const char *const *deps, int ndeps, const char *depfile, struct args *run);
-/* After build_step_begin's command succeeded: its file renamed to `target`, and `key_line` (the key, joined)
+/* After buildstep_begin's command succeeded: its file renamed to `target`, and `key_line` (the key, joined)
    remembered; -1 with the reason in log. */
-int build_step_done(const char *target, const char *key_line, struct buf *log);
+int buildstep_done(const char *target, const char *key_line, struct buf *log);
 /* Create the folder `path` is in; -1 with the reason added to log. */
-int build_make_parent(const char *path, struct buf *log);
+int buildstep_make_parent(const char *path, struct buf *log);
 /* Run cmd to make target unless it is up to date (paths relative to the workbook); -1 with its output in log. */
-int build_step(const char *target, const struct args *cmd, const char *const *deps, int ndeps,
+int buildstep_run(const char *target, const struct args *cmd, const char *const *deps, int ndeps,
 	       const char *depfile, struct buf *log);
 
 #endif

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "grader/compile/buildstep.h"
+#include "grader/compile/depfile.h"
 #include "grader/compile/quote.h"
 #include "lib/util.h"
 #include "common/root.h"
@@ -180,7 +181,7 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 			ARGS_ADD(&rw, SIM_REWRITE, rel, s->compile_source);
 			const char *rw_deps[] = { rel, SIM_REWRITE };
 			struct buf rwlog = BUF_INIT;
-			if (build_step(s->compile_source, &rw, rw_deps, 2, NULL, &rwlog)) {
+			if (buildstep_run(s->compile_source, &rw, rw_deps, 2, NULL, &rwlog)) {
 				/* the student's own mistake as far as the rewriter can tell: a compile error */
 				buf_add(log, rwlog.data, rwlog.len);
 				status = 1;
@@ -227,7 +228,7 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 			args_add(&key, *f);
 		/* compiled under a name of its own by grade.c, renamed by submission_compiled */
 		struct args run = ARGS_INIT;
-		if (status == 0 && build_step_begin(s->object, &cmd, &key, deps, ndeps, depfile, &run)) {
+		if (status == 0 && buildstep_begin(s->object, &cmd, &key, deps, ndeps, depfile, &run)) {
 			s->compile_argv = args_detach(&run);
 			s->compile_line = args_join(&key);
 		}
@@ -358,7 +359,7 @@ submission_compiled(const struct student_build *s)
 {
 	struct buf ignored = BUF_INIT; /* a file that cannot be renamed is compiled again next time */
 	if (s->compile_line)
-		build_step_done(s->object, s->compile_line, &ignored);
+		buildstep_done(s->object, s->compile_line, &ignored);
 	buf_free(&ignored);
 }
 
@@ -458,13 +459,13 @@ submission_link(struct student_build *s, struct buf *log)
 			 "-o", s->library, s->object);
 	}
 	const char *deps[] = { s->object, "sim/student.ld" };
-	int status = build_step(s->library, &cmd, deps, s->backend == BACKEND_SIM ? 2 : 1, NULL, log);
+	int status = buildstep_run(s->library, &cmd, deps, s->backend == BACKEND_SIM ? 2 : 1, NULL, log);
 	args_free(&cmd);
 	if (!status && s->backend == BACKEND_GPU) {
 		/* the measuring process loads the device code alone, as data: the fatbinary of the object inspected */
 		struct args copy = ARGS_INIT;
 		ARGS_ADD(&copy, "objcopy", "-O", "binary", "--only-section=.nv_fatbin", s->object, s->device_code);
-		status = build_step(s->device_code, &copy, deps, 1, NULL, log);
+		status = buildstep_run(s->device_code, &copy, deps, 1, NULL, log);
 		args_free(&copy);
 	}
 	return status;

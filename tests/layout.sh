@@ -12,7 +12,8 @@
 #   nothing of the workbook;
 # - no circle between the modules of lib/, common/, grader/ and tui/ (a file
 #   that uses, through others, what uses it: read from the objects' symbols
-#   with nm), and none between grader/'s modules through their includes; a
+#   with nm), and none between grader/'s modules or its folders through their
+#   includes (the folders' exceptions named below); a
 #   module is a .c and its .h, and the files that share its private header
 #   (NAME_private.h, NAME_state.h) or that are named below as its parts;
 # - no two types of one name in grader/, tui/, common/ and lib/;
@@ -263,6 +264,35 @@ for path in sorted(f for f in files if re.match(r"(grader|lib|common|tui|sim|har
     for n, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
         if re.search(r'"build(/|")', line):
             bad.append(f"{path}:{n} names build/ itself: use BUILD_DIR (grader/runner_mk.h, from harness/runner.mk)")
+
+# ---------------------------------------------------------------- circles between grader/'s folders, by include
+# A folder is a subsystem: the order they may use each other in is one way (cmd/ uses batch/, which uses the
+# engine, which uses compile/ and exercise/, never the reverse), so no two folders may use each other, even
+# through others. The edges named here close a circle today and are being undone; each with its reason.
+FOLDER_LATER = {
+    ("grader/compile", "grader/engine"): "build.h names enum backend of engine/result.h, the result types "
+                                         "every folder uses: result.h moves below them (issue 26 item 1)",
+    ("grader/sass", "grader/engine"): "sass_loads.c adds engine/diagnose.h's diagnostics itself; the engine "
+                                      "should ask sass/ for figures and diagnose them (issue 26 item 1)",
+    ("grader/engine", "grader/batch"): "the engine's children take batch/memlimit.h's limits: memlimit.c "
+                                       "belongs beside them in engine/ (issue 26 item 1)",
+    ("grader/exercise", "grader/mutants"): "manifest.c checks equivalent_mutants' ids with mutants.h, "
+                                           "while mutant_check.c grades through the engine: the maker and "
+                                           "the check become two folders (issue 26 item 1)",
+}
+folder_of = lambda stem: "/".join(stem.split("/")[:2])
+folders = {}
+for f in sources:
+    for h in INCLUDE.findall(open(f, encoding="utf-8", errors="replace").read()):
+        if h.startswith("grader/") and h[:-2] in stems and folder_of(h) != folder_of(f):
+            folders.setdefault(folder_of(f), set()).add(folder_of(h))
+for edge in sorted(FOLDER_LATER):
+    if edge[1] not in folders.get(edge[0], ()):
+        bad.append(f"{edge[0]}/ no longer includes {edge[1]}/: remove its exception from tests/layout.sh")
+    else:
+        folders[edge[0]].discard(edge[1])
+for c in circles({folder_of(s) for s in stems}, folders):
+    bad.append("a circle of includes between the folders " + ", ".join(c))
 
 # ---------------------------------------------------------------- one name, one type
 names = {}

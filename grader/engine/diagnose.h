@@ -60,8 +60,6 @@ const char *diagnose_budgets(const struct exercise *e, struct grade_result *r);
  * measured, and that the time goes elsewhere (the "slow" diagnosis).
  */
 void diagnose_slow(struct grade_result *r);
-/* Whether workbook.json may name this budget. */
-bool diagnose_budget_known(const char *name);
 
 /* compute-sanitizer's text report: up to max findings, the first of each kind. */
 int diagnose_parse_sanitizer(const char *text, struct proto_finding *out, int max);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "grader/exercise/budget.h"
 #include "grader/exercise/manifest.h"
 
 /* A figure within budget × BUDGET_SLACK + BUDGET_MARGIN passes: edge tiles,
@@ -84,33 +85,6 @@ diagnose_figures(const struct proto_counts *c, const char *source, struct memory
 
 /* ------------------------------------------------------------------ budgets */
 
-struct budget_kind {
-	const char *name; /* in workbook.json */
-	const char *kind; /* the diagnostic's */
-	bool advice;      /* said, never failed on: the figure does not predict the time */
-};
-
-/*
- * Sectors and bank conflicts cost time wherever they occur. Repeated global reads do not: the L1
- * cache absorbs them (bench/budgets-vs-gpu.md: seven reads per output ran at 0.80x the tiled
- * reference on an H100), so the simulator, which stands in for the GPU's clock, only advises.
- */
-static const struct budget_kind budget_kinds[] = {
-	{ "sectors_per_request", "uncoalesced", false },
-	{ "bank_conflicts_per_request", "bank_conflicts", false },
-	{ "global_reads_per_thread", "global_reads", true },
-	{ "global_reads_per_output", "global_reads", true },
-};
-
-bool
-diagnose_budget_known(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(budget_kinds); i++)
-		if (!strcmp(budget_kinds[i].name, name))
-			return true;
-	return false;
-}
-
 /* The message for a figure over its budget. */
 static char *
 over_budget(const struct budget_kind *k, const struct memory_figures *f, double limit, double *value)
@@ -170,40 +144,40 @@ diagnose_budgets(const struct exercise *e, struct grade_result *r)
 	const char *first = NULL;
 	if (!r->figures.measured)
 		return NULL;
-	for (int i = 0; i < e->nbudgets; i++)
-		for (size_t j = 0; j < ARRAY_SIZE(budget_kinds); j++) {
-			const struct budget_kind *k = &budget_kinds[j];
-			double limit = e->budgets[i].limit, value = figure_of(k, &r->figures);
-			if (strcmp(k->name, e->budgets[i].name) || value < 0 ||
-			    value <= limit * BUDGET_SLACK + BUDGET_MARGIN)
-				continue;
-			/* the line that cost most, where the simulator saw it */
-			const char *where = !strcmp(k->name, "sectors_per_request") ? r->figures.global_where
-				: !strcmp(k->name, "bank_conflicts_per_request") ? r->figures.shared_where : "";
-			char *message = over_budget(k, &r->figures, limit, &value);
-			if (*where) {
-				char *longer = xasprintf("%s; the costliest line is %s", message, where);
-				free(message);
-				message = longer;
-			}
-			if (k->advice) {
-				char *advice = xasprintf("%s (advice: the GPU's caches may absorb the repeats, and only "
-							 "the time decides)", message);
-				free(message);
-				message = advice;
-			}
-			struct diagnostic *d = diagnose_add(r, k->kind, message);
-			if (!d)
-				continue;
-			if (*where && !diagnose_split_where(where, &d->file, &d->line))
-				d->file = NULL;
-			d->figures[d->nfigures].name = k->name;
-			d->figures[d->nfigures++].value = value;
-			d->figures[d->nfigures].name = "budget";
-			d->figures[d->nfigures++].value = limit;
-			if (!first && !k->advice)
-				first = d->message;
+	for (int i = 0; i < e->nbudgets; i++) {
+		const struct budget_kind *k = budget_kind_find(e->budgets[i].name);
+		if (!k)
+			continue;
+		double limit = e->budgets[i].limit, value = figure_of(k, &r->figures);
+		if (value < 0 || value <= limit * BUDGET_SLACK + BUDGET_MARGIN)
+			continue;
+		/* the line that cost most, where the simulator saw it */
+		const char *where = !strcmp(k->name, "sectors_per_request") ? r->figures.global_where
+			: !strcmp(k->name, "bank_conflicts_per_request") ? r->figures.shared_where : "";
+		char *message = over_budget(k, &r->figures, limit, &value);
+		if (*where) {
+			char *longer = xasprintf("%s; the costliest line is %s", message, where);
+			free(message);
+			message = longer;
 		}
+		if (k->advice) {
+			char *advice = xasprintf("%s (advice: the GPU's caches may absorb the repeats, and only "
+						 "the time decides)", message);
+			free(message);
+			message = advice;
+		}
+		struct diagnostic *d = diagnose_add(r, k->kind, message);
+		if (!d)
+			continue;
+		if (*where && !diagnose_split_where(where, &d->file, &d->line))
+			d->file = NULL;
+		d->figures[d->nfigures].name = k->name;
+		d->figures[d->nfigures++].value = value;
+		d->figures[d->nfigures].name = "budget";
+		d->figures[d->nfigures++].value = limit;
+		if (!first && !k->advice)
+			first = d->message;
+	}
 	return first;
 }
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grader/engine/diagnose.h"
+#include "grader/exercise/budget.h"
 #include "grader/mutants/mutants.h"
 #include "grader/exercise/signature.h"
 #include "lib/util.h"
@@ -320,7 +320,7 @@ parse_exercise(const cJSON *o, struct exercise *e)
 	const cJSON *budgets = cJSON_GetObjectItemCaseSensitive(o, "budgets"), *limit;
 	e->budgets = xcalloc((size_t)cJSON_GetArraySize(budgets) + 1, sizeof(*e->budgets));
 	cJSON_ArrayForEach(limit, budgets) {
-		if (!cJSON_IsNumber(limit) || limit->valuedouble < 0 || !diagnose_budget_known(limit->string))
+		if (!cJSON_IsNumber(limit) || limit->valuedouble < 0 || !budget_kind_find(limit->string))
 			return error("workbook.json: %s: \"budgets\" maps sectors_per_request, bank_conflicts_per_request "
 				     "global_reads_per_output or global_reads_per_thread to a number, not \"%s\"", name, limit->string);
 		e->budgets[e->nbudgets].name = xstrdup(limit->string);

@@ -19,7 +19,7 @@ struct exercise_hint {
 	char *text;
 };
 
-/* A limit on a figure of how the kernels use memory (grader/engine/diagnose.c knows the names). */
+/* A limit on a figure of how the kernels use memory (grader/exercise/budget.h names them). */
 struct budget {
 	char *name; /* sectors_per_request, bank_conflicts_per_request, global_reads_per_thread */
 	double limit;

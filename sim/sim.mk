@@ -74,7 +74,7 @@ $(SIM_REWRITE): $(B)/sim/rewrite.o $(LIB_OBJS)
 # Kernels under tests/sim/kernels are built exactly as the grader builds a .cu.
 SIM_TEST_CU := $(wildcard tests/sim/kernels/*.cu)
 SIM_TEST_KOBJS := $(SIM_TEST_CU:%.cu=$(B)/%.o)
-SIM_TEST_SRCS := $(wildcard tests/sim/test_*.c)
+SIM_TEST_SRCS := $(wildcard tests/sim/*.c)
 SIM_TEST_OBJS := $(SIM_TEST_SRCS:%.c=$(B)/%.o)
 
 # kept, so a failing test's rewritten source can be read
@@ -92,7 +92,7 @@ $(B)/tests/sim/kernels/%.o: $(B)/tests/sim/kernels/%.cpp sim/include/cudasim.h
 $(B)/tests/sim/kernels/checked.o: SIM_COMPILE += $(SIM_CHECK)
 
 $(SIM_TEST_OBJS): PROJECT_CPPFLAGS += -Isim/include -I$(B)
-$(B)/tests/sim/test_rewrite.o: $(B)/grader/runner_mk.h
+$(B)/tests/sim/rewrite.o: $(B)/grader/runner_mk.h
 
 $(B)/tests/sim/test-sim: $(SIM_TEST_OBJS) $(SIM_TEST_KOBJS) $(SIM_LIB)
 	$(call msg,LINK,$@)

@@ -42,7 +42,7 @@ CODE = re.compile(r"\.(c|h|cpp|cc|cu|cuh|inc|S|sh|py|awk|mk)$|(^|/)Makefile$")
 LONG = {
     "sim/include/cudasim.h": "the CUDA runtime's API as the simulator gives it: the one header a submission "
                              "includes, precompiled for its compile, as the toolkit's cuda_runtime.h is one",
-    "tests/sim/test_sim.c": "the simulator's Criterion tests: one suite per concern, not yet one file per module",
+    "tests/sim/semantics.c": "the simulator's Criterion tests: one suite per concern, not yet one file per module",
     "tests/instructor/batch.c": "the batch's Criterion tests: one suite per concern, not yet one file per module",
     "tests/sim/kernels/basics.cu": "kernels the simulator's tests run, one per feature: a table of cases, not logic",
     "sim/launch.c": "being split, issue 26",

@@ -48,7 +48,7 @@ fi
 source_files() {
 	{
 		files Makefile README.md workbook.json .gitignore slides harness grader common lib sim tui demos \
-			tests/tests.mk tests/unit tests/sim/kernels tests/sim/sim_test.h tests/sim/test_*.c tests/tui/unit \
+			tests/tests.mk tests/unit tests/sim/kernels tests/sim/sim_test.h tests/sim/*.c tests/tui/unit \
 			tests/tui/fixtures/*.json tests/tui/fixtures/*.txt tests/corpus tests/lib tests/student-copy.sh tests/run-suite.sh tests/report.sh \
 			tools/deps.sh tools/make-args.sh \
 			tools/runner-flags.awk

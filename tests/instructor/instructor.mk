@@ -18,7 +18,7 @@ test-instructor-gpu: $(B)/cudalings
 	@bash tests/instructor/gpu.sh
 
 # unit tests of the batch (with tests/instructor/fake-grader) and scaffold.c, with the grader's objects
-INSTRUCTOR_TEST_OBJS := $(B)/tests/instructor/unit.o $(B)/tests/instructor/batch.o
+INSTRUCTOR_TEST_OBJS := $(B)/tests/instructor/outputs.o $(B)/tests/instructor/batch.o
 
 $(B)/tests/instructor-unit: $(INSTRUCTOR_TEST_OBJS) $(CUDALINGS_OBJS) $(HARNESS_HOST_OBJS)
 	$(call msg,LINK,$@)

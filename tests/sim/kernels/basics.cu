@@ -1,4 +1,4 @@
-// Kernels for the simulator's unit tests (tests/sim/test_sim.c): barriers,
+// Kernels for the simulator's unit tests (tests/sim/semantics.c): barriers,
 // shared memory, atomics, warp functions. Each extern "C" function runs one
 // kernel end to end and returns the CUDA error, so the tests stay in C.
 #include <cuda_runtime.h>

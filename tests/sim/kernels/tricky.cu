@@ -1,4 +1,4 @@
-// Sources that a naive <<< >>> rewriter gets wrong; tests/sim/test_rewrite.c
+// Sources that a naive <<< >>> rewriter gets wrong; tests/sim/rewrite.c
 // checks what this computes. The line marked line_probe is one whose number the
 // test expects back from __LINE__.
 #include <cuda_runtime.h>

@@ -1,4 +1,4 @@
-/* Helpers shared by the simulator's Criterion tests (no tests of its own). */
+/* Helpers shared by the simulator's Criterion tests (sim_test.h; no tests of its own). */
 #include <stdio.h>
 #include <string.h>
 

@@ -7,7 +7,7 @@
 # with OUT set also writes $OUT/budgets-vs-gpu.md. A measurement, not a test.
 set -u
 cd "$(dirname "$0")/.."
-. tests/gpu/lib.sh
+. tests/lib.sh
 gpu_build build/cudalings sim || exit 3
 g=build/cudalings
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)

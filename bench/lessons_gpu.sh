@@ -11,15 +11,14 @@
 # measurement, not a test; exits 3 without a GPU. About 5 minutes.
 set -u
 cd "$(dirname "$0")/.."
-. tests/gpu/lib.sh
+. tests/lib.sh
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
 	echo "lessons_gpu: no GPU here" >&2
 	exit 3
 fi
 gpu_build build/cudalings sim || exit 3
 g=build/cudalings
-raw=$(mktemp -d)
-trap 'rm -rf "$raw"' EXIT
+raw=$tmp
 
 # grade KIND EXERCISE FILE: the JSON verdict, on the GPU with timing, kept in $raw
 n=0

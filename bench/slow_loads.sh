@@ -7,7 +7,7 @@
 set -u
 out=${1:?usage: bench/slow_loads.sh OUT}
 mkdir -p "$out"
-. tests/gpu/lib.sh
+. tests/lib.sh
 gpu_build build/cudalings || exit 1
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 for f in solutions/transpose_coarse.cu bench/slow_loads/step_of_blockdim_y.cu; do

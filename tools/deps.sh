@@ -11,7 +11,7 @@
 # `make tui`, `make test` and .ci/run.
 set -u
 want=${1:-build}
-# a machine that carries its libraries elsewhere (tests/gpu/lib.sh) says so
+# a machine that carries its libraries elsewhere (tests/lib.sh's gpu_build) says so
 [ -n "${CUDALINGS_SKIP_DEPS:-}" ] && exit 0
 build_packages="build-essential binutils pkg-config libcjson-dev libncurses-dev libmd4c-dev libseccomp-dev"
 test_packages="libcriterion-dev tmux python3"

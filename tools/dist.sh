@@ -49,7 +49,7 @@ source_files() {
 	{
 		files Makefile README.md workbook.json .gitignore slides harness grader common lib sim tui demos \
 			tests/tests.mk tests/unit tests/sim/kernels tests/sim/sim_test.h tests/sim/*.c tests/tui/unit \
-			tests/tui/fixtures/*.json tests/tui/fixtures/*.txt tests/corpus tests/lib tests/student-copy.sh tests/run-suite.sh tests/report.sh \
+			tests/tui/fixtures/*.json tests/tui/fixtures/*.txt tests/corpus tests/lib tests/lib.sh tests/student-copy.sh tests/run-suite.sh tests/report.sh \
 			tools/deps.sh tools/make-args.sh \
 			tools/runner-flags.awk
 		python3 tools/lesson-figures.py --cited

@@ -15,7 +15,8 @@
 # A measurement, not a test; exits 3 without a GPU or ncu. About 3 minutes.
 set -u
 cd "$(dirname "$0")/../.."
-. tests/gpu/lib.sh
+. tests/lib.sh
+gpu_env
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
 	echo "memory_map: no GPU here" >&2
 	exit 3
@@ -24,8 +25,7 @@ ncu=$(command -v ncu || echo "$(dirname "$(command -v nvcc)")/ncu")
 [ -x "$ncu" ] || { echo "memory_map: no ncu beside nvcc" >&2; exit 3; }
 out=build/memory-map
 mkdir -p "$out"
-raw=$(mktemp -d)
-trap 'rm -rf "$raw"' EXIT
+raw=$tmp
 
 nvcc -std=c++17 -O3 -arch=sm_90 -o "$out/hierarchy" bench/memory_map/hierarchy.cu || exit 1
 "$out/hierarchy" >"$raw/hierarchy.md" || exit 1

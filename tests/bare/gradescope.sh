@@ -12,12 +12,9 @@
 # default 1500) bounds it.
 set -u
 cd "$(dirname "$0")/../.."
-repo=$PWD
+source tests/lib.sh
 limit=${BARE_LIMIT:-1500}
 name=${BARE_EXERCISE:-col_sums}
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "  ok   $*"; }
-bad() { failed=$((failed + 1)); echo "  BAD  $*"; }
 . tests/bare/root.sh
 bare_skip_unless_able
 [ -x build/cudalings ] || { echo "bare-gradescope: build/cudalings is not built (make)"; exit 1; }
@@ -74,5 +71,4 @@ graded "$repo/solutions/$name.cu" full
 build/cudalings starter "$name" >"$work/starter.cu"
 graded "$work/starter.cu" partial
 
-echo "bare-gradescope: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish bare-gradescope

@@ -53,7 +53,7 @@ bare_cleanup() {
 bare_make_root() {
 	work=$(mktemp -d /tmp/cudalings-bare.XXXXXX)
 	root=$work/root
-	trap bare_cleanup EXIT
+	when_finished bare_cleanup
 	trap 'exit 124' TERM
 	if ! debootstrap --variant=minbase bookworm "$root" "$bare_mirror" >"$work/debootstrap.log" 2>&1; then
 		tail -20 "$work/debootstrap.log"

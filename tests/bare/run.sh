@@ -17,12 +17,9 @@
 # BARE_MIRROR picks the Debian mirror. The root is tests/bare/root.sh's.
 set -u
 cd "$(dirname "$0")/../.."
-repo=$PWD
+source tests/lib.sh
 source tests/workbook-copy.sh
 limit=${BARE_LIMIT:-2400}
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "  ok   $*"; }
-bad() { failed=$((failed + 1)); echo "  BAD  $*"; }
 . tests/bare/root.sh
 bare_skip_unless_able
 
@@ -116,5 +113,4 @@ if [ -n "$cuda" ] && [ -x "$cuda/bin/nvcc" ]; then
 else
 	echo "bare: make test with a CUDA toolkit is skipped: this machine has none (/usr/local/cuda/bin/nvcc) to lend the root"
 fi
-echo "bare: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish bare

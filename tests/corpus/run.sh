@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 backend=${BACKEND:-sim}
 out=build/tests/corpus
-passed=0 failed=0
+source tests/lib.sh
 nvcc=${CUDALINGS_NVCC:-$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })}
 gpu=no
 if [ "$backend" = gpu ]; then
@@ -40,5 +40,4 @@ for f in tests/corpus/*.cu; do
 	fi
 done
 [ -n "$nvcc" ] || echo "corpus: no nvcc here: compiled on the simulator only"
-echo "corpus: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish corpus

@@ -10,7 +10,7 @@ if ! command -v nvcc >/dev/null && ! [ -x /usr/local/cuda/bin/nvcc ]; then
 	exit 77
 fi
 export PATH=$PATH:/usr/local/cuda/bin
-passed=0 failed=0
+source tests/lib.sh
 if build/cudalings check --compile-only; then
 	passed=$((passed + 1))
 else
@@ -18,8 +18,6 @@ else
 fi
 # the runner's GPU sources, which only a GPU machine builds otherwise (harness/timing_ways.cu is GPU only,
 # harness/runner_sim.cu the simulator's)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 flags="$(sh tools/runner-flags.sh NVCC_FLAGS) $(sh tools/runner-flags.sh RUNNER_INCLUDES) -Xcompiler $(sh tools/runner-flags.sh OPENMP)"
 for f in harness/runner.cu harness/runner_case.cu harness/runner_rounds.cu harness/runner_timed.cu harness/timing_ways.cu; do
 	# shellcheck disable=SC2086 # the flags are words, as harness/runner.mk says
@@ -31,5 +29,4 @@ for f in harness/runner.cu harness/runner_case.cu harness/runner_rounds.cu harne
 		failed=$((failed + 1))
 	fi
 done
-echo "compile: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish compile

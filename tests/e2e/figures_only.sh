@@ -10,8 +10,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 g=build/cudalings
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source tests/lib.sh
 # a student's object for the simulator's runner, as a grading builds it
 { cat solutions/tile_transpose.cu; echo "// figures_only $$"; } >"$tmp/tile_transpose.cu"
 $g grade tile_transpose --file "$tmp/tile_transpose.cu" --backend sim --no-timing --json >"$tmp/grade.json" 2>&1 ||

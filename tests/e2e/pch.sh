@@ -7,8 +7,7 @@
 # compile's own command line, run again with -H, must name the .gch first.
 set -u
 cd "$(dirname "$0")/../.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source tests/lib.sh
 { cat solutions/col_sums.cu; echo "// pch $$ $(date +%N)"; } >"$tmp/col_sums.cu"
 build/cudalings grade col_sums --file "$tmp/col_sums.cu" --backend sim >"$tmp/grade.log" 2>&1 ||
 	{ echo "pch: FAIL: the solution did not pass: $(cat "$tmp/grade.log")"; exit 1; }

@@ -5,10 +5,8 @@
 # Without a terminal, no control codes. Needs no GPU; nothing timed is asserted.
 set -u
 cd "$(dirname "$0")/../.."
+source tests/lib.sh
 source tests/proc.sh
-passed=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 pty=tests/e2e/pty_run.py
 # a student's make, not a sub-make of make test's: no jobserver to find, no "make[1]:" in its words
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -16,8 +14,8 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 # under which the grader rightly draws no progress line)
 export BACKEND=sim NO_COLOR=1 TERM=xterm
 
-# check WHAT STATUS WANT_STATUS OUTPUT REGEX...: the status, and each REGEX (a leading ! wants no match)
-check() {
+# check_output WHAT STATUS WANT_STATUS OUTPUT REGEX...: the status, and each REGEX (a leading ! wants no match)
+check_output() {
 	local what=$1 status=$2 want=$3 out=$4 bad=""
 	shift 4
 	[ "$status" = "$want" ] || bad="status $status, not $want"
@@ -29,11 +27,9 @@ check() {
 		fi
 	done
 	if [ -z "$bad" ]; then
-		passed=$((passed + 1))
-		echo "  ok   $what"
+		ok "$what"
 	else
-		failed=$((failed + 1))
-		printf '  BAD  %s: %s\n%s\n' "$what" "$bad" "$(cat -v <<<"$out" | tail -c 3000)"
+		bad "$what: $bad" "$(cat -v <<<"$out" | tail -c 3000)"
 	fi
 }
 
@@ -50,47 +46,39 @@ CU
 esc=$'\033'
 
 out=$(python3 $pty -- make --no-print-directory grade EX=col_sums FILE=solutions/col_sums.cu)
-check "a pass: status 0, the stages and the cases on one line, then the verdict" $? 0 "$out" \
+check_output "a pass: status 0, the stages and the cases on one line, then the verdict" $? 0 "$out" \
 	"compiling solutions/col_sums.cu…" "${esc}\[K  running 8 cases: case 8 of 8, [0-9]+x[0-9]+…" \
 	"PASS  all 8 cases correct" "!make(\[[0-9]+\])?: "
 # every case line the report prints is counted in its verdict, and the JSON has as many
 lines=$(grep -c '^  case ' <<<"$(tr -d '\r' <<<"$out" | sed "s/.*${esc}\[K//")")
-check "the verdict counts the case lines it prints" "$lines" 8 "$out"
+check_output "the verdict counts the case lines it prints" "$lines" 8 "$out"
 
 out=$(python3 $pty -- make --no-print-directory grade EX=col_sums FILE="$tmp/zero.cu")
-check "a fail: make exits 1 as the grader does, with no line of make's own" $? 1 "$out" \
+check_output "a fail: make exits 1 as the grader does, with no line of make's own" $? 1 "$out" \
 	"FAIL  at correctness" "more hints, one at a time: build/cudalings hint col_sums" "!make(\[[0-9]+\])?: " "!Error 1"
 
 out=$(python3 $pty -- make --no-print-directory grade EX=nosuch)
-check "a usage error: make exits 2, the grader's message only" $? 2 "$out" "there is no exercise 'nosuch'" \
+check_output "a usage error: make exits 2, the grader's message only" $? 2 "$out" "there is no exercise 'nosuch'" \
 	"!make(\[[0-9]+\])?: \*\*\*"
 
 before=$(find build -name '*.tmp-*' | sort)
 out=$(python3 $pty --interrupt-on 'case 1 of 8' -- make --no-print-directory grade EX=col_sums FILE="$tmp/endless.cu")
 status=$?
-check "Ctrl-C in mid-case: interrupted, status 130, no line of make's" "$status" 130 "$out" "${esc}\[Kinterrupted" \
+check_output "Ctrl-C in mid-case: interrupted, status 130, no line of make's" "$status" 130 "$out" "${esc}\[Kinterrupted" \
 	"!make(\[[0-9]+\])?: " "!FAIL"
-# the runner of this grading: the one loading the object built from endless.cu, polled for 5 s at most
-runners() {
-	local src
-	src=$(grep -lF "\"$tmp/endless.cu\"" build/sim/sub/col_sums-*/col_sums.sim.cpp 2>/dev/null | head -1)
-	[ -n "$src" ] && proc_find "runner/col_sums .*--student $PWD/${src%/*}/" || true
-}
-for _ in $(seq 50); do [ -z "$(runners)" ] && break; sleep 0.1; done
-check "Ctrl-C: no runner left" "$(runners)" "" ""
+# the runner of this grading: the one loading the object built from endless.cu
+proc_none_left "Ctrl-C" proc_sim_runners col_sums "$tmp/endless.cu"
 # a Ctrl-C while the object is being built leaves no half-made file (other suites may build beside us)
 touch "$tmp/endless.cu"
 out=$(python3 $pty --interrupt-on 'compiling' -- build/cudalings grade col_sums --file "$tmp/endless.cu")
-check "Ctrl-C while compiling: interrupted, status 130" $? 130 "$out" "interrupted"
+check_output "Ctrl-C while compiling: interrupted, status 130" $? 130 "$out" "interrupted"
 left() { comm -13 <(echo "$before") <(find build -name '*.tmp-*' | sort) | grep /col_sums; }
-for _ in $(seq 50); do [ -z "$(left)" ] && break; sleep 0.1; done
-check "Ctrl-C while compiling: no half-made file" "$(left)" "" ""
+check_output "Ctrl-C while compiling: no half-made file" "$(wait_until 5 prints_nothing left; left)" "" ""
 
 # no terminal: the same verdict, no control code, the status still the grader's
 out=$(make --no-print-directory grade EX=col_sums FILE="$tmp/nosuch.cu" 2>&1)
-check "no terminal, a bad file: status 2, no make line" $? 2 "$out" "cannot read" "!make(\[[0-9]+\])?: \*\*\*"
+check_output "no terminal, a bad file: status 2, no make line" $? 2 "$out" "cannot read" "!make(\[[0-9]+\])?: \*\*\*"
 out=$(make --no-print-directory grade EX=col_sums FILE=solutions/col_sums.cu 2>&1)
-check "no terminal: no control codes" $? 0 "$out" "PASS  all 8 cases" "!$esc"
+check_output "no terminal: no control codes" $? 0 "$out" "PASS  all 8 cases" "!$esc"
 
-echo "terminal: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish terminal

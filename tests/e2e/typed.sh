@@ -6,7 +6,7 @@
 # with their diagnoses, a check that disagrees with its launcher's types is
 # named, and workbook.json refuses a pointer that is no buffer type.
 set -u
-source "$(dirname "$0")/../instructor/lib.sh"
+cd "$(dirname "$0")/../.." && source tests/lib.sh
 g=$repo/build/cudalings
 export CUDALINGS_WORKBOOK=tests/typed/workbook.json
 

@@ -13,8 +13,7 @@ import json, sys
 skip = set(sys.argv[1].split())
 print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["name"] not in skip))' "$mutated")
 # the two side by side: this is make test's longest suite, and the rest of the suites wait on it at the end
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source tests/lib.sh
 build/cudalings check --mutants $mutated >"$tmp/mutants" 2>&1 &
 mutants_pid=$!
 out=$(build/cudalings check $rest 2>&1)

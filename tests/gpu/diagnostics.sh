@@ -11,7 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 what=${1:-all}
-. tests/gpu/lib.sh
+. tests/lib.sh
 gpu_build build/cudalings sim || { echo "diagnostics: cannot build"; exit 3; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || { echo "diagnostics: no GPU here"; exit 3; }
 g=build/cudalings

@@ -6,7 +6,7 @@
 # prints what it saw; with OUT set, also writes it to $OUT/host-memory.txt.
 set -u
 cd "$(dirname "$0")/../.."
-. tests/gpu/lib.sh
+. tests/lib.sh
 gpu_build build/cudalings || { echo "host-memory: cannot build the grader"; exit 3; }
 {
 	nvcc -std=c++17 -arch=sm_90 -o /tmp/host_memory tests/gpu/host_memory.cu && /tmp/host_memory

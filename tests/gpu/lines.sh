@@ -6,7 +6,7 @@
 # tests/gpu/run.sh.
 set -u
 cd "$(dirname "$0")/../.."
-. tests/gpu/lib.sh
+. tests/lib.sh
 gpu_build build/cudalings || { echo "lines: cannot build the grader"; exit 3; }
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 command -v ncu >/dev/null || [ -x "$(dirname "$(command -v nvcc)")/ncu" ] || echo "lines: no ncu beside nvcc: the heat map will say so"

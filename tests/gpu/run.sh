@@ -13,7 +13,7 @@
 # "grades typed edits demos adversarial corpus lines", all by default.
 set -u
 cd "$(dirname "$0")/../.."
-. tests/gpu/lib.sh
+. tests/lib.sh
 gpu_build build/cudalings || { echo "test-gpu: cannot build the grader"; exit 3; }
 g=build/cudalings
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || { echo "test-gpu: no GPU here"; exit 3; }

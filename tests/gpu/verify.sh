@@ -9,7 +9,7 @@
 #   PARTS="probe grades" BUDGET=300 bash tests/gpu/verify.sh
 set -u
 cd "$(dirname "$0")/../.."
-. tests/gpu/lib.sh
+. tests/lib.sh
 start=$(date +%s)
 deadline=$((start + ${BUDGET:-520}))
 left() { echo $((deadline - $(date +%s))); }
@@ -18,7 +18,7 @@ o=/tmp/verify
 rm -rf "$o"
 mkdir -p "$o"
 final=${OUT:-/tmp}
-trap 'tar -C /tmp -czf "$final/verify.tgz" verify' EXIT
+when_finished 'tar -C /tmp -czf "$final/verify.tgz" verify'
 export OUT=$o
 stamp() { echo "== $1 at +$(($(date +%s) - start)) s, $(left) s left"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

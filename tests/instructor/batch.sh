@@ -6,7 +6,7 @@
 # machine itself (dying graders, retries, odd files, Slurm's steps) is unit
 # tested with a stand-in grader in tests/instructor/batch.c.
 set -u
-. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 . "$(dirname "$0")/../proc.sh"
 g=$repo/build/cudalings
 class=$tmp/class
@@ -52,7 +52,7 @@ ls "$tmp/env"/*.json >/dev/null 2>&1 && bad "a row was recorded in a broken envi
 # a live batch is named; one killed with -9 leaves rows that the next one goes on from
 "$g" batch col_sums "$class" --out "$tmp/out" --backend sim >"$tmp/first.log" 2>&1 &
 first=$!
-for _ in $(seq 100); do grep -q '^pid ' "$tmp/out/.lock" 2>/dev/null && break; sleep 0.1; done
+wait_until 10 grep -q '^pid ' "$tmp/out/.lock" 2>/dev/null
 expect 2 "another batch is writing to .*: process $first on $(hostname), started " -- \
 	"$g" batch col_sums "$class" --out "$tmp/out" --backend sim
 kill -9 "$first"
@@ -61,8 +61,6 @@ expect 0 "taking .* over from process $first on $(hostname)" -- "$g" batch col_s
 expect 0 "^s3,pass,.*,yes" -- cat "$tmp/out/gradebook.csv"
 [ ! -s "$tmp/out/.lock" ] && ok || bad "the batch left its record in the lock: $(cat "$tmp/out/.lock")"
 # the graders of the killed batch died with it
-sleep 1
-proc_find "$class/s" >/dev/null && bad "a grading of the killed batch is still running" || ok
+wait_until 10 ! proc_find "$class/s" >/dev/null && ok || bad "a grading of the killed batch is still running"
 
-echo "batch: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish batch

@@ -5,7 +5,7 @@
 # the shipped references). Long (about 75 s of two cores, plus the copy):
 # `make test-long` runs it, not `make test`.
 set -u
-. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 
 export DIST_GPU_ARCHS=90
 expect 0 "dist: .*cudalings.tar.gz" -- tools/dist.sh "$tmp/dist"

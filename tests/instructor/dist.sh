@@ -7,7 +7,7 @@
 # writes the results.json of a submission. Needs no GPU; with nvcc the GPU
 # reference objects are checked too (one architecture, to be quick).
 set -u
-. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 
 export DIST_GPU_ARCHS=90
 exercises=$(build/cudalings list --json | python3 -c '

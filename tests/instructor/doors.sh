@@ -6,7 +6,7 @@
 # student sees from a batch (the gradebook's message, Gradescope's results)
 # holds a path of the instructor's machine. On the simulator; no GPU.
 set -u
-. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 g=$repo/build/cudalings
 ex=col_sums
 cd "$tmp"

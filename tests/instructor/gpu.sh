@@ -5,9 +5,7 @@
 # leaderboard, the slow variant failing at performance. With OUT set, the
 # gradebook and two results.json are copied there.
 set -u
-. "$(dirname "$0")/lib.sh"
-
-. tests/gpu/lib.sh
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 gpu_build build/cudalings || exit 3
 gpus=$(nvidia-smi -L | grep -c '^GPU ') || { echo "gpu: no GPU here"; exit 3; }
 

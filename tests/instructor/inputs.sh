@@ -7,7 +7,7 @@
 # list and grade with exit 2, naming the item and the case. On the
 # simulator; no GPU.
 set -u
-. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 g=$repo/build/cudalings
 ex=col_sums
 

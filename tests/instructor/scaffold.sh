@@ -4,7 +4,7 @@
 # an edit that did not happen is never reported as written. Needs no GPU and
 # compiles nothing; a few seconds.
 set -u
-. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 g=$repo/build/cudalings
 
 book=$tmp/book

@@ -12,7 +12,7 @@
 # them); without either it says why and skips. Long: `make test-long` runs
 # it, not `make test`. SLURM_TEST_STUDENTS=N grades a smaller class.
 set -u
-. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 students=${SLURM_TEST_STUDENTS:-200}
 limit_s=${SLURM_TEST_LIMIT_S:-2400}
 g=$repo/build/cudalings
@@ -33,26 +33,26 @@ cluster=$tmp/cluster
 mkdir -p "$cluster/state" "$cluster/spool" "$cluster/munge"
 chmod 700 "$cluster/munge"
 daemons=()
+pidfiles=("$cluster/slurmd.pid" "$cluster/slurmctld.pid" "$cluster/munge/munged.pid")
+daemons_gone() {
+	local pidfile
+	for pidfile in "${pidfiles[@]}"; do
+		[ -s "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null && return 1
+	done
+	return 0
+}
 stop_cluster() {
 	# the jobs first, then the daemons this test started, each by its own pid
 	[ -f "$cluster/slurm.conf" ] && SLURM_CONF=$cluster/slurm.conf timeout 20 scancel --user=root 2>/dev/null
-	for pidfile in "$cluster/slurmd.pid" "$cluster/slurmctld.pid" "$cluster/munge/munged.pid"; do
+	for pidfile in "${pidfiles[@]}"; do
 		[ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
 	done
-	for _ in $(seq 50); do
-		alive=0
-		for pidfile in "$cluster/slurmd.pid" "$cluster/slurmctld.pid" "$cluster/munge/munged.pid"; do
-			[ -s "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null && alive=1
-		done
-		[ $alive = 0 ] && break
-		sleep 0.2
-	done
-	for pidfile in "$cluster/slurmd.pid" "$cluster/slurmctld.pid" "$cluster/munge/munged.pid"; do
+	wait_until 10 daemons_gone
+	for pidfile in "${pidfiles[@]}"; do
 		[ -s "$pidfile" ] && kill -9 "$(cat "$pidfile")" 2>/dev/null
 	done
-	rm -rf "$tmp"
 }
-trap stop_cluster EXIT
+when_finished stop_cluster
 trap 'exit 130' INT TERM
 
 # two free ports for the controller and the node
@@ -100,11 +100,8 @@ EOF
 export SLURM_CONF=$cluster/slurm.conf
 slurmctld -i || skip "slurmctld does not start: $(tail -3 "$cluster/slurmctld.log")"
 slurmd -N localhost || skip "slurmd does not start: $(tail -3 "$cluster/slurmd.log")"
-for _ in $(seq 100); do
-	sinfo --noheader --format=%t 2>/dev/null | grep -q idle && break
-	sleep 0.2
-done
-sinfo --noheader --format=%t | grep -q idle || skip "the node never became idle: $(sinfo 2>&1 | tail -2)"
+node_idle() { sinfo --noheader --format=%t 2>/dev/null | grep -q idle; }
+wait_until 20 node_idle || skip "the node never became idle: $(sinfo 2>&1 | tail -2)"
 echo "slurm: a cluster of one node ($cpus CPUs, $memory_mb MB) on ports $ctld_port and $slurmd_port"
 
 # ------------------------------------------------------------ a class of 200

@@ -6,7 +6,7 @@
 # not there) and check every result file; then resume, interrupt and time
 # out a batch. Needs no GPU. About 30 s, 20 of them one hanging kernel.
 set -u
-. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." && . tests/lib.sh
 g=$repo/build/cudalings
 
 # ------------------------------------------------------------ a copy of the workbook
@@ -193,30 +193,19 @@ mkdir -p "$tmp/slow"
 cp "$class/h15_oli.cu" "$tmp/slow/"
 expect 0 "fail at error .*not final" -- "$g" batch scale "$tmp/slow" --out "$tmp/slow-out" --timeout 10
 expect 0 "took longer than 10 s" -- cat "$tmp/slow-out/h15_oli.json"
-for _ in $(seq 50); do runners_left || break; sleep 0.1; done
-if runners_left; then
-	bad "a runner outlived its stopped grading"
-else
-	ok
-fi
+wait_until 5 ! runners_left && ok || bad "a runner outlived its stopped grading"
 
 # interrupted: Ctrl-C stops the gradings and keeps what was done
 cp "$class/r01_ada.cu" "$tmp/slow/"
 "$g" batch scale "$tmp/slow" --out "$tmp/int-out" --jobs 1 >"$tmp/int.log" 2>&1 &
 batch=$!
-for _ in $(seq 50); do
-	[ -e "$tmp/int-out/.work/h15_oli.stdout" ] && break
-	sleep 0.2
-done
-sleep 1
 # the check for runners left behind sees one while it runs
-runners_left && ok || bad "no runner of the hanging kernel seen while the batch runs"
+wait_until 30 runners_left && ok || bad "no runner of the hanging kernel seen while the batch runs"
 kill -INT "$batch"
 wait "$batch"
 status=$?
-sleep 0.5
 if [ "$status" = 130 ] && grep -q "interrupted" "$tmp/int.log" && ! [ -e "$tmp/int-out/h15_oli.json" ] &&
-	! runners_left; then
+	wait_until 5 ! runners_left; then
 	ok
 else
 	bad "an interrupted batch: status $status, $(cat "$tmp/int.log")"

@@ -9,7 +9,7 @@
 # Ends with "diagrams: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
-. tests/lessons/lib.sh
+. tests/lib.sh
 
 check() {
 	python3 - "$1" tui/doc.c <<'PY'

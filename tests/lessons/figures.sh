@@ -8,7 +8,7 @@
 # Ends with "figures: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
-. tests/lessons/lib.sh
+. tests/lib.sh
 # a fresh copy of the lessons, the bench files and the tool
 fresh() {
 	rm -rf "$tmp/w"

@@ -8,7 +8,7 @@
 # first tier of its diagnosis. Ends with "hints: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
-. tests/lessons/lib.sh
+. tests/lib.sh
 
 check() {
 	python3 - "$1" <<'PY'

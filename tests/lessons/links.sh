@@ -8,7 +8,7 @@
 # Ends with "links: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
-. tests/lessons/lib.sh
+. tests/lib.sh
 
 if ! bash tools/dist.sh --list >"$tmp/shipped" 2>"$tmp/err"; then
 	cat "$tmp/err"

@@ -15,7 +15,7 @@
 # on` must each be caught. Ends with "order: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
-. tests/lessons/lib.sh
+. tests/lib.sh
 
 check() {
 	python3 - "$1" "$2" <<'PY'

@@ -16,7 +16,7 @@
 # Ends with "solutions: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.."
-. tests/lessons/lib.sh
+. tests/lib.sh
 
 check() {
 	python3 - "$1" "$2" "$3" <<'PY'

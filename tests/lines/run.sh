@@ -9,9 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 g=$PWD/build/cudalings
 backend=${1:-sim}
-passed=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source tests/lib.sh
 for f in tests/lines/*.cu tests/adversarial/fast_matrix_add_float4.cu tests/adversarial/fast_sum_reduction_shuffles.cu; do
 	ex=$(sed -n 's|.*#include "cudalings/\(.*\)\.h".*|\1|p' "$f" | head -1)
 	"$g" grade "$ex" --file "$f" --backend "$backend" --lines --json >"$tmp/report.json" 2>"$tmp/err"

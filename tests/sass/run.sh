@@ -9,9 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 g=$PWD/build/cudalings
 backend=${1:-sim}
-passed=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source tests/lib.sh
 nvcc=${CUDALINGS_NVCC:-$(command -v nvcc || { [ -x /usr/local/cuda/bin/nvcc ] && echo /usr/local/cuda/bin/nvcc; })}
 if [ -z "$nvcc" ]; then
 	echo "sass: no nvcc here: only its absence is checked"
@@ -62,19 +60,6 @@ sys.exit(0 if ok else 1)' "$tmp/r.json"; then
 	fi
 fi
 
-# expect STATUS PATTERN -- command...
-expect() {
-	local want=$1 pattern=$2 out status
-	shift 3
-	out=$("$@" 2>&1)
-	status=$?
-	if [ "$status" = "$want" ] && grep -qE -- "$pattern" <<<"$out"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		printf 'FAIL: %s\n  wanted status %s and /%s/, got %s:\n%s\n' "$*" "$want" "$pattern" "$status" "$out"
-	fi
-}
 f=tests/lines/transpose_two_ways.cu
 expect 0 "machine code of .* for sm_80" -- "$g" sass transpose --file tests/adversarial/fast_transpose_swizzled.cu \
 	--arch sm_80

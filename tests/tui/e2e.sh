@@ -6,10 +6,8 @@
 # 80x24, resizing, a student copy with no solutions, ASCII, and the ways
 # the workbook ends.  UPDATE_GOLDEN=1 rewrites the golden screens.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmux.sh"
 
-work=$(mktemp -d /tmp/cudalings-tui-e2e.XXXXXX)
-trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/edits"
 env="CUDALINGS_GRADER='$repo/tests/tui/fake-cudalings' EDITOR='$repo/tests/tui/scripted-editor' EDITS='$work/edits'"
 
@@ -110,8 +108,8 @@ loop_at() {
 	keys Escape
 	wait_for "grading row_sums cancelled"
 	golden 16-cancelled
-	sleep 0.2
-	check "the hung grader is gone" "! kill -0 $pid 2>/dev/null || grep -q '^State:.*Z' /proc/$pid/status"
+	hung_grader_gone() { ! kill -0 "$pid" 2>/dev/null || grep -q '^State:.*Z' "/proc/$pid/status"; }
+	check "the hung grader is gone" "wait_until 5 hung_grader_gone"
 
 	echo "== $size: a compile error shows its line"
 	printf '__global__ void row_sums()\n{\n    int r = 0 SYNTAX\n}\n' > "$wb/exercises/row_sums.cu"
@@ -276,15 +274,7 @@ for how in Escape q Q C-c; do
 	esac
 	[ "$how" = Escape ] && { wait_for "grading row_sums cancelled"; keys Q; }
 	wait_for "[exited"
-	gone=
-	for _ in $(seq 50); do
-		if ! proc_group "$pid" >/dev/null; then
-			gone=1
-			break
-		fi
-		sleep 0.1
-	done
-	check "after $how in mid-grade, the grader ($pid) and its group are gone" "[ -n '$gone' ]"
+	check "after $how in mid-grade, the grader ($pid) and its group are gone" "wait_until 5 ! proc_group $pid >/dev/null"
 done
 
 echo "== colours, unless NO_COLOR"
@@ -304,4 +294,4 @@ start "$wb" "$env TERM=dumb"
 wait_for "[exited 128]"
 check "a terminal that cannot move the cursor is refused" "screen | grep -q \"fatal: the terminal type 'dumb' cannot move the cursor\""
 
-finish
+finish tui

@@ -7,13 +7,11 @@
 # grader's messages hold random inputs and change as the workbook grows, so
 # this walk checks what must be on the screen rather than whole screens.
 set -u
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tmux.sh"
 
 grader=$repo/build/cudalings
 [ -x "$grader" ] || { echo "$0: $grader is not built (make)" >&2; exit 1; }
 
-work=$(mktemp -d /tmp/cudalings-tui-walk.XXXXXX)
-trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 wb=$work/wb
 mkdir -p "$wb" "$work/edits"
 # the grader builds into the workbook's build/: the copy starts with the repo's builds (the simulator,
@@ -121,9 +119,10 @@ __global__ void spin(float *s) { volatile float x = 0; for (;;) x += 1; s[0] = x
 void col_sums_launch(const float *a, float *s, int rows, int cols) { spin<<<1, 1>>>(s); }
 CU
 # what of this grading runs: its grader (in the copy) and its runner
+runner() { proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-"; }
 grading() {
 	local p
-	proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" || true
+	runner
 	for p in $(proc_find "grade col_sums --json --progress"); do
 		[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$wb" ] && echo "$p"
 	done
@@ -132,28 +131,16 @@ for how in Escape Q C-c hangup; do
 	start "$wb" "$env"
 	wait_for "of $n done"
 	keys / col_sums Enter c
-	for _ in $(seq 600); do
-		proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null && break
-		sleep 0.1
-	done
-	if ! proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null; then
-		check "the endless kernel's runner started ($how)" false
+	if ! wait_until 60 runner >/dev/null; then
+		bad "the endless kernel's runner started ($how)"
 		continue
 	fi
-	t0=$(date +%s.%N)
 	case $how in
 	hangup) T kill-server ;;	# the terminal closed: SIGHUP
 	Escape) keys Escape; wait_for "grading col_sums cancelled"; keys Q ;;
 	*) keys "$how" ;;
 	esac
-	for _ in $(seq 50); do [ -z "$(grading)" ] && break; sleep 0.1; done
-	t1=$(date +%s.%N)
-	if [ -z "$(grading)" ]; then
-		awk -v how="$how" -v a="$t0" -v b="$t1" 'BEGIN { printf "  ok   %s in mid-grade: nothing left %.1f s later\n", how, b - a }'
-	else
-		check "after $how in mid-grade nothing of the grading runs: $(grading | tr '\n' ' ')" false
-		grading | xargs -r kill -9
-	fi
+	proc_none_left "$how in mid-grade" grading
 done
 
 echo "== a kill -9 of the workbook in mid-compile leaves no compiler behind"
@@ -164,37 +151,14 @@ cp "$wb/exercises/col_sums.cu" "$work/endless.cu"
 printf '#include "cudalings/col_sums.h"\n#include "%s"\n%s\n' "$work/never.h" \
 	'void col_sums_launch(const float *a, float *s, int rows, int cols) {}' >"$wb/exercises/col_sums.cu"
 mark="walk-$$-$RANDOM"
-marked() {
-	local e
-	for e in $(grep -lzx "CUDALINGS_LIFETIME_MARK=$mark" /proc/[0-9]*/environ 2>/dev/null); do
-		echo "${e//[^0-9]/}"
-	done
-}
-helper_waits() {
-	local p
-	for p in $(marked); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = cc1plus ] && return 0
-	done
-	return 1
-}
 start "$wb" "$env CUDALINGS_LIFETIME_MARK=$mark"
 wait_for "of $n done"
 keys / col_sums Enter c
-for _ in $(seq 600); do helper_waits && break; sleep 0.1; done
-check "a compiler's helper waits on the FIFO" helper_waits
-ui=$(for p in $(marked); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = cudalings-tui ] && echo "$p"; done)
+check "a compiler's helper waits on the FIFO" "wait_until 60 proc_compiling $mark"
+ui=$(for p in $(proc_marked "$mark"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = cudalings-tui ] && echo "$p"; done)
 check "the workbook runs: '$ui'" "[ $(wc -w <<<"$ui") = 1 ]"
-t0=$(date +%s.%N)
 kill -9 $ui
-for _ in $(seq 50); do [ -z "$(marked)" ] && break; sleep 0.1; done
-t1=$(date +%s.%N)
-left=$(marked)
-if [ -z "$left" ]; then
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  ok   kill -9 of the workbook in mid-compile: nothing left %.1f s later\n", b - a }'
-else
-	check "kill -9 of the workbook in mid-compile left:$(for p in $left; do printf ' %s(%s)' "$p" "$(cat /proc/$p/comm 2>/dev/null)"; done)" false
-	kill -9 $left 2>/dev/null
-fi
+proc_none_left "kill -9 of the workbook in mid-compile" proc_marked "$mark"
 rm -f "$work/never.h"
 cp "$work/endless.cu" "$wb/exercises/col_sums.cu"	# the endless kernel again, for what follows
 
@@ -207,12 +171,7 @@ T -f /dev/null new-session -d -s tui -x 80 -y 24 -c "$repo" \
 	"env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS TERM=screen LC_ALL=C.UTF-8 NO_COLOR=1 CUDALINGS_ROOT='$wb' $env make --no-print-directory tui"
 wait_for "of $n done" 60
 keys / col_sums Enter c
-for _ in $(seq 600); do
-	proc_find "runner/col_sums .*--student $wb/build/sim/sub/col_sums-" >/dev/null && break
-	sleep 0.1
-done
-check "the endless kernel's runner started under make tui" \
-	"proc_find 'runner/col_sums .*--student $wb/build/sim/sub/col_sums-' >/dev/null"
+check "the endless kernel's runner started under make tui" "wait_until 60 runner >/dev/null"
 # make, the workbook, its grading: each one's CPU ticks when the terminal closes, and when last seen
 declare -A first_ticks last_ticks last_seen
 tick=$(getconf CLK_TCK)
@@ -220,13 +179,12 @@ procs=$(proc_tree "$(T list-panes -t tui -F '#{pane_pid}')")
 ui=$(for p in $procs; do [[ $(cat "/proc/$p/comm" 2>/dev/null) == @(make|cudalings-tui) ]] && echo "$p"; done)
 ui=$(echo $ui)
 check "make and the workbook run in the window: $ui" "[ $(wc -w <<<"$ui") = 2 ]"
-t0=$(date +%s.%N)
+closed=$(date +%s.%N)
 for p in $procs; do
 	proc_stat "$p" && first_ticks[$p]=$((proc_fields[11] + proc_fields[12]))
 done
-T kill-server
-left=
-for _ in $(seq 100); do
+# none_running: each of $procs still there is in $left, its ticks and the time it was seen noted
+none_running() {
 	left=
 	for p in $procs; do
 		if proc_stat "$p"; then
@@ -235,12 +193,11 @@ for _ in $(seq 100); do
 			last_seen[$p]=$(date +%s.%N)
 		fi
 	done
-	[ -z "$left" ] && break
-	sleep 0.1
-done
-t1=$(date +%s.%N)
-if [ -z "$left" ]; then
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  ok   make tui'"'"'s terminal closed: nothing left %.1f s later\n", b - a }'
+	[ -z "$left" ]
+}
+T kill-server
+if wait_until 10 none_running; then
+	awk -v a="$closed" -v b="$(date +%s.%N)" 'BEGIN { printf "  ok   make tui'"'"'s terminal closed: nothing left %.1f s later\n", b - a }'
 else
 	check "make tui's terminal closed: still running 10 s later: $(for p in $left; do tr '\0' ' ' </proc/$p/cmdline; echo; done)" false
 	kill -9 $left 2>/dev/null
@@ -250,7 +207,7 @@ fi
 # runner spins by design until it is stopped)
 for p in "${!last_seen[@]}"; do
 	[ -n "${first_ticks[$p]:-}" ] && [[ " $ui " == *" $p "* ]] || continue
-	spun=$(awk -v a="$t0" -v b="${last_seen[$p]}" -v used=$((last_ticks[$p] - first_ticks[$p])) -v hz="$tick" \
+	spun=$(awk -v a="$closed" -v b="${last_seen[$p]}" -v used=$((last_ticks[$p] - first_ticks[$p])) -v hz="$tick" \
 		'BEGIN { if (b - a >= 0.5 && used / hz > (b - a) / 10) printf "%.1f s of CPU in %.1f s", used / hz, b - a }')
 	check "process $p spun after its terminal closed: $spun" "[ -z '$spun' ]"
 done
@@ -260,4 +217,4 @@ check "the repo's own exercise is untouched" "[ \"\$(sha1sum < '$repo/exercises/
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" \
 	'BEGIN { printf "grading on the simulator, key to verdict on screen: the starter %.1f s, the fix %.1f s\n", b - a, d - c }'
 
-finish
+finish walk

@@ -5,12 +5,10 @@
 # machine code, from `cudalings sass`, built again only when the file or the
 # width changes), over the TUI's fixture workbook (tests/tui/fixtures/).
 set -u
-source "$(dirname "$0")/../tui/lib.sh"
+source "$(dirname "$0")/../tui/tmux.sh"
 
 grader=$repo/build/cudalings
 [ -x "$grader" ] || { echo "$0: $grader is not built (make)" >&2; exit 1; }
-work=$(mktemp -d /tmp/cudalings-views.XXXXXX)
-trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
 wb=$work/wb
 cp -r "$repo/tests/tui/workbook" "$wb"
 mkdir -p "$wb/.cudalings/reports"
@@ -65,5 +63,4 @@ wait_for "Not measured: on a GPU the figures per line come from Nsight Compute"
 keys q
 keys ?
 wait_for "where the memory time goes, line by line"
-echo "views: $fails failed"
-[ "$fails" = 0 ]
+finish views

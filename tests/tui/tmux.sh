@@ -1,20 +1,21 @@
-# Helpers for driving cudalings-tui in tmux; sourced by the end-to-end scripts.
-# Each script sets $work (a temp dir) before using them.
-
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# tests/tui/tmux.sh — driving cudalings-tui in tmux, on top of tests/lib.sh (which it sources, with
+# tests/proc.sh): a pane of a given size, keys, the screen, golden screens. Sourced by the scripts
+# that test the workbook; $work is their scratch folder (tests/lib.sh's $tmp), the tmux server dies
+# with the script.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+source "$repo/tests/proc.sh"
+work=$tmp
 tui=${CUDALINGS_TUI:-$repo/build/cudalings-tui}
 # the size the next start() opens, WIDTHxHEIGHT; the golden screens of each size live apart
 size=80x24
 golden_root=$repo/tests/tui/golden
-fails=0
 
 [ -x "$tui" ] || { echo "$0: $tui is not built (make build/cudalings-tui)" >&2; exit 1; }
 command -v tmux >/dev/null || { echo "$0: tmux is needed (apt-get install tmux)" >&2; exit 1; }
 
-source "$repo/tests/proc.sh"
-
 session=0
 T() { tmux -S "$work/tmux.$session.sock" "$@"; }
+when_finished 'T kill-server 2>/dev/null'
 
 # start DIR ENV...: run the TUI (or $prog) in DIR in a fresh pane of $size; the
 # shell says how it exited, and stays, so that the screen after it can be read.
@@ -33,25 +34,13 @@ screen() { T capture-pane -p -t tui | sed 's/[[:space:]]*$//'; }
 
 keys() { T send-keys -t tui "$@"; }
 
+shows() { screen | grep -qF -- "$1"; }
+
 # wait_for TEXT [SECONDS]: until the screen shows TEXT (10 s unless told)
 wait_for() {
-	local i
-	for i in $(seq $((${2:-10} * 10))); do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "FAIL: the screen never showed '$1':" >&2
-	screen >&2
-	fails=$((fails + 1))
+	wait_until "${2:-10}" shows "$1" && return 0
+	bad "the screen never showed '$1':" "$(screen)"
 	return 1
-}
-
-check() {
-	if eval "$2"; then
-		return 0
-	fi
-	echo "FAIL: $1" >&2
-	fails=$((fails + 1))
 }
 
 # resize WIDTHxHEIGHT: the pane becomes that size (and $size with it)
@@ -75,8 +64,7 @@ uncut() {
 		else
 			continue
 		fi
-		echo "FAIL: screen $1 at $size cuts line $n: '$line'" >&2
-		fails=$((fails + 1))
+		bad "screen $1 at $size cuts line $n: '$line'"
 	done <"$2"
 }
 
@@ -102,26 +90,15 @@ golden() {
 	uncut "$1" "$work/screen.txt"
 	# what a student copies off the screen must compile: no space that is not a space
 	if grep -q $'\xc2\xa0' "$work/screen.txt"; then
-		echo "FAIL: screen $1 has a no-break space" >&2
-		fails=$((fails + 1))
+		bad "screen $1 has a no-break space"
 	fi
 	if [ -n "${UPDATE_GOLDEN:-}" ]; then
 		mkdir -p "$golden_dir"
 		cp "$work/screen.txt" "$file"
 		echo "  wrote $file"
 	elif ! diff -u "$file" "$work/screen.txt" > "$work/diff.txt" 2>&1; then
-		echo "FAIL: screen $1 differs from $file:" >&2
-		cat "$work/diff.txt" >&2
-		fails=$((fails + 1))
+		bad "screen $1 differs from $file:" "$(cat "$work/diff.txt")"
 	else
-		echo "  ok $1"
+		ok "$1"
 	fi
-}
-
-finish() {
-	if [ "$fails" -ne 0 ]; then
-		echo "$0: $fails check(s) failed" >&2
-		exit 1
-	fi
-	echo "$0: all passed"
 }

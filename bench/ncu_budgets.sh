@@ -9,12 +9,7 @@
 #   bash bench/ncu_budgets.sh   (OUT set: also $OUT/ncu-budgets.md)
 set -u
 cd "$(dirname "$0")/.."
-source tests/gpu/lib.sh
-gpu_build build/cudalings >/dev/null || { echo "cannot build the grader"; exit 3; }
-g=build/cudalings
-tmp=$(mktemp -d)
-trap 'cp "$tmp/workbook.json" workbook.json 2>/dev/null; rm -rf "$tmp"' EXIT
-cp workbook.json "$tmp/workbook.json"
+source bench/ncu_gradings.sh
 names=$(python3 -c 'import json; print(" ".join(i["name"] for i in json.load(open("workbook.json"))["items"] if i.get("budgets_on_gpu")))')
 for n in $names; do
 	for f in solutions/$n.cu solutions/gold/$n.cu $(grep -l "^// exercise: $n\$" tests/adversarial/*.cu tests/redteam/*.cu tests/mistakes/$n/*.cu 2>/dev/null); do
@@ -30,66 +25,13 @@ done >"$tmp/list"
 # the instructor's side of each exercise, built once before the clock matters
 for n in $names; do $g grade "$n" --backend gpu --no-timing --json >/dev/null 2>&1; done
 # 1. correctness and the point, three gradings at a time (--no-timing: the time is make test-gpu's)
-i=0
-while read -r n f expect; do
-	i=$((i + 1))
-	echo "$i $n $f $expect"
-done <"$tmp/list" | xargs -P 3 -L 1 bash -c 'build/cudalings grade "$1" --file "$2" --backend gpu --no-timing --json >'"$tmp"'/$0.json 2>/dev/null; echo "$1 $2 $3" >'"$tmp"'/$0.what'
-summary='
-import glob, json, os, sys
-tmp = sys.argv[1]
-def fig(v):
-    return "-" if v is None else "%.1f" % v
-rows, bad = [], 0
-for w in sorted(glob.glob(tmp + "/*.what"), key=lambda p: int(os.path.basename(p).split(".")[0])):
-    n, f, expect = open(w).read().split()
-    try:
-        r = json.load(open(w[:-5] + ".json"))
-    except Exception:
-        rows.append("| %s | %s | %s | no JSON | | | | | | |" % (n, f, expect)); bad += 1; continue
-    p = r.get("point") or {}
-    fg = r.get("figures") or {}
-    got = "pass" if r["verdict"] == "pass" else next((d["kind"] for d in r["diagnostics"] if d["kind"] in ("uncoalesced", "bank_conflicts")), r["stage"])
-    ok = got == expect and p.get("checked")
-    bad += not ok
-    point = ("by %s, %s kernel%s" % (p["by"], p.get("kernels"), "" if p.get("kernels") == 1 else "s")) if p.get("checked") else "NOT checked: %s" % p.get("why_not")
-    rows.append("| %s | %s | %s | %s%s | %s | %s | %s | %s | %s |" % (n, f, expect, got, "" if ok else " **unexpected**", fig(fg.get("load_sectors_per_request")),
-        fig(fg.get("store_sectors_per_request")), fig(fg.get("sectors_per_request")), fig(fg.get("bank_conflicts_per_request")), point))
-print("| exercise | file | expected | got | load sectors/req | store sectors/req | sectors/req (judged) | bank conflicts/req | point |")
-print("|---|---|---|---|---:|---:|---:|---:|---|")
-print("\n".join(rows))
-print("\n%d files, %d unexpected" % (len(rows), bad))'
-table=$(python3 -c "$summary" "$tmp")
+table=$(ncu_verdicts "$tmp/list")
 # 2. edit to verdict, timed: the naive transpose turned round, and the solutions, with the point and without
-stamp='
-import json, sys, time
-t0 = float(sys.argv[1]); marks = {}
-for line in sys.stdin:
-    try:
-        e = json.loads(line)
-    except Exception:
-        continue
-    if e.get("event") == "stage":
-        marks.setdefault(e["stage"], time.time() - t0)
-marks["end"] = time.time() - t0
-print(" | ".join("%.2f" % marks[k] if k in marks else "-" for k in ("link", "run", "point", "end")))'
-timed="| exercise | file | budgets_on_gpu | grading | compiled s | runner starts s | point starts s | verdict at s | verdict | ratio | message |
-|---|---|---|---|---:|---:|---:|---:|---|---:|---|"
-grade_timed() { # exercise file label
-	for which in first later; do
-		{ cat "$2"; echo "// edit $which $(date +%N)"; } >"$tmp/$1.cu"
-		t0=$(python3 -c 'import time; print(time.time())')
-		cols=$($g grade "$1" --file "$tmp/$1.cu" --backend gpu --progress --json 2>&1 >"$tmp/out.json" | python3 -c "$stamp" "$t0")
-		row=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); t=r.get("timing") or {}; print("%s | %s | %s" % (r["verdict"] if r["verdict"] == "pass" else "fail at " + str(r["stage"]), "%.2f" % t["ratio"] if t.get("ratio") else "-", r["message"][:140].replace("|", "/")))' "$tmp/out.json" 2>/dev/null)
-		timed="$timed
-| $1 | $2 | $3 | $which | $cols | ${row:-error} |"
-	done
-}
 for pass in on off; do
-	[ $pass = off ] && sed -i '/"budgets_on_gpu": true,/d' workbook.json
+	[ $pass = off ] && budgets_off
 	for n in $names; do
-		grade_timed $n solutions/$n.cu $pass
-		[ -f tests/mistakes/$n/naive_coalesced_writes.cu ] && grade_timed $n tests/mistakes/$n/naive_coalesced_writes.cu $pass
+		grade_timed $n solutions/$n.cu $pass first later
+		[ -f tests/mistakes/$n/naive_coalesced_writes.cu ] && grade_timed $n tests/mistakes/$n/naive_coalesced_writes.cu $pass first later
 	done
 done
 cp "$tmp/workbook.json" workbook.json

@@ -15,14 +15,7 @@
 #   bash bench/ncu_point_cost.sh   (OUT set: also $OUT/ncu-point-cost.md)
 set -u
 cd "$(dirname "$0")/.."
-source tests/gpu/lib.sh
-gpu_build build/cudalings >/dev/null || { echo "cannot build the grader"; exit 3; }
-g=build/cudalings
-tmp=$(mktemp -d)
-trap 'cp "$tmp/workbook.json" workbook.json 2>/dev/null; rm -rf "$tmp"' EXIT
-# a run cut short (timeout) still puts workbook.json back: section 2 takes budgets_on_gpu out a while
-trap 'exit 1' TERM INT
-cp workbook.json "$tmp/workbook.json"
+source bench/ncu_gradings.sh
 names="tile_transpose transpose transpose_coarse"
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'; }
 [ -n "${OUT:-}" ] && exec > >(tee "$OUT/ncu-point-cost.md")
@@ -48,70 +41,17 @@ transpose tests/mistakes/transpose/naive_coalesced_writes.cu uncoalesced
 transpose tests/mistakes/transpose/tile_without_padding.cu bank_conflicts
 LIST
 t0=$EPOCHREALTIME
-awk '{ print NR, $0 }' "$tmp/list" | xargs -P 3 -L 1 bash -c \
-	'timeout 30 build/cudalings grade "$1" --file "$2" --backend gpu --no-timing --json >'"$tmp"'/$0.json 2>/dev/null; echo "$1 $2 $3" >'"$tmp"'/$0.what'
+verdicts=$(ncu_verdicts "$tmp/list")
 t1=$EPOCHREALTIME
-verdicts=$(python3 - "$tmp" <<'PY'
-import glob, json, os, sys
-tmp = sys.argv[1]
-def fig(v):
-    return "-" if v is None or v < 0 else "%.1f" % v
-rows, bad = [], 0
-for w in sorted(glob.glob(tmp + "/*.what"), key=lambda p: int(os.path.basename(p).split(".")[0])):
-    n, f, expect = open(w).read().split()
-    try:
-        r = json.load(open(w[:-5] + ".json"))
-    except Exception:
-        rows.append("| %s | %s | %s | no JSON **unexpected** | | | | |" % (n, f, expect)); bad += 1; continue
-    p, fg = r.get("point") or {}, r.get("figures") or {}
-    got = "pass" if r["verdict"] == "pass" else next((d["kind"] for d in r.get("diagnostics", []) if d["kind"] in ("uncoalesced", "bank_conflicts")), "fail at %s" % r.get("stage"))
-    named = {"uncoalesced": "sectors", "bank_conflicts": "bank conflicts"}.get(expect)
-    ok = got == expect and p.get("checked") and (not named or (r.get("stage") == "performance" and named in r.get("message", "")))
-    bad += not ok
-    point = ("by %s, %s kernel(s)" % (p.get("by"), p.get("kernels"))) if p.get("checked") else "NOT checked: %s" % p.get("why_not")
-    rows.append("| %s | %s | %s | %s%s | %s | %s | %s | %s |" % (n, f, expect, got, "" if ok else " **unexpected**",
-        fig(fg.get("sectors_per_request")), fig(fg.get("bank_conflicts_per_request")), point, r.get("message", "")[:90].replace("|", "/")))
-print("| exercise | file | expected | got | sectors/req | bank conflicts/req | point | message |")
-print("|---|---|---|---|---:|---:|---|---|")
-print("\n".join(rows))
-print("\n%d files, %d unexpected" % (len(rows), bad))
-PY
-)
 printf '\n### 1. Verdicts, three gradings at a time, --no-timing (%s s)\n\n%s\n' "$(secs "$t0" "$t1")" "$verdicts"
 fi
 
 # ---------------------------------------------------------------- 2. edit to verdict, one at a time
 if [[ $sections == *" 2 "* ]]; then
-stamp='
-import json, sys, time
-t0 = float(sys.argv[1]); marks = {}
-for line in sys.stdin:
-    try:
-        e = json.loads(line)
-    except Exception:
-        continue
-    if e.get("event") == "stage":
-        marks.setdefault(e["stage"], time.time() - t0)
-marks["end"] = time.time() - t0
-print(" | ".join("%.2f" % marks[k] if k in marks else "-" for k in ("link", "run", "point", "end")))'
-timed="| exercise | file | point | grading | compiled s | runner starts s | point starts s | verdict at s | verdict | point checked | message |
-|---|---|---|---|---:|---:|---:|---:|---|---|---|"
-grade_timed() { # exercise file label first|later…
-	local n=$1 f=$2 label=$3 which
-	shift 3
-	for which in "$@"; do
-		{ cat "$f"; echo "// edit $which $(date +%N)"; } >"$tmp/$n.cu"
-		t0=$(python3 -c 'import time; print(time.time())')
-		cols=$(timeout 20 $g grade "$n" --file "$tmp/$n.cu" --backend gpu --progress --json 2>&1 >"$tmp/out.json" | python3 -c "$stamp" "$t0")
-		row=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); p=r.get("point") or {}; print("%s | %s | %s" % (r["verdict"] if r["verdict"] == "pass" else "fail at " + str(r["stage"]), "yes" if p.get("checked") else "no" if p else "-", r["message"][:110].replace("|", "/")))' "$tmp/out.json" 2>/dev/null)
-		timed="$timed
-| $n | $f | $label | $which | $cols | ${row:-error} |"
-	done
-}
 t0=$EPOCHREALTIME
 for n in $names; do grade_timed $n solutions/$n.cu on first later; done
 for n in tile_transpose transpose; do grade_timed $n tests/mistakes/$n/naive_coalesced_writes.cu on later; done
-sed -i '/"budgets_on_gpu": true,/d' workbook.json
+budgets_off
 for n in $names; do grade_timed $n solutions/$n.cu off later; done
 cp "$tmp/workbook.json" workbook.json
 t1=$EPOCHREALTIME

@@ -15,10 +15,11 @@ for n in $names; do
 	for f in solutions/$n.cu solutions/gold/$n.cu $(grep -l "^// exercise: $n\$" tests/adversarial/*.cu tests/redteam/*.cu tests/mistakes/$n/*.cu 2>/dev/null); do
 		[ -f "$f" ] || continue
 		expect=$(sed -n 's|^// expect: \(.*\)|\1|p' "$f" | head -1)
-		case $f:${expect:-pass} in
+		diagnosis=$(sed -n 's|^// diagnosis: \(.*\)|\1|p' "$f" | head -1)
+		case $f:${expect:-pass}:$diagnosis in
 		solutions/*) echo "$n $f pass" ;;
-		tests/mistakes/*:uncoalesced | tests/mistakes/*:bank_conflicts) echo "$n $f $expect" ;;
-		tests/adversarial/*:pass | tests/redteam/*:pass) echo "$n $f pass" ;;
+		tests/mistakes/*:uncoalesced | tests/mistakes/*:bank_conflicts) echo "$n $f $diagnosis" ;;
+		tests/adversarial/*:pass:* | tests/redteam/*:pass:*) echo "$n $f pass" ;;
 		esac
 	done
 done >"$tmp/list"

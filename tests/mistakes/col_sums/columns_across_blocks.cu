@@ -1,7 +1,7 @@
 // exercise: col_sums
-// expect: uncoalesced
+// expect: performance
+// diagnosis: uncoalesced
 // message: the costliest line is tests/mistakes/col_sums/columns_across_blocks.cu:20
-// stage: performance
 // Right sums, but the columns are dealt out across blocks: thread t of block
 // b takes column t * gridDim.x + b, so the 32 lanes of a warp read columns
 // gridDim.x apart. With one block (gridDim.x = 1) this is the coalesced

@@ -1,7 +1,7 @@
 // exercise: col_sums
-// expect: out_of_bounds
+// expect: run
+// diagnosis: out_of_bounds
 // message: one past the end of
-// stage: run
 // The guard lets col == cols through: that thread reads past the end of a in the
 // last row and writes sums[cols], one past the end. Nothing faults: a GPU passes it.
 #include "cudalings/col_sums.h"

@@ -1,7 +1,7 @@
 // exercise: col_sums
-// expect: uncoalesced
+// expect: performance
+// diagnosis: uncoalesced
 // message: sectors of 32 bytes per request
-// stage: performance
 // Right sums, but the 32 lanes of a warp take columns far apart: every load
 // touches 32 sectors where 4 would do.
 #include "cudalings/col_sums.h"

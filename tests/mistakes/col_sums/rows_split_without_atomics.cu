@@ -1,7 +1,7 @@
 // exercise: col_sums
-// expect: race
+// expect: correctness
+// diagnosis: race
 // message: two blocks write the same element
-// stage: correctness
 // sim-only
 // The rows are split among four blocks in y, and each block stores its partial
 // sum with `=`: the blocks overwrite each other, and whichever runs last wins.

@@ -1,7 +1,7 @@
 // exercise: matmul
-// expect: uninitialized
+// expect: correctness
+// diagnosis: uninitialized
 // message: no thread of its block wrote
-// stage: correctness
 // sim-only
 // A tile that hangs over the edge of A or B is left unfilled there instead of 0.
 #include "cudalings/matmul.h"

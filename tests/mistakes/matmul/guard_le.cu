@@ -1,5 +1,6 @@
 // exercise: matmul
-// expect: out_of_bounds
+// expect: fail
+// diagnosis: out_of_bounds
 // message: one past the end of c
 // col <= n: the thread just past the last column writes the next row's first
 // element, and one past the end of c in the last row.

@@ -1,7 +1,7 @@
 // exercise: matmul
-// expect: race
+// expect: correctness
+// diagnosis: race
 // message: shared-memory word between two barriers
-// stage: correctness
 // No barrier after using the tiles: fast threads load the next tiles over the
 // ones slow threads still read.
 #include "cudalings/matmul.h"

@@ -1,7 +1,7 @@
 // exercise: matrix_add
-// expect: out_of_bounds
+// expect: run
+// diagnosis: out_of_bounds
 // message: one past the end of
-// stage: run
 // <= in the guard: the thread at col == cols of the last row reads and writes one
 // past the end (elsewhere it writes the next row's first element, with the right value).
 #include "cudalings/matrix_add.h"

@@ -1,7 +1,7 @@
 // exercise: matrix_add
-// expect: uncoalesced
+// expect: performance
+// diagnosis: uncoalesced
 // message: sectors of 32 bytes per request
-// stage: performance
 // threadIdx.x picks the row: the 32 threads of a warp touch 32 rows, a sector each.
 #include "cudalings/matrix_add.h"
 

@@ -1,7 +1,7 @@
 // exercise: sliding_average
-// expect: race
+// expect: correctness
+// diagnosis: race
 // message: shared-memory word between two barriers
-// stage: correctness
 // Threads sum their neighbours before the neighbours have loaded them.
 #include "cudalings/sliding_average.h"
 

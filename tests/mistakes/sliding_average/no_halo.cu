@@ -1,7 +1,7 @@
 // exercise: sliding_average
-// expect: uninitialized
+// expect: correctness
+// diagnosis: uninitialized
 // message: no thread of its block wrote
-// stage: correctness
 // sim-only
 // The halo is never loaded: the 3 tile elements on each side are read unwritten.
 #include "cudalings/sliding_average.h"

@@ -1,7 +1,7 @@
 // exercise: sliding_average
-// expect: uninitialized
+// expect: correctness
+// diagnosis: uninitialized
 // message: reads shared memory that no thread of its block wrote
-// stage: correctness
 // sim-only: a GPU leaves the stale tile slots as they were, and synccheck says nothing
 // Threads past the end return before the barrier. That alone is allowed (a
 // GPU releases a barrier that only exited threads hold up, as the simulator

@@ -1,7 +1,7 @@
 // exercise: sliding_average
-// expect: out_of_bounds
+// expect: run
+// diagnosis: out_of_bounds
 // message: past its end
-// stage: run
 // sim-only: memcheck checks shared memory against the block's allocation, rounded up; not run on a GPU yet
 // The tile has room for the left halo only: the threads that load the right
 // halo write past the end of the __shared__ array (nothing faults on a GPU).

@@ -1,7 +1,7 @@
 // exercise: sum_reduction
-// expect: barrier_divergence
+// expect: run
+// diagnosis: barrier_divergence
 // message: every thread of a block must reach
-// stage: run
 // The barrier of each step is inside the if: only the threads that add reach it.
 #include "cudalings/sum_reduction.h"
 

@@ -1,7 +1,7 @@
 // exercise: sum_reduction
-// expect: race
+// expect: correctness
+// diagnosis: race
 // message: shared-memory word between two barriers
-// stage: correctness
 // No barrier between the steps of the tree: a step reads partial sums the
 // previous step has not finished writing.
 #include "cudalings/sum_reduction.h"

@@ -1,7 +1,7 @@
 // exercise: tile_transpose
-// expect: race
+// expect: correctness
+// diagnosis: race
 // message: shared-memory word between two barriers
-// stage: correctness
 // Threads read the tile before the others have written it: no __syncthreads().
 #include "cudalings/tile_transpose.h"
 

@@ -1,7 +1,7 @@
 // exercise: tile_transpose
-// expect: uncoalesced
+// expect: performance
+// diagnosis: uncoalesced
 // message: global stores touch
-// stage: performance
 // No tile on the way out: each thread writes its element straight to its
 // transposed place, so a warp's 32 stores land in 32 rows of out.
 #include "cudalings/tile_transpose.h"

@@ -1,7 +1,7 @@
 // exercise: tile_transpose
-// expect: uninitialized
+// expect: correctness
+// diagnosis: uninitialized
 // message: no thread
-// stage: correctness
 // sim-only
 // Blocks of 32x8 threads, each meant to move four rows of the tile: the
 // write-out loops over them, but the load was left at one row per thread, so

@@ -1,5 +1,6 @@
 // exercise: transpose
-// expect: out_of_bounds
+// expect: fail
+// diagnosis: out_of_bounds
 // message: past the end of out
 // <= on the way out: the thread at x == rows writes past the end of its row,
 // and past the end of out in the last one.

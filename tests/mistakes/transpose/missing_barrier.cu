@@ -1,7 +1,7 @@
 // exercise: transpose
-// expect: race
+// expect: correctness
+// diagnosis: race
 // message: shared-memory word between two barriers
-// stage: correctness
 // The tile is read back before every thread has written its element.
 #include "cudalings/transpose.h"
 

@@ -1,7 +1,7 @@
 // exercise: transpose
-// expect: uncoalesced
+// expect: performance
+// diagnosis: uncoalesced
 // message: global loads touch
-// stage: performance
 // The naive transpose turned round: no tile at all, each thread copies one
 // element, and threadIdx.x walks along a row of out, so the writes are
 // coalesced while a warp's 32 reads go down a column of in, 32 rows apart.

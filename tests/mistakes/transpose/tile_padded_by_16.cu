@@ -1,7 +1,7 @@
 // exercise: transpose
-// expect: bank_conflicts
+// expect: performance
+// diagnosis: bank_conflicts
 // message: bank conflicts per request
-// stage: performance
 // sim-only
 // Padded, but by 16 words: a column of the tile is 48 words a row apart, so
 // 16 of its 32 elements share each bank in use. A 16-way conflict costs 28%

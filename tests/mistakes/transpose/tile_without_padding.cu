@@ -1,7 +1,7 @@
 // exercise: transpose
-// expect: bank_conflicts
+// expect: performance
+// diagnosis: bank_conflicts
 // message: bank conflicts per request
-// stage: performance
 // A 32×32 tile: the warp that reads a column of it hits one bank 32 times.
 #include "cudalings/transpose.h"
 

@@ -1,7 +1,7 @@
 // exercise: transpose
-// expect: untransposed_tile
+// expect: correctness
+// diagnosis: untransposed_tile
 // message: tile of out holds the right values
-// stage: correctness
 // Each tile goes to the transposed block but is written back as it was read.
 #include "cudalings/transpose.h"
 

@@ -140,7 +140,7 @@ watchdog(int fd)
 	int null = open("/dev/null", O_RDWR);
 	for (int i = 0; i < 3 && null >= 0; i++)
 		dup2(null, i);
-	/* tests hold the watchdog here, to show the program waits for it (tests/lib/test_run.c) */
+	/* tests hold the watchdog here, to show the program waits for it (tests/lib/run.c) */
 	const char *pause_ms = getenv("CUDALINGS_WATCHDOG_PAUSE_MS");
 	if (pause_ms)
 		usleep(1000 * atoi(pause_ms));

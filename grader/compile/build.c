@@ -301,7 +301,7 @@ physical_source(const struct exercise *e)
 	return source;
 }
 
-/* Where libseccomp is: a GPU machine may carry Debian's copy in .gpu/ (tests/gpu/lib.sh). */
+/* Where libseccomp is: a GPU machine may carry Debian's copy in .gpu/ (tests/lib.sh's gpu_build). */
 static char *
 seccomp_library(void)
 {

@@ -15,7 +15,7 @@ files=(
 	"sliding_average tests/adversarial/fast_sliding_average_seven_reads.cu"
 	"sliding_average tests/adversarial/fast_sliding_average_shuffles.cu"
 	"sliding_average solutions/sliding_average.cu"
-	"sliding_average tests/wrong/sliding_average/chunk_per_thread.cu"
+	"sliding_average solutions/wrong/sliding_average/chunk_per_thread.cu"
 	"transpose tests/mistakes/transpose/tile_without_padding.cu"
 	"transpose tests/adversarial/fast_transpose_swizzled.cu"
 	"transpose tests/adversarial/fast_transpose_padded_by_8.cu"

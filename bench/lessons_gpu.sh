@@ -42,7 +42,7 @@ while read -r kind name; do
 	case $kind in
 	demo) files=("solutions/$name.cu" demos/"$name"/*.cu) ;;
 	# the slower variants: the wrong files that compute the right thing (a correctness failure has no time)
-	exercise) files=("solutions/$name.cu" $(grep -l '^// expect: performance' tests/wrong/"$name"/*.cu 2>/dev/null)) ;;
+	exercise) files=("solutions/$name.cu" $(grep -l '^// expect: performance' solutions/wrong/"$name"/*.cu 2>/dev/null)) ;;
 	*) continue ;;
 	esac
 	for f in "${files[@]}"; do

@@ -20,7 +20,7 @@ char *root_path(const char *rel);
  * The workbook.json in use, absolute: CUDALINGS_WORKBOOK names one anywhere
  * (a course folder of its own, graded by this checkout's machinery: the root
  * is then the folder with harness/runner.cu), else the root's. Its items'
- * files (solutions/, exercises/, slides/, harness/checks/, tests/wrong/,
+ * files (solutions/, exercises/, slides/, harness/checks/, solutions/wrong/,
  * demos/) are found in workbook_dir(): "" for the root's own, "tests/typed/"
  * inside the root, an absolute "/x/y/" outside it. The caller must not free
  * either.

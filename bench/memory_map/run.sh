@@ -31,7 +31,7 @@ nvcc -std=c++17 -O3 -arch=sm_90 -o "$out/hierarchy" bench/memory_map/hierarchy.c
 "$out/hierarchy" >"$raw/hierarchy.md" || exit 1
 
 # the variants the lessons name that are no demo: EXERCISE@LABEL.cu, as bench/gold/build.sh wants
-cp tests/wrong/col_sums/strided_lanes.cu "$raw/col_sums@strided_lanes.cu"
+cp solutions/wrong/col_sums/strided_lanes.cu "$raw/col_sums@strided_lanes.cu"
 EXERCISES="col_sums tile_transpose transpose sliding_average matmul_naive matmul_registers" \
 	DEMOS="coalescing row_sums naive_transpose memory_map" JOBS=$(nproc) OUT_DIR="$out/gold" \
 	bash bench/gold/build.sh "$raw/col_sums@strided_lanes.cu" >&2 || exit 1

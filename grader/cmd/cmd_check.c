@@ -1,7 +1,7 @@
 /*
  * cudalings check: the workbook is consistent — every lesson there, every
  * solution (and gold solution) passes, every starter fails, every variant in
- * tests/wrong/ fails at the stage it declares, demos compute the right
+ * solutions/wrong/ fails at the stage it declares, demos compute the right
  * result; or, with --compile-only, everything compiles with nvcc; with
  * --mutants, also every mutant of each solution fails (grader/mutants/mutant_check.c).
  */
@@ -57,7 +57,7 @@ marked_word(const char *text, const char *marker)
 
 /*
  * The stage a wrong/ file declares for backend b: "// expect: STAGE", or on
- * a GPU its "// expect-gpu: STAGE" where it has one (a write past a row's
+ * a GPU its "// gpu-expect: STAGE" where it has one (a write past a row's
  * end lands in the next row there); "// sim-only" limits it to the simulator.
  */
 static char *
@@ -68,7 +68,7 @@ declared_stage(const char *path, enum backend b, bool *sim_only)
 		return NULL;
 	/* a race a GPU's timing may hide is checked where it is certain to show */
 	*sim_only = strstr(text, "// sim-only") != NULL;
-	char *stage = b == BACKEND_GPU ? marked_word(text, "// expect-gpu: ") : NULL;
+	char *stage = b == BACKEND_GPU ? marked_word(text, "// gpu-expect: ") : NULL;
 	if (!stage)
 		stage = marked_word(text, "// expect: ");
 	free(text);
@@ -101,11 +101,14 @@ check_grade(const struct exercise *e, const char *file, enum backend b, const ch
 	return status == EXIT_ENVIRONMENT ? -1 : 0;
 }
 
-/* Every .cu in tests/wrong/NAME/ must fail at the stage its "// expect: STAGE" line names. */
+/*
+ * Every .cu in solutions/wrong/NAME/ (the workbook's known-wrong variants, beside the solutions and
+ * written in the lines tests/submissions.sh reads) must fail at the stage its "// expect: STAGE" names.
+ */
 static int
 check_wrong_files(const struct exercise *e, enum backend b, int *failures)
 {
-	char *rel_dir = xasprintf("%stests/wrong/%s", e->dir, e->name), *dir = root_path(rel_dir);
+	char *rel_dir = xasprintf("%ssolutions/wrong/%s", e->dir, e->name), *dir = root_path(rel_dir);
 	DIR *d = opendir(dir);
 	char *names[128];
 	int count = 0, status = 0;

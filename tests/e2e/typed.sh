@@ -13,7 +13,7 @@ export CUDALINGS_WORKBOOK=tests/typed/workbook.json
 # every solution passes and every starter and wrong variant fails where it says
 expect 0 "the workbook is consistent" -- $g check
 expect 0 "histogram +exercise" -- $g list
-wrong=tests/typed/tests/wrong
+wrong=tests/typed/solutions/wrong
 expect 1 "bins\[0\] is [0-9]+: it was updated .* zero an output before adding into it" -- \
 	$g grade histogram --file $wrong/histogram/bins_not_zeroed.cu --backend sim
 expect 1 "share|shared-memory word" -- $g grade histogram --file $wrong/histogram/no_atomics.cu --backend sim

@@ -2,7 +2,7 @@
 # make test-gpu: on a machine with an NVIDIA GPU, grade every solution and
 # every gold solution (must pass; the table shows each one's share of the
 # hardware's limit and its tier), every starter (must fail), every file in
-# tests/wrong/ (must fail at the stage it declares, the slow variants at
+# solutions/wrong/ (must fail at the stage it declares, the slow variants at
 # "performance"), the transpose solution ten times in a row (all must pass),
 # the test course of buffers that are not float32 (tests/typed/), every
 # demo's variants (all must be correct), the adversarial submissions and
@@ -58,10 +58,10 @@ print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |
 		echo "| $ok | $name | $file | $expect | $got | - | - | - | - | - | - | - | - | - |" >>"$results"
 }
 
-# what a wrong file must get on a GPU: its `// expect-gpu: STAGE` where a GPU differs, else its `// expect: STAGE`
+# what a wrong file must get on a GPU: its `// gpu-expect: STAGE` where a GPU differs, else its `// expect: STAGE`
 wrong_expects() {
 	local e
-	e=$(sed -n 's|^// expect-gpu: \([a-z]*\).*|\1|p' "$1" | head -1)
+	e=$(sed -n 's|^// gpu-expect: \([a-z]*\).*|\1|p' "$1" | head -1)
 	[ -n "$e" ] || e=$(sed -n 's|^// expect: \([a-z]*\).*|\1|p' "$1" | head -1)
 	printf '%s\n' "$e"
 }
@@ -77,7 +77,7 @@ for n in $names; do
 	# the gold solution near the hardware's limit: its tier, and its share of the limit in the same rounds
 	[ -f "solutions/gold/$n.cu" ] && grade "$n" "solutions/gold/$n.cu" pass
 	grade "$n" "exercises/$n.cu" fail
-	for w in tests/wrong/"$n"/*.cu; do
+	for w in solutions/wrong/"$n"/*.cu; do
 		[ -e "$w" ] || continue
 		grep -q '^// sim-only' "$w" && continue # a GPU may hide a race by luck of timing
 		grade "$n" "$w" "$(wrong_expects "$w")"
@@ -90,7 +90,7 @@ mkdir -p build/test-gpu
 part typed && for n in $($g list --json | python3 -c 'import json,sys; print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["kind"]=="exercise"))'); do
 	grade "$n" "tests/typed/solutions/$n.cu" pass
 	$g starter "$n" >"build/test-gpu/$n.cu" && grade "$n" "build/test-gpu/$n.cu" fail
-	for w in tests/typed/tests/wrong/"$n"/*.cu; do
+	for w in tests/typed/solutions/wrong/"$n"/*.cu; do
 		[ -e "$w" ] || continue
 		grep -q '^// sim-only' "$w" && continue
 		grade "$n" "$w" "$(wrong_expects "$w")"

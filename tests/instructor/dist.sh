@@ -62,7 +62,7 @@ if grep -rl --include='*.cu' "BEGIN SOLUTION" "$copy" >"$tmp/leaks"; then
 else
 	ok
 fi
-for dir in tests/instructor tests/wrong; do
+for dir in tests/instructor solutions/wrong; do
 	[ ! -e "$copy/$dir" ] && ok || bad "the copy has $dir/, which is the instructor's"
 done
 # of bench/, only the measurements the lessons cite: no scripts, every cited table there

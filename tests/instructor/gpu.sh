@@ -12,7 +12,7 @@ gpus=$(nvidia-smi -L | grep -c '^GPU ') || { echo "gpu: no GPU here"; exit 3; }
 class=$tmp/class
 mkdir -p "$class/dee"
 for s in ann bob cy; do cp solutions/transpose.cu "$class/$s.cu"; done
-cp tests/wrong/transpose/bank_conflicts.cu "$class/dee/transpose.cu"
+cp solutions/wrong/transpose/bank_conflicts.cu "$class/dee/transpose.cu"
 build/cudalings starter transpose >"$class/eve.cu"
 printf 'void transpose_launch(const float *in, float *out, int rows, int cols) { oops }\n' >"$class/fay.cu"
 printf 'ann\tpass\t-\nbob\tpass\t-\ncy\tpass\t-\ndee\tfail\tperformance\neve\tfail\tcorrectness\nfay\tfail\tcompile\n' \

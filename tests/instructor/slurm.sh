@@ -115,7 +115,7 @@ cp solutions/col_sums.cu "$tmp/kinds/right.cu" && add_kind right.cu
 for f in tests/adversarial/fast_col_sums*.cu; do
 	[ -f "$f" ] && cp "$f" "$tmp/kinds/" && add_kind "$(basename "$f")"
 done
-for f in tests/mistakes/col_sums/*.cu tests/wrong/col_sums/*.cu; do
+for f in tests/mistakes/col_sums/*.cu solutions/wrong/col_sums/*.cu; do
 	# a kernel that never ends costs the grader's whole limit: one student has it, below
 	[ -f "$f" ] && [ "$(basename "$f")" != never_ends.cu ] || continue
 	cp "$f" "$tmp/kinds/wrong_$(basename "$f")" && add_kind "wrong_$(basename "$f")"
@@ -142,7 +142,7 @@ for i in $(seq 1 "$students"); do
 	esac
 done
 mkfifo "$class/student_fifo.cu"
-cp tests/wrong/col_sums/never_ends.cu "$class/student_never_ends.cu"
+cp solutions/wrong/col_sums/never_ends.cu "$class/student_never_ends.cu"
 entries=$(ls -A "$class" | wc -l)
 echo "slurm: $entries submissions, $odd odd ones and a FIFO, of ${#kinds[@]} kinds: ${kinds[*]}"
 

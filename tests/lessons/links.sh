@@ -64,8 +64,8 @@ expect 0 " 0 problems" -- check slides
 # a bench file cited by a figure ships
 expect 0 "^bench/" -- grep -m1 "^bench/" "$tmp/shipped"
 mkdir -p "$tmp/bad"
-printf '# b\n\nAs `tests/wrong/col_sums/strided_lanes.cu` shows ([the numbers](bench/nowhere.md)),\nsee MEASUREMENTS.md and the seeds.\n' >"$tmp/bad/b.md"
-expect 1 "b.md:3: names tests/wrong/col_sums/strided_lanes.cu" -- check "$tmp/bad"
+printf '# b\n\nAs `solutions/wrong/col_sums/strided_lanes.cu` shows ([the numbers](bench/nowhere.md)),\nsee MEASUREMENTS.md and the seeds.\n' >"$tmp/bad/b.md"
+expect 1 "b.md:3: names solutions/wrong/col_sums/strided_lanes.cu" -- check "$tmp/bad"
 expect 1 "b.md:3: names bench/nowhere.md" -- check "$tmp/bad"
 expect 1 "b.md:4: 'MEASUREMENTS'" -- check "$tmp/bad"
 expect 1 "b.md:4: 'the seeds'" -- check "$tmp/bad"

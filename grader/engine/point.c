@@ -8,9 +8,8 @@
  * first profiled launch in a process 0.7 s more, a later one 0.13 s
  * (bench/ncu-point-cost-h100.md). So both start while the file compiles, as
  * the graded runner does: the process opens the GPU there too (the context,
- * and what ncu sets up in it), in a timed grading has one launch of the
- * harness's own kernel profiled (--profile-warm-up; its rows are skipped in
- * the log), says HELLO, then waits for a byte before it loads the
+ * and what ncu sets up in it), has one launch of the harness's own kernel
+ * profiled (--profile-warm-up; its rows are skipped in the log), says HELLO, then waits for a byte before it loads the
  * submission. The graded run's timing waits for that HELLO (the runner's
  * --wait-timing, grade.c), so that no profiler works on the GPU while rounds
  * are timed, and the go follows the graded runner's "done", never HELLO's
@@ -23,7 +22,11 @@
  * its kernel, or a kernel its path, by the size, which the workbook states:
  * the point must see the launch whose time was judged), or fewer metrics
  * (the sectors' use, instrumented, is what lets a float4 kernel count as
- * the simulator counts it).
+ * the simulator counts it), or the launch measured before the rounds, with
+ * the go when the plans are written and ncu's end while the rounds run
+ * (0.1 s less from compile to verdict on an H100, and with four gradings
+ * at once 3 of 20 had ncu stopped when the rounds had waited 6 s for it:
+ * bench/point-early-h100.md).
  *
  * Trust: the figures come from ncu's log file, which the ncu front end
  * writes; the profiled process's output is dropped. Only the student's
@@ -46,13 +49,11 @@
 #include "common/root.h"
 
 char **
-point_process_argv(const struct exercise *e, char *const *runner_options, bool warm_up)
+point_process_argv(const struct exercise *e, char *const *runner_options)
 {
 	struct args argv = ARGS_INIT;
 	args_add_all(&argv, runner_options);
-	ARGS_ADD(&argv, "--wait-go", "1");
-	if (warm_up)
-		ARGS_ADD(&argv, "--profile-warm-up", "1");
+	ARGS_ADD(&argv, "--wait-go", "1", "--profile-warm-up", "1");
 	cmdline_add_cases(&argv, e, ARGV_TOOL_TIMED_SIZE, -1, NULL);
 	return args_detach(&argv);
 }
@@ -72,12 +73,9 @@ point_channel(struct child *c, const char *data, size_t n)
 }
 
 static void
-point_start(struct point_run *p, char **argv, int channel_fd, bool warm_up)
+point_start(struct point_run *p, char **argv, int channel_fd)
 {
-	memset(p, 0, sizeof(*p));
 	p->ncu.pid = -1;
-	p->begun = true;
-	p->warm_up = warm_up;
 	char *program = toolchain_cuda_tool("ncu");
 	if (!program) {
 		p->why_not = xstrdup("Nsight Compute (ncu) is not beside nvcc on this machine");
@@ -93,7 +91,7 @@ point_start(struct point_run *p, char **argv, int channel_fd, bool warm_up)
 	p->log = xasprintf("%s/ncu.log", p->dir);
 	char launches[16];
 	/* the student's launch, and the warm-up before it */
-	snprintf(launches, sizeof(launches), "%d", POINT_MAX_KERNELS + (p->warm_up ? 1 : 0));
+	snprintf(launches, sizeof(launches), "%d", POINT_MAX_KERNELS + 1);
 	/* the clocks as they are (METHOD.md, and the timing, leave them alone); the student's launch alone;
 	   no caches flushed before each replay pass: what the budgets count (requests, the sectors and
 	   bank wavefronts they ask for, the bytes of each sector used) is the same in a warm cache or a
@@ -123,8 +121,17 @@ point_begin(struct point_run *p, const struct exercise *e, enum backend backend,
 {
 	if (p->begun || backend != BACKEND_GPU || !e->budgets_on_gpu)
 		return;
-	char **argv = point_process_argv(e, runner_options, timed);
-	point_start(p, argv, channel_fd, timed);
+	memset(p, 0, sizeof(*p));
+	p->begun = true;
+	/* the capture records the launcher's plans for the graded run's cases, and a --no-timing one has no
+	   timed case: the process would replay nothing at the timed size, and ncu measure no kernel (every
+	   such grading on an H100, bench/point-early-h100.md) */
+	if (!timed) {
+		p->why_not = xstrdup("they are measured on the timed case, which a --no-timing grading does not run");
+		return;
+	}
+	char **argv = point_process_argv(e, runner_options);
+	point_start(p, argv, channel_fd);
 	argv_free(argv);
 }
 
@@ -180,11 +187,10 @@ send_go(struct point_run *p)
 }
 
 /*
- * The go only once the process said HELLO. On an H100, a go that came while
- * the process still warmed up (a --no-timing grading's, at the graded run's
- * end) left the student's launch unmeasured every time, the warm-up alone in
- * ncu's log; every go that came after HELLO and the graded rounds had it
- * measured (bench/point-warm-up-h100.md).
+ * The go only once the process said HELLO: before it, it still warms up and
+ * reads no input. (A --no-timing grading's go, which came before HELLO,
+ * once seemed to lose the launch on an H100; the launch was missing from
+ * the plans: point_begin.)
  */
 void
 point_go(struct point_run *p)

@@ -34,7 +34,6 @@ struct point_run {
 	char dir[64];  /* ncu's log lies here: a folder of the grader's, made fresh */
 	char *log;
 	char *why_not; /* set when the point cannot be checked on this machine */
-	bool warm_up;  /* a timed grading's: its process has ncu profile a launch of its own first */
 	bool warm;     /* its process said HELLO: the warm-up is done, and it waits for the go */
 	bool go_sent;
 };
@@ -45,16 +44,17 @@ struct point_run {
  * measuring side of the split exists, the runner with the timed size as a
  * plain case; the one place that changes when it lands.
  */
-char **point_process_argv(const struct exercise *e, char *const *runner_options, bool warm_up);
+char **point_process_argv(const struct exercise *e, char *const *runner_options);
 
 /*
  * On a GPU, for an exercise with budgets_on_gpu (else nothing; once only):
  * start Nsight Compute over point_process_argv, early; channel_fd is the
  * descriptor that process writes its protocol on (read and dropped). When
- * ncu is not beside nvcc, p->why_not says so and nothing starts. `timed`:
- * the grading times the kernel, so the process warms ncu up first (the
- * rounds wait for it, and its go comes after them; a --no-timing grading
- * has no rounds to hide the warm-up behind, nor to space it from the go).
+ * ncu is not beside nvcc, p->why_not says so and nothing starts. The
+ * process warms ncu up first; the rounds wait for it, and its go comes
+ * after them. `timed` false (--no-timing): nothing starts, and the verdict
+ * says the point was not checked: it is measured on the timed case, which
+ * such a grading does not run (the capture records no plan for it).
  */
 void point_begin(struct point_run *p, const struct exercise *e, enum backend backend, char *const *runner_options,
 		 int channel_fd, bool timed);

@@ -349,3 +349,31 @@ Test(point, a_launch_of_more_kernels_than_measured_fails, .timeout = 20)
 	cr_assert(strstr(r.message, "launch fewer kernels"), "%s", r.message);
 	release(&s, &r);
 }
+
+/* --no-timing runs no timed case, and the capture records no plan at its size: no ncu, and the pass says why. */
+Test(point, without_timing_the_point_is_not_checked_and_said_why, .timeout = 20)
+{
+	fake_toolkit("naive");
+	struct session s;
+	struct grade_result r;
+	memset(&r, 0, sizeof(r));
+	r.ncases = 1;
+	r.cases = calloc(1, sizeof(*r.cases));
+	r.cases[0].ran = r.cases[0].passed = true;
+	r.backend = BACKEND_GPU;
+	session_init(&s, &timed_tile, BACKEND_GPU, &r, -1);
+	char *options[] = { "build/runner", "--channel", "123", NULL };
+	struct point_run p;
+	memset(&p, 0, sizeof(p));
+	point_begin(&p, &timed_tile, BACKEND_GPU, options, 123, false);
+	cr_assert(p.begun);
+	cr_assert_not(p.started, "ncu started for a launch that no plan covers");
+	point_finish(&p, &s, verdict_cases_passed(&s));
+	point_release(&p);
+	cr_assert_eq(r.point.state, POINT_NOT_CHECKED);
+	cr_assert(strstr(r.point.why_not, "--no-timing"), "%s", r.point.why_not);
+	verdict_conclude(&s);
+	cr_assert_eq(r.verdict, VERDICT_PASS, "%s", r.message);
+	cr_assert(strstr(r.message, "NOT checked") && strstr(r.message, "--no-timing"), "%s", r.message);
+	release(&s, &r);
+}

@@ -25,7 +25,7 @@ for n in $names; do
 done >"$tmp/list"
 # the instructor's side of each exercise, built once before the clock matters
 for n in $names; do $g grade "$n" --backend gpu --no-timing --json >/dev/null 2>&1; done
-# 1. correctness and the point, three gradings at a time (--no-timing: the time is make test-gpu's)
+# 1. correctness and the point, three gradings at a time, timed (a --no-timing grading measures no point)
 table=$(ncu_verdicts "$tmp/list")
 # 2. edit to verdict, timed: the naive transpose turned round, and the solutions, with the point and without
 for pass in on off; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the point on a GPU (budgets_on_gpu: Nsight Compute over the timed launch, grader/engine/point.c) costs
 # a grading, and that it still judges: on a GPU machine, from the repository's root, after `make all`.
-#  1. the transposes' files graded three at a time (--no-timing): every solution, gold solution and
+#  1. the transposes' files graded three at a time, timed: every solution, gold solution and
 #     legitimate tests/adversarial file passes with its point checked; the naive transpose turned
 #     round fails naming its sectors, the unpadded tile its bank conflicts;
 #  2. edit to verdict, one grading at a time: the solutions (a first grading after make, a later one)
@@ -43,7 +43,7 @@ LIST
 t0=$EPOCHREALTIME
 verdicts=$(ncu_verdicts "$tmp/list")
 t1=$EPOCHREALTIME
-printf '\n### 1. Verdicts, three gradings at a time, --no-timing (%s s)\n\n%s\n' "$(secs "$t0" "$t1")" "$verdicts"
+printf '\n### 1. Verdicts, three gradings at a time (%s s)\n\n%s\n' "$(secs "$t0" "$t1")" "$verdicts"
 fi
 
 # ---------------------------------------------------------------- 2. edit to verdict, one at a time

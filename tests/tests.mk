@@ -14,7 +14,8 @@ TEST_SCRIPTS += tests/layout.sh tests/lessons/figures.sh tests/e2e/cli.sh tests/
 # the lessons' own checks: what they cite ships, diagrams fit, hints in tiers, no solution given away, each after what it builds on
 TEST_SCRIPTS += tests/lessons/links.sh tests/lessons/diagrams.sh tests/lessons/hints.sh tests/lessons/solutions.sh \
 	tests/lessons/order.sh
-TEST_SCRIPTS += tests/e2e/sample.sh tests/e2e/pch.sh tests/e2e/terminal.sh tests/e2e/figures_only.sh tests/e2e/noop.sh
+TEST_SCRIPTS += tests/e2e/sample.sh tests/e2e/pch.sh tests/e2e/terminal.sh tests/e2e/figures_only.sh tests/e2e/noop.sh \
+	tests/e2e/frontend_cache.sh
 
 # Valid CUDA syntax (tests/corpus/): each file is a program that checks its own
 # results, built through the simulator's rewriter here; tests/corpus/run.sh

@@ -4,7 +4,8 @@
 # same) and the builds `make test` made before the scripts started — the
 # simulator, every exercise's runner and judge, the harness's objects — with
 # their times kept, so that the grader in the copy finds them up to date and
-# compiles only what the script changes. workbook_files REPO lists those files.
+# compiles only what the script changes; nvcc's cached judgements are shared
+# with REPO. workbook_files REPO lists those files.
 
 # workbook_files REPO: the workbook's files, NUL-separated and relative to REPO: those git tracks (and
 # those it would), or, where REPO is no git checkout or git is not installed (a bare machine, a copy
@@ -37,4 +38,8 @@ workbook_copy() {
 			cp -a "$repo/build/$part" "$dest/build/$part"
 		fi
 	done
+	# nvcc's judgements of files, keyed by what nvcc read (grader/compile/frontend_cache.c): shared, not
+	# copied, so that a file the repo's suites graded is not read by nvcc again in the copy, nor the reverse
+	mkdir -p "$repo/build/cache"
+	ln -s "$(cd "$repo/build/cache" && pwd)" "$dest/build/cache"
 }

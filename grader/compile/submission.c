@@ -210,7 +210,10 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 				/* -cuda: cudafe++ on the host side (a __device__ function called from the launcher
 				   is refused there: -ptx, the device side alone, took it), cicc and ptxas on the
 				   device side, no host compile; -O0, for only its errors count (bench/nvcc-frontend.md) */
-				ARGS_ADD(&fe, "-cuda", "-Xcicc", "-O0", "-Xptxas", "-O0", "-o", "/dev/null", nvcc_source);
+				ARGS_ADD(&fe, "-cuda", "-Xcicc", "-O0", "-Xptxas", "-O0");
+				/* what it read, for frontend_cache.c: an accepted file is not read again until one changes */
+				s->frontend_deps = xasprintf("%s.fe.d", s->object);
+				ARGS_ADD(&fe, "-MD", "-MF", s->frontend_deps, "-o", "/dev/null", nvcc_source);
 				s->frontend_argv = args_detach(&fe);
 			}
 		}
@@ -483,6 +486,7 @@ submission_release(struct student_build *s)
 		close(s->dir_lock);
 	argv_free(s->compile_argv);
 	argv_free(s->frontend_argv);
+	free(s->frontend_deps);
 	argv_free(s->scan_argv);
 	free(s->source);
 	free(s->dir);

@@ -27,6 +27,7 @@ struct student_build {
 	char **compile_argv;  /* NULL when the object is up to date */
 	char *compile_line;   /* the command as remembered for the cache */
 	char **frontend_argv; /* sim: nvcc's front end over the same file, when nvcc is here; else NULL */
+	char *frontend_deps;  /* the list of files it read (-MD), which frontend_cache.c remembers */
 	char **scan_argv;     /* sim: the preprocessor's list of what the original file includes */
 	char *nvcc_link;      /* a plain-named link nvcc reads the file through, when its name would trip nvcc */
 	int dir_lock;         /* held while this grading uses `dir`; -1 when not */

@@ -22,6 +22,7 @@
 #include "grader/engine/capture.h"
 #include "lib/exit.h"
 #include "grader/engine/diagnose.h"
+#include "grader/compile/frontend_cache.h"
 #include "grader/compile/inspect.h"
 #include "grader/engine/timelimit.h"
 #include "lib/run.h"
@@ -176,6 +177,8 @@ frontend_refused(struct grade_state *g)
 	g->frontend_running = false;
 	bool refused = !child_succeeded(&g->frontend) && !g->frontend.timed_out;
 	g->nvcc_accepted = child_succeeded(&g->frontend);
+	if (g->nvcc_accepted)
+		frontend_cache_remember(&g->b);
 	if (refused) {
 		/* the object g++ made stays stale, so the next grading asks nvcc again */
 		char *cmdfile = xasprintf("%s/%s.cmd", workbook_root(), g->b.object);
@@ -233,7 +236,10 @@ stage_compile(struct grade_state *g)
 	struct spawn_options compile_options = { .cwd = workbook_root(), .timeout_s = timelimit_compile(),
 						  .memory_limit = memlimit_compile(), .out = SPAWN_CAPTURE,
 						  .err = SPAWN_TO_STDOUT, .clean_on_exit = true };
-	if (g->b.frontend_argv && g->b.compile_argv && !g->o->skip_frontend) {
+	/* nvcc's front end runs unless it accepted this file before, reading the same files (frontend_cache.c) */
+	if (g->b.frontend_argv && g->b.compile_argv && !g->o->skip_frontend && frontend_cache_accepts(&g->b)) {
+		g->nvcc_accepted = true;
+	} else if (g->b.frontend_argv && g->b.compile_argv && !g->o->skip_frontend) {
 		g->frontend = (struct child){ .label = "nvcc" };
 		g->frontend_running = child_spawn(&g->frontend, g->b.frontend_argv, &compile_options) == 0;
 	}

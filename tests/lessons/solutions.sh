@@ -100,8 +100,14 @@ def holds(piece, line):
     return len(piece) >= 5 and len(piece) >= 0.6 * len(line) and run_of(piece, line)
 
 def shown(piece, sources):
-    """piece is already in the student's hands: in the starter, or in a demo's code shown before."""
-    return any(run_of(piece, s) for s in sources)
+    """piece is already in the student's hands: in the starter, or in a demo's code shown before.
+    sources is their lines' tokens as one text (runs_text): a run of tokens is a substring there."""
+    return " %s " % " ".join(piece) in sources if piece else bool(sources)
+
+def runs_text(lines):
+    """Token lists as one text in which run_of(piece, line) for some line is `" " + " ".join(piece) + " "`
+    occurring: no token holds whitespace, so a token never matches in part, nor a run across lines."""
+    return "\n".join(" %s " % " ".join(line) for line in lines)
 
 names = [i["name"] for i in workbook]
 exercises, problems, compared = [], 0, 0
@@ -119,7 +125,7 @@ for position, item in enumerate(workbook):
                 if f.is_file():
                     code += f.read_text().splitlines()
     sources = [normalize(l, macros) for l in code] + [normalize(re.sub(r"^\s*(/?\*+|//)", "", l).replace("//", ""), macros) for l in code]
-    exercises.append((position, item["name"], lines, macros, sources))
+    exercises.append((position, item["name"], lines, macros, runs_text(sources)))
 for position, item in enumerate(workbook):
     lesson = slides / Path(item.get("lesson", "")).name
     if not item.get("lesson") or not lesson.is_file():

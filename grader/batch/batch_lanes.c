@@ -174,14 +174,14 @@ batch_set_up_lanes(struct batch *b)
  * workbook's folder). The workbook is named to it: a grading in the class folder finds it all the same.
  */
 static int
-spawn_on_lane(struct batch *b, struct lane *lane, struct child *c, char **argv, const char *cwd)
+spawn_on_lane(struct batch *b, struct lane *lane, struct child *c, char **argv, const char *cwd, double timeout_s)
 {
 	char *device = lane->device ? xasprintf("CUDA_VISIBLE_DEVICES=%s", lane->device) : NULL;
 	char *root = xasprintf("CUDALINGS_ROOT=%s", workbook_root());
 	const char *env[] = { b->lanes_env, root, device, NULL };
 	/* its own group: the terminal's Ctrl-C reaches the batch, which stops the gradings itself */
 	struct spawn_options o = { .cwd = cwd ? cwd : workbook_root(), .env = env, .out = SPAWN_CAPTURE,
-				   .err = SPAWN_CAPTURE, .output_cap = GRADE_OUTPUT_CAP, .timeout_s = b->o->timeout_s };
+				   .err = SPAWN_CAPTURE, .output_cap = GRADE_OUTPUT_CAP, .timeout_s = timeout_s };
 	*c = (struct child){ .label = "grader" };
 	int status = child_spawn(c, argv, &o);
 	free(device);
@@ -198,7 +198,7 @@ start_grading(struct batch *b, struct lane *lane, struct child *c, int index)
 	char *folder = xstrndup(s->path, s->shown_at - 1);
 	char *argv[] = { b->grader, "grade", b->e->name, "--file", s->path + s->shown_at, "--json", "--backend",
 			 (char *)build_backend_name(b->o->backend), NULL };
-	int spawned = spawn_on_lane(b, lane, c, argv, folder);
+	int spawned = spawn_on_lane(b, lane, c, argv, folder, b->o->timeout_s);
 	free(folder);
 	if (spawned)
 		return -1;
@@ -241,15 +241,19 @@ probe(struct batch *b, struct lane *lane)
 	char *starter_argv[] = { b->grader, "starter", b->e->name, NULL };
 	char *grade_argv[] = { b->grader, "grade", b->e->name, "--file", path, "--json", "--backend",
 			       (char *)build_backend_name(b->o->backend), NULL };
+	/* the starter is given more time than a student: on a loaded machine a starter stopped at a tight
+	   --timeout would stop the whole batch as a broken environment (tests/instructor/walk.sh's 10 s, at
+	   a load of 35, did) */
+	double limit = 3 * b->o->timeout_s < 60 ? 60 : 3 * b->o->timeout_s;
 	struct child c;
-	if (spawn_on_lane(b, lane, &c, starter_argv, NULL) || child_wait(&c) != 0 ||
+	if (spawn_on_lane(b, lane, &c, starter_argv, NULL, limit) || child_wait(&c) != 0 ||
 	    write_file_atomic(path, c.output.data, c.output.len)) {
 		char *said = complaint(&c);
 		why = xasprintf("cannot make the starter of %s: %s", b->e->name, said);
 		free(said);
 	}
 	child_release(&c);
-	if (!why && !spawn_on_lane(b, lane, &c, grade_argv, NULL)) {
+	if (!why && !spawn_on_lane(b, lane, &c, grade_argv, NULL, limit)) {
 		child_wait(&c);
 		cJSON *grade = verdict_of(&c);
 		const char *stage = batch_row_text(grade, "stage", "");

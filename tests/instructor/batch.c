@@ -192,6 +192,17 @@ Test(batch, a_grading_past_the_limit_is_stopped_and_not_final)
 	cr_assert(line_has("bob", ",yes"));
 }
 
+Test(batch, the_starter_probed_after_a_stopped_grading_has_more_time_than_a_student)
+{
+	put(class_dir, "ann.cu", "HANG\n");
+	/* a loaded machine: the starter's own grading outruns the students' 1 s */
+	setenv("FAKE_STARTER_SLEEP", "2", 1);
+	int status = run(1, 1);
+	unsetenv("FAKE_STARTER_SLEEP");
+	cr_assert_eq(status, 0, "a slow starter is no broken environment");
+	cr_assert(line_has("ann", "took longer than 1 s"));
+}
+
 Test(batch, a_file_the_grader_alone_cannot_grade_is_a_row_while_the_starter_grades)
 {
 	put(class_dir, "ann.cu", "EXIT 3 the simulator cannot run a grid-wide cooperative group: grade this on a GPU\n");

@@ -28,10 +28,10 @@
 #include <vector>
 
 extern "C" {
-#include "cases.h"
-#include "gpu_open.h"
-#include "plan.h"
-#include "sandbox.h"
+#include "harness/cases.h"
+#include "harness/gpu_open.h"
+#include "harness/plan.h"
+#include "harness/sandbox.h"
 }
 
 static struct run_config cfg;

@@ -1,4 +1,4 @@
-#include "cases.h"
+#include "harness/cases.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rng.h"
+#include "harness/rng.h"
 
 static int
 parse_dims(const char *text, int *dims)

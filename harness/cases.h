@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "check.h"
+#include "harness/check.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /* Declaring a case's buffers: their shape, type and the range inputs are drawn from. */
-#include "check.h"
+#include "harness/check.h"
 
 #include <stdbool.h>
 #include <stdio.h>

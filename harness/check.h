@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 #include <math.h>
-#include "dtype.h"
-#include "protocol.h"
+#include "harness/dtype.h"
+#include "harness/protocol.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,8 +8,8 @@
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
-#include "gpu_open.h"
-#include "protocol.h"
+#include "harness/gpu_open.h"
+#include "harness/protocol.h"
 
 __global__ static void
 gpu_open_touch(unsigned char *p)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cases.h"
+#include "harness/cases.h"
 
 static int
 judge_case(const struct run_config *cfg, int index)

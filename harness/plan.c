@@ -4,7 +4,7 @@
  * process repeats before it trusts a byte of it. Plain C, no CUDA: the
  * grader links it too.
  */
-#include "plan.h"
+#include "harness/plan.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

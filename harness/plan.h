@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "protocol.h"
+#include "harness/protocol.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -12,7 +12,7 @@
 #define CUDALINGS_PROTOCOL_H
 
 #include <stdint.h>
-#include "dtype.h"
+#include "harness/dtype.h"
 
 #define PROTO_MAGIC 0x43554c47u /* "CULG" */
 /* The kernel the point's runner has Nsight Compute profile before its go (harness/gpu_open.cu), by name

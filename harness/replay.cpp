@@ -20,8 +20,8 @@
 #include <vector>
 
 extern "C" {
-#include "plan.h"
-#include "replay.h"
+#include "harness/plan.h"
+#include "harness/replay.h"
 }
 
 static CUlibrary library;

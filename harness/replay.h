@@ -9,7 +9,7 @@
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 
-#include "cases.h"
+#include "harness/cases.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,7 @@
 
 #include <math.h>
 #include <stdint.h>
-#include "dtype.h"
+#include "harness/dtype.h"
 
 /* The runner draws the timed rounds' inputs on the device, bit for bit as the judge does on the host. */
 #if defined(__CUDACC__) || defined(__CUDASIM__)

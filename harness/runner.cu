@@ -25,13 +25,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner.h"
+#include "harness/runner.h"
 extern "C" {
-#include "sandbox.h"
+#include "harness/sandbox.h"
 }
 #ifndef __CUDASIM__
-#include "gpu_open.h"
-#include "replay.h"
+#include "harness/gpu_open.h"
+#include "harness/replay.h"
 #endif
 
 /* the process's state (harness/runner.h says what each is) */

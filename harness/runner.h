@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 extern "C" {
-#include "cases.h"
+#include "harness/cases.h"
 }
 
 /* Defined by the exercise's generated glue: the reference solution's launcher, and the name of the student's. */

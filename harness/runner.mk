@@ -41,5 +41,6 @@ HOST_CFLAGS := -std=gnu11 -O2 -g
 HOST_CXXFLAGS := -std=gnu++17 -O2 -g
 # The harness's threads: compiled and linked with it (nvcc passes it on with -Xcompiler).
 OPENMP := -fopenmp
-# Where a runner's own sources find their headers (the grader writes BUILD_DIR/gen/).
-RUNNER_INCLUDES := -Iharness -I$(BUILD_DIR)/gen
+# Where a runner's own sources find their headers: the root, for they name them from it ("harness/check.h"),
+# and BUILD_DIR/gen/, which the grader writes. Never a submission's: its compile has its own path.
+RUNNER_INCLUDES := -I. -I$(BUILD_DIR)/gen

@@ -17,12 +17,12 @@
 #include <string.h>
 #include <vector>
 
-#include "runner.h"
+#include "harness/runner.h"
 extern "C" {
-#include "rng.h"
+#include "harness/rng.h"
 }
 #ifndef __CUDASIM__
-#include "replay.h"
+#include "harness/replay.h"
 #endif
 
 /*

@@ -12,10 +12,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "runner.h"
+#include "harness/runner.h"
 extern "C" {
-#include "rng.h"
-#include "stats.h"
+#include "harness/rng.h"
+#include "harness/stats.h"
 }
 
 bool

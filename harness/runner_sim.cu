@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner.h"
+#include "harness/runner.h"
 extern "C" {
-#include "rng.h"
+#include "harness/rng.h"
 }
 
 static void

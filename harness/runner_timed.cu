@@ -12,12 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner.h"
+#include "harness/runner.h"
 extern "C" {
-#include "stats.h"
+#include "harness/stats.h"
 }
 #ifndef __CUDASIM__
-#include "timing_ways.h"
+#include "harness/timing_ways.h"
 #endif
 
 struct clocks {

@@ -9,7 +9,7 @@
  * happened instead of "it crashed".
  */
 #define _GNU_SOURCE /* the registers in ucontext_t */
-#include "sandbox.h"
+#include "harness/sandbox.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -24,7 +24,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "cases.h"
+#include "harness/cases.h"
 
 struct refusal {
 	int nr;

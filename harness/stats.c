@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "harness/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,14 +5,14 @@
  * on the same kernel in the same process so that the wrong figure stands
  * beside the right one.
  */
-#include "timing_ways.h"
+#include "harness/timing_ways.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 extern "C" {
-#include "stats.h"
+#include "harness/stats.h"
 }
 
 enum {

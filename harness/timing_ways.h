@@ -8,7 +8,7 @@
 #define CUDALINGS_TIMING_WAYS_H
 
 #include <cuda_runtime.h>
-#include "protocol.h"
+#include "harness/protocol.h"
 
 struct timing_ways_kernel {
 	void (*launch)(void *ctx); /* queue one launch of the kernel, nothing more */

@@ -3,9 +3,10 @@
 # - no file of code longer than 600 lines, but for the exceptions named below,
 #   each with its reason (an exception no longer needed is a failure too);
 # - every include names its folder from the root ("harness/protocol.h"), so a
-#   reader and the compiler find it the same way; harness/, sim/ and any .cu
-#   may name their own folder's headers alone (they are also compiled for
-#   runners and as submissions, where the root is not on the include path);
+#   reader and the compiler find it the same way; sim/ and any .cu may name
+#   their own folder's headers alone (they are also compiled as submissions,
+#   where the root is not on the include path), and a check the check it
+#   builds on (of its own workbook, which may lie outside this root);
 # - the layers: lib/ includes nothing of the project, common/ only lib/, the
 #   workbook (tui/) nothing of the grader, the simulator or the harness, the
 #   simulator and the harness nothing of the grader or the workbook, the grader
@@ -67,17 +68,15 @@ for path in sorted(set(LONG) - set(files)):
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SOURCE = re.compile(r"\.(c|h|cpp|cc|cu|cuh|inc|hpp)$")
 tops = {f.split("/")[0] for f in files if "/" in f}
-# made by the build, found under build/ by their folder there
-GENERATED = {"grader/runner_mk.h"}
+# made by the build, found under build/ by their folder there; bench/gold/build.sh's plan of the benchmark
+GENERATED = {"grader/runner_mk.h", "plan.inc"}
 # folders compiled where the root is not on the include path: their own headers by name alone
-OWN_BY_NAME = ("harness/", "sim/")
+OWN_BY_NAME = ("sim/",)
+# a check includes the check it builds on beside it ("transpose.cpp"): the one of its own workbook
+# (harness/checks/ under the workbook's folder), which "harness/checks/transpose.cpp" would not find
+CHECKS = re.compile(r"(^|/)harness/(checks|physical)/[^/]+\.cpp$")
 # files that name headers otherwise, and why
 UNQUALIFIED = {
-    "harness/checks/": "an exercise's check is compiled with harness/ on its path (RUNNER_INCLUDES), "
-                       "as make new writes it and instructors know it: \"check.h\"",
-    "harness/physical/": "compiled as the checks are (RUNNER_INCLUDES)",
-    "tests/typed/harness/checks/": "checks of a test workbook, compiled as the checks are",
-    "bench/gold/": "built by bench/gold/build.sh with the runner's include path",
     "tests/adversarial/": "hostile submissions: what they try to include is the test",
     "tests/redteam/": "hostile submissions: what they try to include is the test",
     "tests/sim/aarch64/": "cross-compiled by tests/sim/aarch64/run.sh with sim/include only",
@@ -96,6 +95,8 @@ for path in sorted(f for f in files if SOURCE.search(f)):
         if "/" not in h and (path.startswith(OWN_BY_NAME) or path.endswith(".cu")) \
                 and os.path.isfile(os.path.join(here, h)):
             continue    # a .cu is built as a submission is: its own folder beside it, not the root
+        if "/" not in h and CHECKS.search(path) and h.endswith(".cpp") and os.path.isfile(os.path.join(here, h)):
+            continue    # a check on the check it builds on, of its own workbook
         if h.split("/")[0] in tops and os.path.isfile(h):
             continue
         bad.append(f'{path} includes "{h}": name it from the root ("{os.path.normpath(os.path.join(here, h))}")'
@@ -138,11 +139,6 @@ for path in sorted(f for f in files if SOURCE.search(f) and f.split("/")[0] in a
         if not allowed[folder](h):
             bad.append(f"{path} includes {h}: {folder}/ may not")
 
-# harness/ is on a runner's include path: a header named as a system one would shadow it
-for path in sorted(f for f in files if f.startswith("harness/") and f.endswith(".h")):
-    name = os.path.basename(path)
-    if any(os.path.exists(os.path.join(d, name)) for d in ("/usr/include", "/usr/include/x86_64-linux-gnu")):
-        bad.append(f"{path} has a system header's name: <{name}> would find it")
 
 # ---------------------------------------------------------------- circles between objects
 objs = sorted(o for folder in ("lib", "common", "grader", "tui")

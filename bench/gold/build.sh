@@ -33,7 +33,7 @@ compile_one() {
 	objcopy --redefine-sym "${ex}_launch=${label}__${ex}_launch" -G "${label}__${ex}_launch" "$obj.raw.o" "$obj.o"
 }
 for n in $names; do
-	g++ -std=gnu++17 -O2 -fopenmp -Iharness -Ibuild/gen -c "harness/checks/$n.cpp" -o "$out/obj/check_$n.raw.o"
+	g++ -std=gnu++17 -O2 -fopenmp -I. -Ibuild/gen -c "harness/checks/$n.cpp" -o "$out/obj/check_$n.raw.o"
 	objcopy --redefine-sym "check_definition=check__$n" "$out/obj/check_$n.raw.o" "$out/obj/check_$n.o"
 	objects+=("$out/obj/check_$n.o")
 	compile "solutions/$n.cu" ref "$n"
@@ -49,7 +49,7 @@ for d in ${DEMOS:-}; do
 	check=$(python3 -c 'import json, sys
 print(next(i.get("check", i["name"]) for i in json.load(open("workbook.json"))["items"] if i["name"] == sys.argv[1]))' "$d")
 	if ! printf '%s\n' "${objects[@]}" | grep -qx "$out/obj/check_$check.o"; then
-		g++ -std=gnu++17 -O2 -fopenmp -Iharness -Ibuild/gen -c "harness/checks/$check.cpp" -o "$out/obj/check_$check.raw.o"
+		g++ -std=gnu++17 -O2 -fopenmp -I. -Ibuild/gen -c "harness/checks/$check.cpp" -o "$out/obj/check_$check.raw.o"
 		objcopy --redefine-sym "check_definition=check__$check" "$out/obj/check_$check.raw.o" "$out/obj/check_$check.o"
 		objects+=("$out/obj/check_$check.o")
 	fi
@@ -72,10 +72,10 @@ for v in "$@"; do
 done
 while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || exit 1; done
 python3 bench/gold/plan.py workbook.json "$out/plan.inc" "${launchers[@]}"
-gcc -std=gnu11 -O2 -Iharness -c harness/check.c -o "$out/obj/check.o"
-g++ -std=gnu++17 -O2 -Iharness -Ibuild/gen -I"$(dirname "$(command -v "$nvcc")")/../include" \
+gcc -std=gnu11 -O2 -I. -c harness/check.c -o "$out/obj/check.o"
+g++ -std=gnu++17 -O2 -I. -Ibuild/gen -I"$(dirname "$(command -v "$nvcc")")/../include" \
 	-c harness/physical/matmul.cpp -o "$out/obj/physical.o"
-"$nvcc" -std=c++17 -O3 -arch="$arch" -Xcompiler -fopenmp -Iharness -Ibuild/gen -I"$out" \
+"$nvcc" -std=c++17 -O3 -arch="$arch" -Xcompiler -fopenmp -I. -Ibuild/gen -I"$out" \
 	bench/gold/gold_bench.cu "$out/obj/check.o" "$out/obj/physical.o" "${objects[@]}" -lcublas -lgomp \
 	-o "$out/gold_bench"
 echo "built $out/gold_bench"

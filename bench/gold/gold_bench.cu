@@ -39,7 +39,7 @@
 #include <time.h>
 #include <vector>
 
-#include "check.h"
+#include "harness/check.h"
 
 extern "C" int cudalings_physical_launch(const struct check_case *c, void *const *b);
 

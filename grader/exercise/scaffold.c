@@ -258,7 +258,7 @@ static const char solution_template[] =
 
 static const char check_template[] =
 	"/* %1$s: dims are %2$s. TODO(instructor): the buffers, the CPU reference, the bytes and flops. */\n"
-	"#include \"check.h\"\n"
+	"#include \"harness/check.h\"\n"
 	"#include \"cudalings/%1$s.h\"\n"
 	"\n"
 	"static void\n"

@@ -1,5 +1,5 @@
 /* coalescing (demo): dims are n; out = a + b. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/coalescing.h"
 
 static void

@@ -1,5 +1,5 @@
 /* col_sums: dims are rows, cols. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/col_sums.h"
 
 #include <vector>

@@ -1,5 +1,5 @@
 /* indices_2d (demo): dims are rows, cols; no input: the thread at (x, y) writes xs = x, ys = y at row y, column x. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/indices_2d.h"
 
 static void

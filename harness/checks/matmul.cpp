@@ -1,5 +1,5 @@
 /* matmul: dims are m, k, n; A is m × k, B is k × n, C is m × n. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/matmul.h"
 
 #include <vector>

@@ -1,5 +1,5 @@
 /* matrix_add: dims are rows, cols. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/matrix_add.h"
 
 static void

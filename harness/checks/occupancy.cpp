@@ -1,5 +1,5 @@
 /* occupancy (demo): dims are n; out = 2 × in, however the launch is shaped. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/occupancy.h"
 
 static void

@@ -1,5 +1,5 @@
 /* row_sums (demo): dims are rows, cols; sums[r] is the sum of row r. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/row_sums.h"
 
 static void

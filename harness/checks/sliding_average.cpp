@@ -1,5 +1,5 @@
 /* sliding_average: dims are n; out[i] is the mean of in[i-3..i+3], cut off at the ends. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/sliding_average.h"
 
 static const int radius = 3; /* the R of solutions/sliding_average.cu and the lesson */

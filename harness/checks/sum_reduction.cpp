@@ -1,5 +1,5 @@
 /* sum_reduction: dims are n; one output, the sum of the n inputs. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/sum_reduction.h"
 
 static void

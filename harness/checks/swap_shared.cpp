@@ -1,5 +1,5 @@
 /* swap_shared (demo): dims are n; every piece of 256 elements (the last may be shorter) reversed. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/swap_shared.h"
 
 static const size_t piece = 256; /* PIECE in solutions/swap_shared.cu */

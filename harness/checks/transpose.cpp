@@ -1,5 +1,5 @@
 /* transpose and tile_transpose: dims are rows, cols of the input; the output is cols × rows. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/transpose.h"
 
 static void

@@ -5,7 +5,7 @@
  */
 #include <cublas_v2.h>
 
-#include "check.h"
+#include "harness/check.h"
 
 extern "C" int
 cudalings_physical_launch(const struct check_case *c, void *const *b)

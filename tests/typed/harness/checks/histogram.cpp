@@ -1,5 +1,5 @@
 /* histogram: dims are n; n bytes in (every value 0..255), 256 bins out, counted exactly. */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/histogram.h"
 
 #include <string.h>

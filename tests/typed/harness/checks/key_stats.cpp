@@ -1,6 +1,6 @@
 /* key_stats: dims are n; n keys (int32, 0..KEYS-1) and n weights (float64) in; per key the sum of its
    weights (float64, within rounding) and how many there are (int32, exactly). */
-#include "check.h"
+#include "harness/check.h"
 #include "cudalings/key_stats.h"
 
 #include <math.h>

@@ -370,8 +370,8 @@ cmd_check(const struct parsed_args *a)
 		/* the runner's own kernels (fresh inputs, the check of every timed round) are GPU code too */
 		struct buf log = BUF_INIT;
 		bool ok = build_compile_runner_only(&log) == 0;
-		printf("harness\n  %-4s harness/runner*.cu and timing_ways.cu compile with nvcc -arch=%s\n", ok ? "ok" : "BAD",
-		       toolchain_arch());
+		printf("harness\n  %-4s harness/runner*.cu and timing_ways.cu compile with nvcc -arch=%s, capture*.cpp and "
+		       "replay.cpp with the CUDA headers\n", ok ? "ok" : "BAD", toolchain_arch());
 		if (!ok) {
 			printf("%s", log.data);
 			failures++;

@@ -34,6 +34,8 @@ static const char *const runner_sources[] = { "harness/runner.cu", "harness/runn
 					      "harness/runner_rounds.cu", "harness/runner_timed.cu",
 					      "harness/runner_sim.cu" };
 enum { RUNNER_SOURCES_GPU = 4 };
+static const char *const capture_sources[] = { "harness/capture.cpp", "harness/capture_runtime.cpp",
+					       "harness/capture_plan.cpp" };
 
 const char *
 build_backend_name(enum backend b)
@@ -374,6 +376,20 @@ add_gpu_objects(struct args *objects, bool replay, struct buf *log)
 	return status;
 }
 
+/* The capture process's own objects (GPU only; harness/capture.cpp), compiled under `dir`: BUILD_DIR/gpu/. */
+static int
+add_capture_objects(struct args *objects, const char *dir, struct buf *log)
+{
+	char *include = toolchain_cuda_include();
+	int status = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(capture_sources) && !status; i++) {
+		args_addf(objects, "%s%.*s.o", dir, (int)(strlen(capture_sources[i]) - 4), capture_sources[i]);
+		status = compile_host(true, capture_sources[i], objects->v[objects->n - 1], include, log);
+	}
+	free(include);
+	return status;
+}
+
 /*
  * The capture process of an exercise (GPU only): the one process that runs the student's host code,
  * recording its launcher's calls (harness/capture.cpp); harness and check, no solution of the instructor's.
@@ -382,10 +398,7 @@ int
 build_capture(const struct exercise *e, const char *capture, struct buf *log)
 {
 	struct args objects = ARGS_INIT;
-	char *include = toolchain_cuda_include();
-	int status = compile_host(true, "harness/capture.cpp", BUILD_DIR "/gpu/harness/capture.o", include, log);
-	free(include);
-	args_add(&objects, BUILD_DIR "/gpu/harness/capture.o");
+	int status = add_capture_objects(&objects, BUILD_DIR "/gpu/", log);
 	if (!status)
 		status = add_gpu_objects(&objects, false, log);
 	if (!status)
@@ -578,5 +591,9 @@ build_compile_runner_only(struct buf *log)
 	if (!status)
 		status = compile_cu(BACKEND_GPU, "harness/timing_ways.cu", BUILD_DIR "/compile-only/harness/timing_ways.o",
 				    false, false, log);
+	struct args objects = ARGS_INIT; /* the capture process's and the replay's, with the toolkit's headers */
+	if (!status && !(status = add_capture_objects(&objects, BUILD_DIR "/compile-only/", log)))
+		status = add_gpu_objects(&objects, true, log);
+	args_free(&objects);
 	return status;
 }

@@ -45,8 +45,8 @@ int build_compile_only(const struct exercise *e, const char *source, struct buf 
  * when it is there, else NULL. You own the result.
  */
 char *build_shipped_reference(const struct exercise *e, enum backend b);
-/* Compile the runner's GPU sources (harness/runner*.cu, timing_ways.cu) with nvcc, as build_runner would, and no
-   further. */
+/* Compile the runner's GPU sources (harness/runner*.cu, timing_ways.cu) with nvcc, and the capture process's and
+ * the replay's with the toolkit's headers, as build_runner and build_capture would, and no further. */
 int build_compile_runner_only(struct buf *log);
 
 #endif

@@ -268,8 +268,6 @@ FOLDER_LATER = {
                                          "every folder uses: result.h moves below them (issue 26 item 1)",
     ("grader/sass", "grader/engine"): "sass_loads.c adds engine/diagnose.h's diagnostics itself; the engine "
                                       "should ask sass/ for figures and diagnose them (issue 26 item 1)",
-    ("grader/engine", "grader/batch"): "the engine's children take batch/memlimit.h's limits: memlimit.c "
-                                       "belongs beside them in engine/ (issue 26 item 1)",
     ("grader/exercise", "grader/mutants"): "manifest.c checks equivalent_mutants' ids with mutants.h, "
                                            "while mutant_check.c grades through the engine: the maker and "
                                            "the check become two folders (issue 26 item 1)",

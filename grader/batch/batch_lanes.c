@@ -19,7 +19,7 @@
 #include "grader/engine/grade.h"
 #include "lib/pool.h"
 #include "lib/util.h"
-#include "grader/batch/memlimit.h"
+#include "grader/engine/memlimit.h"
 #include "common/root.h"
 #include "grader/compile/toolchain.h"
 /* where builds go (harness/runner.mk) */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "grader/batch/batch_rows.h"
-#include "grader/batch/memlimit.h"
+#include "grader/engine/memlimit.h"
 #include "lib/run.h"
 #include "lib/util.h"
 #include "common/root.h"

@@ -26,7 +26,7 @@
 #include "grader/compile/inspect.h"
 #include "grader/engine/timelimit.h"
 #include "lib/run.h"
-#include "grader/batch/memlimit.h"
+#include "grader/engine/memlimit.h"
 #include "grader/engine/point.h"
 #include "harness/sandbox.h"
 #include "grader/sass/sass_loads.h"

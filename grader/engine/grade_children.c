@@ -13,7 +13,7 @@
 
 #include "grader/engine/capture.h"
 #include "grader/engine/timelimit.h"
-#include "grader/batch/memlimit.h"
+#include "grader/engine/memlimit.h"
 #include "lib/util.h"
 #include "common/root.h"
 

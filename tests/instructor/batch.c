@@ -22,7 +22,7 @@
 #include "grader/batch/batch_rows.h"
 #include "grader/compile/gradable.h"
 #include "lib/util.h"
-#include "grader/batch/memlimit.h"
+#include "grader/engine/memlimit.h"
 
 static char tmp[PATH_MAX], class_dir[PATH_MAX + 16], out_dir[PATH_MAX + 16], fake[PATH_MAX], log_path[PATH_MAX + 16];
 static char broken[PATH_MAX + 16], bin[PATH_MAX + 16];

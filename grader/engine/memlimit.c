@@ -2,7 +2,7 @@
  * memlimit: memory limits of a grading from the machine's memory and the
  * gradings that share it (see memlimit.h).
  */
-#include "grader/batch/memlimit.h"
+#include "grader/engine/memlimit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,9 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 unset MAKEFLAGS MAKELEVEL MFLAGS
-passed=0 failed=0
-ok() { passed=$((passed + 1)); echo "  ok   $*"; }
-bad() { failed=$((failed + 1)); echo "  BAD  $*"; }
+source tests/lib.sh
 
 make -q all
 status=$?
@@ -24,5 +22,4 @@ out=$(make -n all 2>&1)
 	bad "make -n on a built tree would run: $(head -5 <<<"$out")"
 make -q build/prepared.stamp && ok "prepare's stamp is up to date after make test's build" ||
 	bad "make -q build/prepared.stamp exits $?: make tui would run the grader's prepare again"
-echo "noop: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish noop

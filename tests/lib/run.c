@@ -140,7 +140,8 @@ Test(run, a_channel_at_a_descriptor_of_the_childs_choosing, .timeout = 10)
 Test(run, a_hang_is_killed_at_the_deadline_with_its_whole_group, .timeout = 10)
 {
 	char *marker = fresh_path();
-	char *script = xasprintf("(sleep 1; touch %s) & sleep 100", marker);
+	/* the background child says its pid: it is gone once the deadline killed the group, and never wrote */
+	char *script = xasprintf("(sleep 1; touch %s) & echo $!; sleep 100", marker);
 	struct child c = { .label = "hang" };
 	char *argv[] = { "sh", "-c", script, NULL };
 	struct spawn_options o = capture;
@@ -149,8 +150,10 @@ Test(run, a_hang_is_killed_at_the_deadline_with_its_whole_group, .timeout = 10)
 	child_wait(&c);
 	cr_assert(c.timed_out);
 	cr_assert_not(child_succeeded(&c));
-	usleep(1500 * 1000);
-	cr_assert_not(file_exists(marker), "a child of the killed program lived on");
+	pid_t background = (pid_t)atoi(buf_str(&c.output));
+	cr_assert_gt(background, 0, "the child said no pid: '%s'", buf_str(&c.output));
+	cr_assert(gone_within(background, 5), "a child of the killed program lived on: %d", (int)background);
+	cr_assert_not(file_exists(marker), "a child of the killed program wrote after the kill");
 	unlink(marker);
 	free(marker);
 	free(script);

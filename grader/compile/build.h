@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include "grader/exercise/manifest.h"
 #include "grader/compile/toolchain.h"
-#include "grader/engine/result.h"
+#include "grader/result.h"
 #include "lib/run.h"
 
 

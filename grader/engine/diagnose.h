@@ -9,7 +9,7 @@
 #define CUDALINGS_DIAGNOSE_H
 
 #include <stdbool.h>
-#include "grader/engine/result.h"
+#include "grader/result.h"
 #include "harness/protocol.h"
 
 /* A new diagnostic at the end of r's list, which takes message; NULL (and

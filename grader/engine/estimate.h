@@ -17,7 +17,7 @@
 #define CUDALINGS_ESTIMATE_H
 
 #include <stdbool.h>
-#include "grader/engine/result.h"
+#include "grader/result.h"
 
 struct exercise;
 

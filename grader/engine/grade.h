@@ -2,7 +2,7 @@
  * Grading one submission: build it, run it in a child next to the judge,
  * compare, time, and come to a verdict. The verdict is made here, in the
  * parent, from raw outputs; nothing the student's process says can pass it.
- * The orchestrator's API only: what a grading finds is grader/engine/result.h.
+ * The orchestrator's API only: what a grading finds is grader/result.h.
  */
 #ifndef CUDALINGS_GRADE_H
 #define CUDALINGS_GRADE_H
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "grader/engine/progress.h"
-#include "grader/engine/result.h"
+#include "grader/result.h"
 
 struct grade_options {
 	const char *file;       /* the student's file; NULL for exercises/NAME.cu */

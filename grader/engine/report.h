@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 #include <cjson/cJSON.h>
-#include "grader/engine/result.h"
+#include "grader/result.h"
 
 void report_text(FILE *out, const struct grade_result *r, bool color);
 /* A demo with timing_ways: its kernel timed each way, the right figure first (on the simulator, the ways

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "grader/engine/result.h"
+#include "grader/result.h"
 #include "grader/engine/progress.h"
 #include "harness/protocol.h"
 #include "lib/util.h"

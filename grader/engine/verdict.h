@@ -6,7 +6,7 @@
 #ifndef CUDALINGS_VERDICT_H
 #define CUDALINGS_VERDICT_H
 
-#include "grader/engine/result.h"
+#include "grader/result.h"
 #include "harness/protocol.h"
 #include "grader/engine/session.h"
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "grader/engine/result.h"
+#include "grader/result.h"
 
 /* The simulator's figures of one case (sim/lines.c through the runner); a malformed entry is skipped. */
 void lines_add_proto(struct line_map *m, const void *payload, size_t length);

@@ -10,7 +10,7 @@
 #ifndef CUDALINGS_SASS_LOADS_H
 #define CUDALINGS_SASS_LOADS_H
 
-#include "grader/engine/result.h"
+#include "grader/result.h"
 #include "grader/sass/sass.h"
 
 struct loads_in_flight {

@@ -3,7 +3,8 @@
  * the diagnoses, the memory figures, the point, the simulator's estimate,
  * the heat map's lines, the verdict. The engine fills it (grade.h), the
  * report and the batch read it. It depends on nothing of the grader: any
- * module may hold a result without the engine's headers coming along.
+ * module of any of grader/'s folders may hold a result without the
+ * engine's headers coming along, so it lies beside the folders.
  */
 #ifndef CUDALINGS_RESULT_H
 #define CUDALINGS_RESULT_H

@@ -265,8 +265,6 @@ for path in sorted(f for f in files if re.match(r"(grader|lib|common|tui|sim|har
 # through others; grader/result.h, the result types, is every folder's and includes none. The edges named
 # here close a circle today and are being undone; each with its reason.
 FOLDER_LATER = {
-    ("grader/sass", "grader/engine"): "sass_loads.c adds engine/diagnose.h's diagnostics itself; the engine "
-                                      "should ask sass/ for figures and diagnose them (issue 26 item 1)",
     ("grader/exercise", "grader/mutants"): "manifest.c checks equivalent_mutants' ids with mutants.h, "
                                            "while mutant_check.c grades through the engine: the maker and "
                                            "the check become two folders (issue 26 item 1)",

@@ -60,6 +60,14 @@ const char *diagnose_budgets(const struct exercise *e, struct grade_result *r);
  * measured, and that the time goes elsewhere (the "slow" diagnosis).
  */
 void diagnose_slow(struct grade_result *r);
+/*
+ * A kernel too slow on a GPU that no memory diagnosis explains: the student's file at path and the
+ * exercise's reference solution built for this GPU, their loads in flight compared (grader/sass/sass_loads.h).
+ * When the student's threads have fewer together, a "slow" diagnosis says so with both figures (Nsight
+ * Compute's kept where it measured, its list of possible causes replaced), first, with its hint. Needs nvcc,
+ * nvdisasm and the reference's source; without them nothing changes.
+ */
+void diagnose_slow_loads(struct grade_result *r, const struct exercise *e, const char *path);
 
 /* compute-sanitizer's text report: up to max findings, the first of each kind. */
 int diagnose_parse_sanitizer(const char *text, struct proto_finding *out, int max);

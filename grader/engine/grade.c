@@ -28,8 +28,8 @@
 #include "lib/run.h"
 #include "grader/engine/memlimit.h"
 #include "grader/engine/point.h"
+#include "grader/sass/lines.h"
 #include "harness/sandbox.h"
-#include "grader/sass/sass_loads.h"
 #include "grader/engine/session.h"
 #include "grader/compile/submission.h"
 #include "grader/engine/cmdline.h"
@@ -470,7 +470,7 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	    !diagnose_has(r, "uncoalesced") && !diagnose_has(r, "bank_conflicts") && !diagnose_has(r, "timing")) {
 		char *path = g->b.source[0] == '/' ? xstrdup(g->b.source) : root_path(g->b.source);
 		progress_stage(o->progress, "explain", "reading the machine code of your kernels and the reference's");
-		sass_loads_explain_slow(r, e, path);
+		diagnose_slow_loads(r, e, path);
 		free(path);
 	}
 	finish_lines(g, result);

@@ -1,11 +1,12 @@
 /*
  * sass_loads: how many global loads a kernel's threads have in flight at
- * once, read from its machine code, and the slow-kernel diagnosis that uses
- * it. A GPU hides a load's latency by other loads issued before the first
- * is used: four loads a thread, unrolled, go out together; a loop whose
+ * once, read from its machine code, and a file's figure for the slow-kernel
+ * diagnosis. A GPU hides a load's latency by other loads issued before the
+ * first is used: four loads a thread, unrolled, go out together; a loop whose
  * step the compiler cannot know (j += blockDim.y) is not unrolled, and each
  * load waits for the one before. Nsight Compute's figures stay clean (the
- * accesses are coalesced and conflict-free): the time goes to latency.
+ * accesses are coalesced and conflict-free): the time goes to latency, as
+ * the engine's diagnosis says (grader/engine/diagnose_loads.c).
  */
 #ifndef CUDALINGS_SASS_LOADS_H
 #define CUDALINGS_SASS_LOADS_H
@@ -23,13 +24,8 @@ struct loads_in_flight {
 /* Over every kernel of the listing, in address order of each. */
 void sass_loads_in_flight(const struct sass_listing *l, struct loads_in_flight *out);
 
-/*
- * A kernel too slow on a GPU that no memory diagnosis explains: the student's file at path and the
- * exercise's reference solution built for this GPU, their loads in flight compared. When the student's
- * threads have fewer together, a "slow" diagnosis says so with both figures (Nsight Compute's kept
- * where it measured, its list of possible causes replaced), first, with its hint. Needs nvcc, nvdisasm
- * and the reference's source; without them nothing changes.
- */
-void sass_loads_explain_slow(struct grade_result *r, const struct exercise *e, const char *path);
+/* The loads in flight of the file at path, built for this GPU (the student's file or the reference solution);
+   false when it cannot be told: no nvcc, nvdisasm or source. */
+bool sass_loads_measure(const struct exercise *e, const char *path, struct loads_in_flight *out);
 
 #endif

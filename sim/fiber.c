@@ -17,8 +17,10 @@
 #define STACK_SIZE (256 * 1024)
 
 static struct sim_stack *all_stacks;	/* every stack ever made, via next */
-static struct sim_stack *free_list[4 * SIM_MAX_THREADS];
-static int nfree;
+/* the pool, via next_free, the last put first: a list through the stacks themselves, which has no
+   bound to overflow (a cooperative launch's parked blocks hold a stack per thread) and allocates
+   nothing (sim_stack_put_all runs after a fault, which may have struck inside malloc) */
+static struct sim_stack *free_list;
 static size_t page;
 
 static struct sim_stack *
@@ -55,8 +57,12 @@ stack_new(void)
 struct sim_stack *
 sim_stack_get(void)
 {
-	struct sim_stack *s = nfree ? free_list[--nfree] : stack_new();
+	struct sim_stack *s = free_list;
 
+	if (s)
+		free_list = s->next_free;
+	else
+		s = stack_new();
 	if (s)
 		s->in_use = true;
 	return s;
@@ -68,7 +74,8 @@ sim_stack_put(struct sim_stack *s)
 	if (!s || !s->in_use)
 		return;
 	s->in_use = false;
-	free_list[nfree++] = s;
+	s->next_free = free_list;
+	free_list = s;
 }
 
 void

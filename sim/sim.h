@@ -70,6 +70,7 @@ bool sim_symbol_name(const void *p, char *out, size_t n, size_t *offset);
 struct sim_stack {
 	char *lo, *hi;			/* usable range; a guard page lies below lo */
 	struct sim_stack *next;
+	struct sim_stack *next_free;	/* in the pool (fiber.c) */
 	bool in_use;
 };
 /* A stack for a thread that blocks, or NULL when memory runs out (the caller says so). */

@@ -1,9 +1,8 @@
 # sim/sim.mk — the CPU simulator: cudasim-rewrite, libcudasim.a, its tests
 # and its benchmark. Included by the top-level Makefile.
 
-SIM_SRCS := sim/current_launch.c sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c \
-	    sim/fault.c sim/printf.c sim/runtime.c sim/symbols.c \
-	    sim/measure.c sim/check.c sim/lines.c
+# every .c of sim/ is the library's (the rewriter, a program of its own, is in sim/rewrite/)
+SIM_SRCS := $(sort $(wildcard sim/*.c))
 SIM_OBJS := $(SIM_SRCS:%.c=$(B)/%.o) $(B)/sim/fiber_switch.o
 
 # GCC's libbacktrace (libgcc-12-dev, a dependency of g++) turns addresses into
@@ -65,8 +64,9 @@ $(B)/sim/fiber_switch.o: sim/fiber_switch.S
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(DEPFLAGS) -c -o $@ $<
 
-# the rewriter is a tool of the project: it shares the utility layer (lib/)
-$(SIM_REWRITE): $(B)/sim/rewrite.o $(LIB_OBJS)
+# the rewriter is a tool of the project (sim/rewrite/, one file per pass): it shares the utility layer (lib/)
+SIM_REWRITE_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard sim/rewrite/*.c))
+$(SIM_REWRITE): $(SIM_REWRITE_OBJS) $(LIB_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 

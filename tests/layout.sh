@@ -47,7 +47,6 @@ LONG = {
     "tests/instructor/batch.c": "the batch's Criterion tests: one suite per concern, not yet one file per module",
     "tests/sim/kernels/basics.cu": "kernels the simulator's tests run, one per feature: a table of cases, not logic",
     "sim/launch.c": "being split, issue 26",
-    "sim/rewrite.c": "being split, issue 26",
     "sim/check.c": "being split, issue 26",
     "sim/sched.c": "being split, issue 26",
     "sim/memory.c": "being split, issue 26",

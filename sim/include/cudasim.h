@@ -8,7 +8,7 @@
  * functions (barriers, warp votes and shuffles, atomics, intrinsics) and the
  * runtime API (errors, memory, streams, events, device properties).
  *
- * The rewriter (sim/rewrite.c) turns `k<<<g, b, s, st>>>(args)` into
+ * The rewriter (sim/rewrite/) turns `k<<<g, b, s, st>>>(args)` into
  *   ::cudasim::launch(LAMBDA, "k", __FILE__, __LINE__)(g, b, s, st)(args)
  * and `__shared__` declarations into references to slots of an arena that
  * the runtime poisons in every block; see sim/README.md.

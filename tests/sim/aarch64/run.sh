@@ -15,8 +15,7 @@ done
 
 out=build/aarch64/sim
 mkdir -p "$out"
-for src in sim/error.c sim/fiber.c sim/memory.c sim/sched.c sim/launch.c sim/fault.c \
-	   sim/printf.c sim/runtime.c sim/symbols.c sim/measure.c sim/check.c; do
+for src in sim/*.c; do	# the library's sources, as sim/sim.mk's SIM_SRCS
 	aarch64-linux-gnu-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 		-DCUDASIM_BACKTRACE -c "$src" -o "$out/$(basename "$src" .c).o"
 done

@@ -1,0 +1,182 @@
+/*
+ * launch.c — the rewriter's launches: k<<<g, b, s, st>>>(args) becomes
+ * ::cudasim::launch(...), and cudaLaunchCooperativeKernel((void *)k, ...)
+ * keeps the kernel's type, name and line.
+ */
+#include "sim/rewrite/rewrite.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+
+static void
+add_name(struct buf *b, int from, int to)
+{
+	for (int j = from; j <= to; j++) {
+		if (j > from && toks[j].kind == K_IDENT && toks[j - 1].kind == K_IDENT)
+			buf_addstr(b, " ");
+		for (size_t k = toks[j].start; k < toks[j].end; k++) {
+			if (src[k] == '"' || src[k] == '\\')
+				buf_addstr(b, "\\");
+			buf_add(b, src + k, 1);
+		}
+	}
+}
+
+/* The first token of the kernel expression that ends at token end. */
+static int
+kernel_start(int end)
+{
+	int j = end, start = -1;
+
+	if (tok_is(j, ")")) {
+		int o = match_backward(j, '(', ')');
+
+		return o;
+	}
+	for (;;) {
+		if (tok_is(j, ">")) {
+			int o = match_backward(j, '<', '>');
+
+			if (o < 0)
+				return -1;
+			j = o - 1;
+		}
+		if (j < 0 || toks[j].kind != K_IDENT || toks[j].seg != toks[end].seg)
+			return start;
+		start = j--;
+		if (ident_is(j, "template"))
+			start = j--;
+		if (!tok_is(j, "::"))
+			return start;
+		start = j--;
+		if (j < 0 || (toks[j].kind != K_IDENT && !tok_is(j, ">")))
+			return start;
+	}
+}
+
+/*
+ * The arguments from after ">>>" to the closing ')'. The launch stores them
+ * by value, so a lone NULL or 0 would lose its meaning of a null pointer:
+ * such an argument becomes a value that converts to any parameter type.
+ */
+static void
+add_arguments(struct buf *b, int gt_last, int lp, int rp)
+{
+	size_t pos = toks[gt_last].end;
+	int depth = 0, first = lp + 1;
+
+	for (int j = lp + 1; j <= rp; j++) {
+		if (j == rp || (depth == 0 && tok_is(j, ","))) {
+			if (j == first + 1 && (ident_is(first, "NULL") || ident_is(first, "nullptr") ||
+					       tok_is(first, "0"))) {
+				buf_src(b, pos, toks[first].start);
+				buf_addstr(b, "::cudasim::null_arg()");
+				pos = toks[first].end;
+			}
+			first = j + 1;
+			continue;
+		}
+		if (tok_is(j, "(") || tok_is(j, "[") || tok_is(j, "{"))
+			depth++;
+		else if (tok_is(j, ")") || tok_is(j, "]") || tok_is(j, "}"))
+			depth--;
+	}
+	buf_src(b, pos, toks[rp].end);
+}
+
+/* k<<<config>>>(args) starting at the "<<<" at index lt; returns the index after it. */
+int
+rewrite_launch(int lt)
+{
+	int gt = -1, lp, rp, start, nargs = 1, depth = 0;
+	struct buf b = { 0 };
+
+	for (int j = lt + 3; j < ntoks && toks[j].seg == toks[lt].seg; j++) {
+		if (depth == 0 && triple(j, '>')) {
+			gt = j;
+			break;
+		}
+		if (tok_is(j, "(") || tok_is(j, "[") || tok_is(j, "{"))
+			depth++;
+		else if (tok_is(j, ")") || tok_is(j, "]") || tok_is(j, "}"))
+			depth--;
+		else if (depth == 0 && tok_is(j, ","))
+			nargs++;
+		else if (depth == 0 && tok_is(j, ";"))
+			break;
+		if (depth < 0)
+			break;
+	}
+	if (gt < 0)
+		fail(toks[lt].line, "kernel launch: '<<<' without its closing '>>>'");
+	if (gt == lt + 3)
+		fail(toks[lt].line, "kernel launch: nothing between '<<<' and '>>>' (give the grid and the block)");
+	if (nargs < 2 || nargs > 4)
+		fail(toks[lt].line, "kernel launch: %d argument%s between '<<<' and '>>>'; a launch takes "
+		     "2 to 4 (grid, block, shared memory bytes, stream)", nargs, nargs == 1 ? "" : "s");
+	lp = gt + 3;
+	if (!tok_is(lp, "(") || toks[lp].seg != toks[lt].seg)
+		fail(toks[gt].line, "kernel launch: '>>>' must be followed by the kernel's arguments in parentheses");
+	rp = match_forward(lp);
+	if (rp < 0)
+		fail(toks[lp].line, "kernel launch: the argument list has no closing ')'");
+	start = lt > 0 ? kernel_start(lt - 1) : -1;
+	if (start < 0)
+		fail(toks[lt].line, "kernel launch: no kernel name before '<<<'");
+
+	/* by copy: a kernel reached through a pointer variable is then part of the launch's own copy,
+	   the only memory of the launcher's that its threads may read (check.c) */
+	buf_addf(&b, "::cudasim::launch([%s](auto &&...cudasim_a_) { ",
+		at_namespace_scope() ? "" : "=");
+	buf_src(&b, toks[start].start, toks[lt - 1].end);
+	buf_addstr(&b, "(cudasim_a_...); }, \"");
+	add_name(&b, start, lt - 1);
+	buf_addstr(&b, "\", __FILE__, __LINE__)");
+	buf_src(&b, toks[lt - 1].end, toks[lt].start);
+	buf_addstr(&b, "(");
+	buf_src(&b, toks[lt + 2].end, toks[gt].start);
+	buf_addstr(&b, ")");
+	add_arguments(&b, gt + 2, lp, rp);
+	add_edit(toks[start].start, toks[rp].end, b.data);
+	return rp + 1;
+}
+
+/*
+ * cudaLaunchCooperativeKernel((void *)k, grid, block, args, smem, stream):
+ * the kernel's parameters unpack args, so the cast that hides its type goes,
+ * and its name and line come along: ::cudasim::launch_cooperative("k",
+ * __FILE__, __LINE__, k, grid, ...). Returns the token after the name.
+ */
+int
+rewrite_cooperative(int i)
+{
+	int j = i + 2, name = j, end;
+	struct buf b = { 0 };
+
+	if (tok_is(j, "(")) {
+		int k = j + 1;
+		bool is_void = false;
+
+		while (ident_is(k, "const") || ident_is(k, "void") || ident_is(k, "volatile") || tok_is(k, "*")) {
+			is_void |= ident_is(k, "void");
+			k++;
+		}
+		if (is_void && tok_is(k, ")"))
+			name = k + 1;
+	}
+	for (end = name; end < ntoks && !tok_is(end, ",") && !tok_is(end, ")") && !tok_is(end, ";"); end++)
+		if ((tok_is(end, "(") || tok_is(end, "[")) && (end = match_forward(end)) < 0)
+			return i + 1;
+	if (end == name || end >= ntoks)
+		return i + 1;
+	buf_addstr(&b, "::cudasim::launch_cooperative(\"");
+	for (size_t c = toks[name].start; c < toks[end - 1].end; c++)
+		if (ident_char(src[c]) || src[c] == ':' || src[c] == '<' || src[c] == '>' || src[c] == ',')
+			buf_addf(&b, "%c", src[c]);
+	buf_addstr(&b, "\", __FILE__, __LINE__, ");
+	add_edit(toks[i].start, toks[name].start, keep_lines(&b, toks[i].start, toks[name].start));
+	return end;
+}

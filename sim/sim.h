@@ -89,7 +89,7 @@ void cudasim_ctx_jump(void *new_sp) __attribute__((noreturn));
 void sim_printf_flush(void);
 
 /* ---------------------------------------------------------------- sched.c */
-enum sim_thread_state { T_NEW, T_READY, T_BAR, T_WARP, T_DONE };
+enum sim_thread_state { T_NEW, T_READY, T_BAR, T_WARP, T_DONE, T_RUN };
 
 struct sim_thread {
 	void *sp;			/* saved context while blocked */
@@ -169,6 +169,19 @@ extern void *(*sim_block_parking)(void);
 extern void (*sim_block_resuming)(void *state);
 /* The thread running now, for reports: "thread (x,y,z) of block (x,y,z)". */
 const char *sim_where(void);
+/* Thread t of the block, for reports, in buf. */
+void sim_where_thread(char *buf, size_t n, int t);
+/* Between sched.c and warp.c, one module: end the block with a launch failure (the detail already
+ * written); block the running thread, whose state says what it waits for; a warp function's name;
+ * complete the __activemask groups still waiting with the lanes that came (true if one did). */
+void sim_block_fail(void) __attribute__((noreturn));
+void sim_block_thread(struct sim_thread *th);
+const char *sim_warp_op_name(int op);
+bool sim_warp_complete_activemasks(void);
+/* What kernel code reads of the simulator's, in a section of their own, which check.c lets it read. */
+#define SIM_BUILTIN __attribute__((section("cudasim_builtins")))
+/* smem.c: shared memory as a new block finds it, poisoned (fill.h) */
+void sim_smem_fill_block(void);
 
 /* ---------------------------------------------------------------- memory.c */
 enum sim_alloc_kind { SIM_DEVICE, SIM_HOST_PINNED };

@@ -12,6 +12,10 @@
  * a kernel first writes to it (sim_track_fault, called from the SIGSEGV
  * handler). So the cost follows what the kernel writes, not the memory size.
  *
+ * What kernel code reaches besides allocations (the __device__ variables, a
+ * kernel's own malloc, the words its atomics wrote, its pointer arguments) is
+ * kernel_memory.c's.
+ *
  * Layer 3: calls current_launch.c, sched.c (which thread runs) and symbols.c.
  */
 #ifndef _GNU_SOURCE
@@ -19,14 +23,10 @@
 #endif
 #include "sim.h"
 
-#include <link.h>
 #include <math.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* __device__ variables live in this section (the rewriter puts them there). */
-extern char __start_cudasim_device[] __attribute__((weak));
-extern char __stop_cudasim_device[] __attribute__((weak));
 
 static struct sim_alloc **allocs;	/* sorted by ptr */
 static int nallocs, cap;
@@ -173,7 +173,6 @@ sim_alloc_near(const void *p)
 }
 
 
-static char *devvars(size_t *n);
 
 /*
  * The __device__ variables' pages, when the submission was linked with
@@ -183,7 +182,7 @@ static char *devvars(size_t *n);
 static char *
 devvar_pages(size_t *n)
 {
-	char *lo = devvars(n);
+	char *lo = sim_devvars(n);
 
 	if (!*n || (uintptr_t)lo % 65536 || *n % 65536)
 		*n = 0;
@@ -477,8 +476,8 @@ tolerated(const char *mem, const char *exp, bool *atomic_word)
 }
 
 /* The first word of [mem, mem + len) that differs from exp and is not explained. */
-static bool
-first_difference(const char *mem, const char *exp, size_t len, void **where, uint32_t *va,
+bool
+sim_first_difference(const char *mem, const char *exp, size_t len, void **where, uint32_t *va,
 		 uint32_t *vb, bool *atomic_word)
 {
 	if (!memcmp(mem, exp, len))
@@ -504,7 +503,7 @@ sim_track_compare(void **where, uint32_t *va, uint32_t *vb, bool *atomic_word)
 			const char *mem = a->page_lo + pg * page;
 
 			if (a->dirty[pg] &&
-			    first_difference(mem, (a->dirty[pg] & 1 ? a->result : a->orig) + pg * page,
+			    sim_first_difference(mem, (a->dirty[pg] & 1 ? a->result : a->orig) + pg * page,
 					     page, where, va, vb, atomic_word))
 				return true;
 		}
@@ -539,294 +538,3 @@ sim_track_restore_orig(void)
 	restore(false);
 }
 
-/* ---------------------------------------------------------------- atomics */
-
-#define ATOMIC_SLOTS 4096
-/* scale: the largest |value| a float atomic saw there, so a sum that cancels to
-   near zero is still compared against the size of its partial sums */
-static struct { const void *p; int kind; float scale; } atomic_set[ATOMIC_SLOTS];
-static int atomic_count;
-static bool atomic_overflow;
-
-void
-sim_atomic_reset(void)
-{
-	if (atomic_count)
-		memset(atomic_set, 0, sizeof(atomic_set));
-	atomic_count = 0;
-	atomic_overflow = false;
-	sim_atomics_used = false;
-}
-
-static size_t
-slot_of(const void *p)
-{
-	return ((uintptr_t)p >> 2) * 0x9e3779b97f4a7c15ull >> 52;
-}
-
-void
-cudasim_atomic_note(void *p, int kind)
-{
-	size_t h = slot_of(p);
-
-	sim_atomics_used = true;
-	if (!sim_alloc_find(p) && !sim_is_devvar(p))
-		return;		/* shared memory: not compared */
-	float magnitude = kind == CUDASIM_ATOMIC_FLOAT ? fabsf(*(const float *)p) : 0;
-	for (int i = 0; i < ATOMIC_SLOTS; i++, h = (h + 1) % ATOMIC_SLOTS) {
-		if (atomic_set[h].p == p) {
-			if (magnitude > atomic_set[h].scale)
-				atomic_set[h].scale = magnitude;
-			return;
-		}
-		if (!atomic_set[h].p) {
-			if (atomic_count >= ATOMIC_SLOTS / 2) {
-				atomic_overflow = true;
-				return;
-			}
-			atomic_set[h].p = p;
-			atomic_set[h].kind = kind;
-			atomic_set[h].scale = isfinite(magnitude) ? magnitude : 0;
-			atomic_count++;
-			return;
-		}
-	}
-}
-
-bool
-sim_atomic_was(const void *p, int *kind, float *scale)
-{
-	size_t h = slot_of(p);
-
-	*scale = 0;
-	for (int i = 0; i < ATOMIC_SLOTS; i++, h = (h + 1) % ATOMIC_SLOTS) {
-		if (atomic_set[h].p == p) {
-			*kind = atomic_set[h].kind;
-			*scale = atomic_set[h].scale;
-			return true;
-		}
-		if (!atomic_set[h].p)
-			break;
-	}
-	/* Too many targets to remember: treat every word as a float atomic's. */
-	*kind = CUDASIM_ATOMIC_FLOAT;
-	return atomic_overflow;
-}
-
-/* ---------------------------------------------------------------- __device__ variables */
-
-static char *devvar_copy[SIM_DEVVAR_SLOTS];
-
-/*
- * The __device__ variables of the student's code: the section of its shared
- * object once the runner has loaded one, else the program's own.
- */
-static char *
-devvars(size_t *n)
-{
-	static char *lo;
-	static size_t size;
-	static bool looked;
-
-	if (!looked) {
-		int found = sim_program_section("cudasim_device", &lo, &size);
-		looked = found >= 0;
-		if (found < 0) {
-			lo = __start_cudasim_device;
-			size = __start_cudasim_device ? (size_t)(__stop_cudasim_device - __start_cudasim_device) : 0;
-		} else if (!found) {
-			lo = NULL;
-			size = 0;
-		}
-	}
-	*n = size;
-	return lo;
-}
-
-void
-sim_devvars_snapshot(int slot)
-{
-	size_t n;
-	char *lo = devvars(&n);
-
-	if (!n)
-		return;
-	if (!devvar_copy[slot] && !(devvar_copy[slot] = malloc(n)))
-		abort();
-	memcpy(devvar_copy[slot], lo, n);
-}
-
-void
-sim_devvars_restore(int slot)
-{
-	size_t n;
-	char *lo = devvars(&n);
-
-	if (n && devvar_copy[slot])
-		memcpy(lo, devvar_copy[slot], n);
-}
-
-bool
-sim_devvars_compare(int slot, void **where, uint32_t *va, uint32_t *vb)
-{
-	bool atomic_word;
-	size_t n;
-	char *lo = devvars(&n);
-
-	return n && devvar_copy[slot] && first_difference(lo, devvar_copy[slot], n & ~(size_t)3, where, va, vb,
-							  &atomic_word);
-}
-
-/* The __device__ variables as one allocation, for check.c's per-word records (its `blocks`). */
-struct sim_alloc *
-sim_devvars_alloc(void)
-{
-	static struct sim_alloc whole;
-	size_t n;
-	char *lo = devvars(&n);
-
-	if (!n)
-		return NULL;
-	if (whole.ptr != lo || whole.size != n) {
-		if (whole.blocks)
-			munmap(whole.blocks, SIM_WORD_BLOCKS_BYTES(whole.size));
-		memset(&whole, 0, sizeof(whole));
-		whole.ptr = lo;
-		whole.size = n;
-		whole.elem_size = 4;
-		snprintf(whole.elem_name, sizeof(whole.elem_name), "float");
-	}
-	return &whole;
-}
-
-bool
-sim_is_devvar(const void *p)
-{
-	size_t n;
-	const char *lo = devvars(&n);
-
-	return n && (const char *)p >= lo && (const char *)p < lo + n;
-}
-
-bool
-sim_devvar_name(const void *p, char *out, size_t n, size_t *offset)
-{
-	return sim_is_devvar(p) && sim_symbol_name(p, out, n, offset);
-}
-
-/* ---------------------------------------------------------------- device-side malloc */
-
-/*
- * malloc and free called by kernel code (device code may: CUDA has a device
- * heap). The grader links the student's object with --wrap=malloc,free, so
- * its calls come here: in a kernel, the block is the host's but recorded, so
- * that check.c lets kernel code use it as device memory; from host code,
- * plain malloc.
- */
-static struct { char *p; size_t n; } *kheap;
-static size_t nkheap, kheap_cap;
-
-void *__wrap_malloc(size_t n);
-void __wrap_free(void *p);
-
-void *
-__wrap_malloc(size_t n)
-{
-	void *p = malloc(n);
-
-	if (!p || !sim_cur.active || sim_blk.cur < 0)
-		return p;
-	if (nkheap == kheap_cap) {
-		size_t cap = kheap_cap ? 2 * kheap_cap : 64;
-		void *grown = realloc(kheap, cap * sizeof(*kheap));
-
-		if (!grown) {
-			free(p);
-			return NULL;	/* a device heap that is full gives NULL too */
-		}
-		kheap = grown;
-		kheap_cap = cap;
-	}
-	kheap[nkheap].p = p;
-	kheap[nkheap++].n = n;
-	return p;
-}
-
-void
-__wrap_free(void *p)
-{
-	for (size_t i = nkheap; i-- > 0;)
-		if (kheap[i].p == p) {
-			kheap[i] = kheap[--nkheap];
-			break;
-		}
-	free(p);
-}
-
-bool
-sim_kernel_heap_holds(const void *p, size_t size)
-{
-	const char *c = p;
-
-	for (size_t i = nkheap; i-- > 0;)
-		if (c >= kheap[i].p && c + size <= kheap[i].p + kheap[i].n)
-			return true;
-	return false;
-}
-
-/* ---------------------------------------------------------------- kernel arguments */
-
-static int bad_arg = -1;
-static const void *bad_ptr;
-
-struct in_data {
-	const char *p;
-	bool found;
-};
-
-static int
-in_data_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-	struct in_data *d = data;
-
-	(void)size;
-	if (!sim_is_program_object(info->dlpi_name))
-		return 0;	/* only the program's own globals (__constant__ and the like) */
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		const char *lo = (const char *)(info->dlpi_addr + ph->p_vaddr);
-
-		if (ph->p_type == PT_LOAD && d->p >= lo && d->p < lo + ph->p_memsz)
-			d->found = true;
-	}
-	return d->found;
-}
-
-/*
- * A pointer argument outside device memory: a host pointer given to a
- * kernel, which a GPU cannot follow. Globals of the program (__constant__
- * arrays, cudaGetSymbolAddress) pass.
- */
-void
-cudasim_pointer_arg(int index, const void *p)
-{
-	struct in_data d = { p, false };
-
-	if (!p || bad_arg >= 0 || sim_alloc_near(p))
-		return;
-	dl_iterate_phdr(in_data_cb, &d);
-	if (!d.found) {
-		bad_arg = index;
-		bad_ptr = p;
-	}
-}
-
-int
-sim_bad_pointer_arg(const void **p)
-{
-	int i = bad_arg;
-
-	*p = bad_ptr;
-	bad_arg = -1;
-	return i;
-}

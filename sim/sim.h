@@ -227,6 +227,11 @@ void sim_allocs_protect(int prot);
 bool sim_in_alloc_pages(const void *p);
 char *sim_allocs_snapshot(void);
 void sim_allocs_restore(char *copy);
+/* Between memory.c and kernel_memory.c, one module: where the __device__ variables lie (n: their bytes);
+ * the first word of [mem, mem + len) that differs from exp and no atomic explains. */
+char *sim_devvars(size_t *n);
+bool sim_first_difference(const char *mem, const char *exp, size_t len, void **where, uint32_t *va,
+			  uint32_t *vb, bool *atomic_word);
 /* The first pointer argument of the coming launch that is not device memory (-1: none); clears it. */
 int sim_bad_pointer_arg(const void **p);
 

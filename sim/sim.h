@@ -23,6 +23,8 @@
 cudaError_t sim_error(cudaError_t err, const char *fmt, ...) __attribute__((format(__printf__, 2, 3)));
 cudaError_t sim_sticky(void);
 void sim_error_reset(void);
+/* Most calls fail with a sticky error, as every call does on a GPU after a fault (runtime.c, device.c). */
+#define STICKY() do { if (sim_sticky()) return sim_sticky(); } while (0)
 /* The detail text of the error being built, for appending. */
 void sim_detail_append(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
 void sim_detail_prefix(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
@@ -293,9 +295,13 @@ bool sim_watch_describe(char *out, size_t n, uint3 *block, uint3 *thread);
 void sim_watchdog_limit(double seconds);
 
 /* ---------------------------------------------------------------- runtime.c */
-extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set */
-extern int sim_reported_sms;		/* the SMs the device reports (cudasimDryLaunches); 0: the CPU's cores */
 bool sim_stream_valid(cudaStream_t s);
+
+/* ---------------------------------------------------------------- device.c */
+extern int sim_dyn_smem_optin;		/* from cudaFuncSetAttribute, 0 if never set (cudaDeviceReset) */
+extern int sim_reported_sms;		/* the SMs the device reports (cudasimDryLaunches); 0: the CPU's cores */
+/* The machine's memory, which the device reports as its own. */
+size_t sim_total_memory(void);
 
 /* ---------------------------------------------------------------- measure.c */
 /* One access of one thread of a block, as measure.c and check.c see it. */

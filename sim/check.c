@@ -35,39 +35,26 @@
  *   kind of address comes: shared memory, the thread's stack, the last
  *   allocation, then the rest.
  *
+ * This file keeps the counts and the findings, and sends each access where
+ * it lies: shared memory to check_shared.c, the rest to check_global.c. The
+ * instrumentation's entry points are tsan.c's.
+ *
  * Layer 6: calls error.c, current_launch.c, symbols.c, sched.c, memory.c, measure.c (the
  * request count) and lines.c; sets sched.c's hooks sim_exited_past and
  * sim_barrier_diverged.
  */
 #include "sim.h"
 
-#include <errno.h>
-#include <sys/mman.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define DETAIL_BLOCKS 32
 #define DETAIL_CAP (1u << 21)	/* accesses kept of one block */
-#define NOBODY (-1)
 
-struct word {
-	unsigned wepoch, repoch;	/* the block of the last write, of the last reads */
-	unsigned wgen, rgen;		/* and their barrier intervals */
-	unsigned wwarp, rwarp;		/* and how many warp syncs their warps had passed */
-	int writer, reader, reader2;	/* reader2: another reader in the same interval */
-	uintptr_t wpc, rpc;
-};
-
-static struct word dyn_words[SIM_DYN_ARENA / 4];
-static struct word *static_words;
-static size_t nstatic_words;
 
 static bool any;			/* instrumented kernel code ran */
 static struct cudasimChecks seen;
 static struct cudasimFinding first[CUDASIM_FINDING_KINDS];
-/* cross-block updates (cross_block below) */
-static unsigned launch_epoch;		/* the block epoch of this launch's first block */
-static unsigned fences;			/* __threadfence() calls, ever */
-static unsigned *fenced;		/* per linear block of this launch: `fences` at its last */
-static size_t nfenced;
 static struct sim_access *acc;
 static size_t nacc;
 static unsigned long long blocks_done;	/* of this launch's first run */
@@ -81,9 +68,7 @@ static int open_launch = -1;
 static struct cudasimChecks launch_base;
 static unsigned long long load_intervals, launch_base_intervals;
 static bool launch_kept;	/* the open launch ran instrumented code, or was only recorded (dry) */
-static bool grid_synced;	/* the launch passed a grid.sync(): blocks have seen each other's stores */
 static const struct cudasim_site *launch_site;
-
 
 static void drop_races(void);
 static bool exited_past(int thread, const char *file, int line);
@@ -124,45 +109,25 @@ launch_close(void)
 /*
  * A block of a cooperative launch waits at a grid.sync() while the others
  * run: the requests it made so far are counted now, and its shared
- * memory's shadow words kept, for the block that has the arena next.
+ * memory's shadow words kept (check_shared.c), for the block that has the
+ * arena next.
  */
-struct parked_words {
-	size_t ndyn, nstatic;
-	struct word w[];
-};
-
 static void *
 block_parking(void)
 {
-	size_t ndyn = sim_cur.smem / 4 + 1, nstatic = nstatic_words;
-	struct parked_words *p = malloc(sizeof(*p) + (ndyn + nstatic) * sizeof(struct word));
-
-	grid_synced = true;
+	sim_check_grid_synced();
 	if (nacc) {
 		count_block_sectors();
 		sim_requests_count(acc, nacc, &seen.stats, request_cost);
 		nacc = 0;
 	}
-	if (!p)
-		return NULL;
-	p->ndyn = ndyn;
-	p->nstatic = nstatic;
-	memcpy(p->w, dyn_words, ndyn * sizeof(struct word));
-	if (nstatic)
-		memcpy(p->w + ndyn, static_words, nstatic * sizeof(struct word));
-	return p;
+	return sim_check_shared_park();
 }
 
 static void
 block_resuming(void *state)
 {
-	struct parked_words *p = state;
-
-	if (!p)
-		return;
-	memcpy(dyn_words, p->w, p->ndyn * sizeof(struct word));
-	if (p->nstatic && p->nstatic <= nstatic_words)
-		memcpy(static_words, p->w + p->ndyn, p->nstatic * sizeof(struct word));
+	sim_check_shared_resume(state);
 }
 
 void
@@ -170,7 +135,6 @@ sim_check_launch_begin(bool dry)
 {
 	launch_close();
 	launch_kept = dry;
-	grid_synced = false;
 	sim_block_parking = block_parking;
 	sim_block_resuming = block_resuming;
 	if (seen.nlaunches < CUDASIM_LAUNCHES) {
@@ -195,10 +159,7 @@ sim_check_launch_begin(bool dry)
 	blocks_done = 0;
 	nacc = 0;
 	cached = NULL;	/* allocations may have been freed since */
-	launch_epoch = cudasim_block_epoch + 1;	/* sim_block_run counts before the block runs */
-	free(fenced);
-	fenced = NULL;
-	nfenced = 0;
+	sim_check_global_begin();
 }
 
 /* What each instruction cost beyond the ideal, to name the worst. */
@@ -387,15 +348,15 @@ cudasimCheck(int on)
 	enabled = on != 0;
 }
 
-static bool
-checking(void)
+bool
+sim_checking(void)
 {
 	return enabled && sim_cur.active && sim_cur.run == 0 && !sim_measuring && sim_blk.cur >= 0;
 }
 
 /* Keep the first finding of each kind; count them all. */
-static struct cudasimFinding *
-finding(int kind, const void *addr, unsigned size, bool write, uintptr_t pc)
+struct cudasimFinding *
+sim_check_finding(int kind, const void *addr, unsigned size, bool write, uintptr_t pc)
 {
 	struct cudasimFinding *f = &first[kind];
 
@@ -411,8 +372,8 @@ finding(int kind, const void *addr, unsigned size, bool write, uintptr_t pc)
 	return f;
 }
 
-static void
-other_access(struct cudasimFinding *f, int thread, bool write, uintptr_t pc)
+void
+sim_check_other_access(struct cudasimFinding *f, int thread, bool write, uintptr_t pc)
 {
 	if (!f)
 		return;
@@ -421,89 +382,8 @@ other_access(struct cudasimFinding *f, int thread, bool write, uintptr_t pc)
 	sim_pc_line(pc, f->other_where, sizeof(f->other_where));
 }
 
-/*
- * Whether thread t's access is ordered after `other`'s, made when other's
- * warp had passed `warp_syncs` warp syncs: in one warp, a __syncwarp() (or
- * another warp function) that both lanes met since then orders them.
- */
-static bool
-warp_ordered(int t, int other, unsigned warp_syncs)
-{
-	int warp = t / SIM_WARP;
-
-	return other >= 0 && other / SIM_WARP == warp && sim_blk.warp_gen[warp] != warp_syncs;
-}
-
-static void
-shared_word(struct word *w, const char *addr, long long offset, bool write, uintptr_t pc)
-{
-	unsigned epoch = cudasim_block_epoch, gen = sim_blk.gen;
-	int t = sim_blk.cur;
-	unsigned warp_syncs = sim_blk.warp_gen[t / SIM_WARP];
-	struct cudasimFinding *f = NULL;
-
-	if (write) {
-		bool read_now = w->repoch == epoch && w->rgen == gen;
-		int reader = !read_now ? NOBODY : w->reader != t ? w->reader : w->reader2;
-
-		if (reader != NOBODY && warp_ordered(t, reader, w->rwarp))
-			reader = NOBODY;
-		if (w->wepoch == epoch && w->wgen == gen && w->writer != t && !warp_ordered(t, w->writer, w->wwarp)) {
-			f = finding(CUDASIM_RACE, addr, 4, true, pc);
-			other_access(f, w->writer, true, w->wpc);
-		} else if (reader != NOBODY) {
-			f = finding(CUDASIM_RACE, addr, 4, true, pc);
-			other_access(f, reader, false, w->rpc);
-		}
-		w->wepoch = epoch;
-		w->wgen = gen;
-		w->wwarp = warp_syncs;
-		w->writer = t;
-		w->wpc = pc;
-	} else {
-		if (w->wepoch != epoch) {
-			f = finding(CUDASIM_UNINITIALIZED, addr, 4, false, pc);
-		} else if (w->wgen == gen && w->writer != t && !warp_ordered(t, w->writer, w->wwarp)) {
-			f = finding(CUDASIM_RACE, addr, 4, false, pc);
-			other_access(f, w->writer, true, w->wpc);
-		}
-		bool same_interval = w->repoch == epoch && w->rgen == gen;
-
-		if (!same_interval || (w->reader >= 0 && warp_ordered(t, w->reader, w->rwarp))) {
-			w->repoch = epoch;
-			w->rgen = gen;
-			w->rwarp = warp_syncs;
-			w->reader = t;
-			w->reader2 = NOBODY;
-			w->rpc = pc;
-		} else if (w->reader != t && w->reader2 == NOBODY) {
-			w->reader2 = t;
-		}
-	}
-	if (f) {
-		f->shared = 1;
-		f->offset = offset;
-	}
-}
-
-static struct word *
-static_word(size_t index)
-{
-	if (index >= nstatic_words) {
-		size_t n = sim_static_smem_used() / 4 + 1;
-		struct word *w = realloc(static_words, n * sizeof(*w));
-
-		if (!w)
-			return NULL;
-		memset(w + nstatic_words, 0, (n - nstatic_words) * sizeof(*w));
-		static_words = w;
-		nstatic_words = n;
-	}
-	return index < nstatic_words ? &static_words[index] : NULL;
-}
-
-static void
-keep(const char *p, unsigned size, bool write, bool shared, uintptr_t pc)
+void
+sim_check_keep(const char *p, unsigned size, bool write, bool shared, uintptr_t pc)
 {
 	if (blocks_done >= DETAIL_BLOCKS || nacc == DETAIL_CAP)
 		return;
@@ -526,232 +406,8 @@ keep(const char *p, unsigned size, bool write, bool shared, uintptr_t pc)
 	acc[nacc++] = (struct sim_access){ sim_blk.cur, 0, pc, at, write, shared, size };
 }
 
-static void
-shared_access(struct word *words, const char *base, const char *p, unsigned size, bool write, uintptr_t pc)
-{
-	size_t lo = (size_t)(p - base) / 4, hi = (size_t)(p - base + size - 1) / 4;
-
-	for (size_t i = lo; i <= hi; i++) {
-		struct word *w = words ? &words[i] : static_word(i);
-
-		if (w)
-			shared_word(w, p, (long long)(p - base), write, pc);
-	}
-	keep(p, size, write, true, pc);
-}
-
-/* Past the dynamic shared memory asked for (kind 1), or past a __shared__ variable (2), into the gap after it. */
-static void
-shared_out_of_bounds(const char *p, unsigned size, bool write, uintptr_t pc, int kind, size_t offset, size_t extent)
-{
-	struct cudasimFinding *f = finding(CUDASIM_OUT_OF_BOUNDS, p, size, write, pc);
-
-	if (f) {
-		f->shared = kind;
-		f->offset = (long long)offset;
-		f->extent = (long long)extent;
-	}
-}
-
-/* The simulator's variables that kernel code reads: threadIdx and co. (sched.c, launch.c). */
-extern char __start_cudasim_builtins[], __stop_cudasim_builtins[];
-extern char __start_cudasim_device[] __attribute__((weak));
-extern char __stop_cudasim_device[] __attribute__((weak));
-
-static bool
-on_own_stack(const char *p)
-{
-	const struct sim_stack *s = sim_blk.th[sim_blk.cur].stack;
-
-	if (!s)
-		s = sim_blk.sched_stack;	/* a thread that never blocked runs on the scheduler's */
-	return s && p >= s->lo && p < s->hi;
-}
-
-/* Memory outside the allocations that kernel code may still touch (see the top of the file). */
-static bool
-reachable_elsewhere(const char *p, size_t size, bool write)
-{
-	const char *params = sim_cur.params;
-
-	if (sim_is_devvar(p) || sim_kernel_heap_holds(p, size))
-		return true;
-	/* the runner's own __device__ variables: the reference solution's, run instrumented for the estimate */
-	if (__start_cudasim_device && p >= __start_cudasim_device && p + size <= __stop_cudasim_device)
-		return true;
-	if (write)
-		return false;
-	return (p >= params && p + size <= params + sim_cur.params_size) ||
-	       (p >= __start_cudasim_builtins && p + size <= __stop_cudasim_builtins) ||
-	       sim_program_read_only(p, size);
-}
-
-static void __attribute__((noreturn))
-host_memory(const char *p, size_t size, bool write, uintptr_t pc)
-{
-	char where[300], name[200], var[256] = "";
-	size_t offset;
-
-	sim_pc_line(pc, where, sizeof(where));
-	if (sim_symbol_name(p, name, sizeof(name), &offset))
-		snprintf(var, sizeof(var), ", in the host variable '%s' (byte %zu)", name, offset);
-	sim_error(cudaErrorIllegalAddress,
-		  "%s %s host memory at %s: %zu bytes at %p%s, which no cudaMalloc made. A kernel runs on "
-		  "the GPU, which cannot reach the host's memory (a malloc'd or new'd block, a host variable, "
-		  "the launcher's local variables): on a GPU this is an illegal address. A kernel may use "
-		  "memory from cudaMalloc, __device__ and __constant__ variables, shared memory and its own "
-		  "local variables", sim_where(), write ? "wrote" : "read", where, size, (const void *)p, var);
-	sim_abandon(cudaErrorIllegalAddress);
-}
-
-/*
- * Cross-block updates. A block that reads a global word another block of the
- * launch wrote with a plain store, and then writes it, makes a
- * read-modify-write (out[k] += v) that on a GPU runs at the same time as the
- * other block's: both read the same old value and one update is lost. Blocks
- * run one after another here, so the order check's two orders add up alike
- * and cannot see it: each word keeps the block that last wrote it and the
- * block that read it since (sim_alloc.blocks, made at the allocation's first
- * store; the __device__ variables are one allocation, sim_devvars_alloc).
- * The handshake that does order blocks on a GPU is not this: a writer that
- * ran __threadfence() after its store, read by a block that made an atomic
- * first (a lock taken with atomicCAS, the last block to count itself in
- * finishing the others' sums). Atomics are not instrumented, so they
- * neither read nor write here.
- */
-
-static unsigned long long
-linear_block(void)
-{
-	return blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-}
-
-static uint3
-block_at(unsigned long long l)
-{
-	return (uint3){ (unsigned)(l % gridDim.x), (unsigned)(l / gridDim.x % gridDim.y),
-			(unsigned)(l / ((unsigned long long)gridDim.x * gridDim.y)) };
-}
-
-static bool checking(void);
-
 void
-cudasim_threadfence(void)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!checking())
-		return;
-	unsigned long long l = linear_block(), n = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-
-	if (!fenced) {
-		fenced = calloc(n, sizeof(*fenced));
-		nfenced = fenced ? n : 0;
-	}
-	if (l < nfenced)
-		fenced[l] = ++fences;
-}
-
-static void __attribute__((noreturn))
-cross_block_update(const struct sim_alloc *a, size_t word, const struct sim_word_blocks *w, uintptr_t pc)
-{
-	char where[300], name[256], what[400];
-	uint3 writer = block_at(w->wblock);
-	size_t byte = word * 4, offset;
-
-	sim_pc_line(pc, where, sizeof(where));
-	if (a == sim_devvars_alloc() && sim_devvar_name(a->ptr + byte, name, sizeof(name), &offset))
-		snprintf(what, sizeof(what), "byte %zu of the __device__ variable %s", offset, name);
-	else
-		snprintf(what, sizeof(what), "the word at byte %zu of the %zu-byte allocation at %p (%s element %zu)",
-			 byte, a->size, (void *)a->ptr, a->elem_name, byte / (a->elem_size ? a->elem_size : 4));
-	sim_error(cudaErrorLaunchFailure,
-		  "the result depends on the order in which blocks run, because two blocks update the same "
-		  "word with a plain read-modify-write: %s read %s, which block (%u,%u,%u) wrote earlier in the "
-		  "same launch, and wrote it back at %s. Blocks run at the same time on a GPU: both read the same "
-		  "old value and one update is lost. A word that several blocks update needs atomicAdd (or each "
-		  "block its own output element, combined afterwards)", sim_where(), what, writer.x, writer.y,
-		  writer.z, where);
-	sim_abandon(cudaErrorLaunchFailure);
-}
-
-static void
-cross_block(struct sim_alloc *a, const char *p, size_t size, bool write, uintptr_t pc)
-{
-	unsigned epoch = cudasim_block_epoch;
-	size_t lo = (size_t)(p - a->ptr) / 4, hi = (size_t)(p - a->ptr + size - 1) / 4;
-
-	if (!a->blocks) {
-		if (!write)
-			return;		/* nothing in it was written by a kernel yet */
-		void *m = mmap(NULL, SIM_WORD_BLOCKS_BYTES(a->size), PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (m == MAP_FAILED)
-			return;
-		a->blocks = m;
-	}
-	for (size_t i = lo; i <= hi; i++) {
-		struct sim_word_blocks *w = &a->blocks[i];
-		/* a store before a grid.sync() is every block's after it (one slip: a store after the last one) */
-		bool published = grid_synced ||
-				 (w->wblock < nfenced && fenced[w->wblock] > w->wfence && cudasim_atomic_epoch == epoch);
-		bool foreign = w->wepoch >= launch_epoch && w->wepoch != epoch && !published;
-
-		if (!write) {
-			if (foreign)
-				w->repoch = epoch;
-			continue;
-		}
-		if (foreign && w->repoch == epoch)
-			cross_block_update(a, i, w, pc);
-		w->wepoch = epoch;
-		w->wblock = (unsigned)linear_block();
-		w->wfence = fences;
-	}
-}
-
-/*
- * An address mapped nowhere is no host memory either: an index far out of
- * bounds. Named after the allocation below it; an index near 2^32 elements
- * is a negative int index that met an unsigned one (`i - 3 + threadIdx.x`).
- */
-static bool
-mapped(const char *p)
-{
-	unsigned char vec;
-	uintptr_t page = (uintptr_t)p & ~(uintptr_t)4095;
-
-	return mincore((void *)page, 1, &vec) == 0 || errno != ENOMEM;
-}
-
-static void __attribute__((noreturn))
-far_out_of_bounds(const char *p, size_t size, bool write, uintptr_t pc)
-{
-	char where[300], what[400] = "";
-	struct sim_alloc *a = sim_alloc_below(p);
-
-	sim_pc_line(pc, where, sizeof(where));
-	if (a) {
-		unsigned long long index = (unsigned long long)(p - a->ptr) / (a->elem_size ? a->elem_size : 4);
-
-		snprintf(what, sizeof(what), ", %zu bytes past the end of the %zu-byte allocation at %p (its %s "
-			 "element %llu)%s", (size_t)(p - (a->ptr + a->size)), a->size, (void *)a->ptr, a->elem_name,
-			 index, index >= (1ull << 31) && index < (1ull << 32)
-			 ? ": element 4294967296 less " : "");
-		if (index >= (1ull << 31) && index < (1ull << 32))
-			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%llu, that is element -%llu "
-				 "taken as unsigned: an int index that went below zero, added to an unsigned one "
-				 "(threadIdx.x, blockDim.x) or a size_t, wraps to about 4 billion",
-				 (1ull << 32) - index, (1ull << 32) - index);
-	}
-	sim_error(cudaErrorIllegalAddress,
-		  "%s %s %zu bytes at %p at %s, far out of bounds%s: on a GPU this is an illegal address. Is an "
-		  "index below zero or past the end, or a bounds check missing?", sim_where(),
-		  write ? "wrote" : "read", size, (const void *)p, where, what);
-	sim_abandon(cudaErrorIllegalAddress);
-}
-
-static void
-access(const void *addr, size_t size, bool write, uintptr_t pc)
+sim_check_access(const void *addr, size_t size, bool write, uintptr_t pc)
 {
 	const char *p = addr;
 	struct sim_alloc *a;
@@ -762,16 +418,16 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 		last[sim_blk.cur].pc = pc;
 		last[sim_blk.cur].epoch = cudasim_block_epoch;
 	}
-	if (!checking())
+	if (!sim_checking())
 		return;
 	any = true;
 	launch_kept = true;
 	if (p >= cudasim_dyn_smem && p < cudasim_dyn_smem + SIM_DYN_ARENA) {
 		if ((size_t)(p - cudasim_dyn_smem) + size > sim_cur.smem) {
-			shared_out_of_bounds(p, (unsigned)size, write, pc, 1, p - cudasim_dyn_smem, sim_cur.smem);
+			sim_check_shared_out_of_bounds(p, (unsigned)size, write, pc, 1, p - cudasim_dyn_smem, sim_cur.smem);
 			return;
 		}
-		shared_access(dyn_words, cudasim_dyn_smem, p, (unsigned)size, write, pc);
+		sim_check_shared_access(true, cudasim_dyn_smem, p, (unsigned)size, write, pc);
 		return;
 	}
 	if (cudasim_static_smem && p >= cudasim_static_smem &&
@@ -779,35 +435,35 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 		size_t at = (size_t)(p - cudasim_static_smem), start, bytes;
 
 		if (sim_static_slot(at, &start, &bytes) && at + size > start + bytes) {
-			shared_out_of_bounds(p, (unsigned)size, write, pc, 2, at - start, bytes);
+			sim_check_shared_out_of_bounds(p, (unsigned)size, write, pc, 2, at - start, bytes);
 			return;
 		}
-		shared_access(NULL, cudasim_static_smem, p, (unsigned)size, write, pc);
+		sim_check_shared_access(false, cudasim_static_smem, p, (unsigned)size, write, pc);
 		return;
 	}
-	if (on_own_stack(p))
+	if (sim_check_on_own_stack(p))
 		return;
 	a = cached && p >= cached->map && p < cached->map + cached->map_len ? cached : sim_alloc_near(p);
 	if (!a && sim_is_devvar(p)) {
 		struct sim_alloc *d = sim_devvars_alloc();
 
 		if (d && p + size <= d->ptr + d->size)
-			cross_block(d, p, size, write, pc);
+			sim_check_cross_block(d, p, size, write, pc);
 		return;
 	}
 	if (!a) {
-		if (!reachable_elsewhere(p, size, write)) {
-			if (!mapped(p))
-				far_out_of_bounds(p, size, write, pc);
-			host_memory(p, size, write, pc);
+		if (!sim_check_reachable_elsewhere(p, size, write)) {
+			if (!sim_check_mapped(p))
+				sim_check_far_out_of_bounds(p, size, write, pc);
+			sim_check_host_memory(p, size, write, pc);
 		}
 		return;
 	}
 	cached = a;
 	if (p < a->ptr || p + size > a->ptr + a->size)
-		finding(CUDASIM_OUT_OF_BOUNDS, p, (unsigned)size, write, pc);
+		sim_check_finding(CUDASIM_OUT_OF_BOUNDS, p, (unsigned)size, write, pc);
 	else
-		cross_block(a, p, size, write, pc);
+		sim_check_cross_block(a, p, size, write, pc);
 	if (write) {
 		seen.global_stores++;
 		seen.global_store_bytes += size;
@@ -822,190 +478,5 @@ access(const void *addr, size_t size, bool write, uintptr_t pc)
 			load_intervals++;
 		}
 	}
-	keep(p, (unsigned)size, write, false, pc);
+	sim_check_keep(p, (unsigned)size, write, false, pc);
 }
-
-/*
- * The instrumentation's entry points. ThreadSanitizer's, not
- * AddressSanitizer's: ASan checks an address once per basic block, so the
- * store of x[i] += y, after the load of x[i], would go unseen; TSan
- * reports both, as a read and a write.
- */
-#define HOOKS(n) \
-	void __tsan_read##n(void *p); \
-	void __tsan_write##n(void *p); \
-	void __tsan_unaligned_read##n(void *p); \
-	void __tsan_unaligned_write##n(void *p); \
-	void __tsan_volatile_read##n(void *p); \
-	void __tsan_volatile_write##n(void *p); \
-	void __tsan_read##n(void *p) \
-	{ access(p, n, false, (uintptr_t)__builtin_return_address(0)); } \
-	void __tsan_write##n(void *p) \
-	{ access(p, n, true, (uintptr_t)__builtin_return_address(0)); } \
-	void __tsan_unaligned_read##n(void *p) \
-	{ access(p, n, false, (uintptr_t)__builtin_return_address(0)); } \
-	void __tsan_unaligned_write##n(void *p) \
-	{ access(p, n, true, (uintptr_t)__builtin_return_address(0)); } \
-	void __tsan_volatile_read##n(void *p) \
-	{ access(p, n, false, (uintptr_t)__builtin_return_address(0)); } \
-	void __tsan_volatile_write##n(void *p) \
-	{ access(p, n, true, (uintptr_t)__builtin_return_address(0)); }
-
-HOOKS(1)
-HOOKS(2)
-HOOKS(4)
-HOOKS(8)
-HOOKS(16)
-
-void __tsan_read_range(void *p, size_t n);
-void __tsan_write_range(void *p, size_t n);
-void __tsan_init(void);
-void __tsan_func_entry(void *pc);
-void __tsan_func_exit(void);
-void __tsan_vptr_update(void **p, void *value);
-void __tsan_vptr_read(void **p);
-void __tsan_atomic_thread_fence(int order);
-void __tsan_atomic_signal_fence(int order);
-
-void
-__tsan_read_range(void *p, size_t n)
-{
-	access(p, n, false, (uintptr_t)__builtin_return_address(0));
-}
-
-void
-__tsan_write_range(void *p, size_t n)
-{
-	access(p, n, true, (uintptr_t)__builtin_return_address(0));
-}
-
-/*
- * The C library's memory functions, which kernel code may call as device
- * code may: the grader links the student's object with --wrap for each, so
- * its calls come here and are checked as the accesses they make (the C
- * library itself is not instrumented).
- */
-void *__wrap_memcpy(void *dst, const void *src, size_t n);
-void *__wrap_memmove(void *dst, const void *src, size_t n);
-void *__wrap_memset(void *dst, int c, size_t n);
-void *__wrap___memcpy_chk(void *dst, const void *src, size_t n, size_t room);
-void *__wrap___memmove_chk(void *dst, const void *src, size_t n, size_t room);
-void *__wrap___memset_chk(void *dst, int c, size_t n, size_t room);
-
-static void
-range(const void *dst, const void *src, size_t n, uintptr_t pc)
-{
-	if (!n)
-		return;
-	if (src)
-		access(src, n, false, pc);
-	access(dst, n, true, pc);
-}
-
-void *
-__wrap_memcpy(void *dst, const void *src, size_t n)
-{
-	range(dst, src, n, (uintptr_t)__builtin_return_address(0));
-	return memcpy(dst, src, n);
-}
-
-void *
-__wrap_memmove(void *dst, const void *src, size_t n)
-{
-	range(dst, src, n, (uintptr_t)__builtin_return_address(0));
-	return memmove(dst, src, n);
-}
-
-void *
-__wrap_memset(void *dst, int c, size_t n)
-{
-	range(dst, NULL, n, (uintptr_t)__builtin_return_address(0));
-	return memset(dst, c, n);
-}
-
-void *
-__wrap___memcpy_chk(void *dst, const void *src, size_t n, size_t room)
-{
-	if (n > room)
-		abort();
-	range(dst, src, n, (uintptr_t)__builtin_return_address(0));
-	return memcpy(dst, src, n);
-}
-
-void *
-__wrap___memmove_chk(void *dst, const void *src, size_t n, size_t room)
-{
-	if (n > room)
-		abort();
-	range(dst, src, n, (uintptr_t)__builtin_return_address(0));
-	return memmove(dst, src, n);
-}
-
-void *
-__wrap___memset_chk(void *dst, int c, size_t n, size_t room)
-{
-	if (n > room)
-		abort();
-	range(dst, NULL, n, (uintptr_t)__builtin_return_address(0));
-	return memset(dst, c, n);
-}
-
-/*
- * Atomics in the instrumented file (a function-local static's guard, a
- * std::atomic in host code) come as __tsan_atomic* calls: they are atomics,
- * no plain access to check, so they do what they say, sequentially
- * consistent whatever order was asked for.
- */
-#define TSAN_ATOMIC(bits, T) \
-	T __tsan_atomic##bits##_load(const volatile T *a, int mo); \
-	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo); \
-	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo); \
-	T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo); \
-	T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo); \
-	T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo); \
-	T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo); \
-	T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo); \
-	T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo); \
-	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fail_mo); \
-	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fail_mo); \
-	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fail_mo); \
-	T __tsan_atomic##bits##_load(const volatile T *a, int mo) \
-	{ (void)mo; return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
-	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo) \
-	{ (void)mo; __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
-	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
-	T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
-	T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
-	T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
-	T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
-	T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
-	T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
-	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fail_mo) \
-	{ (void)mo, (void)fail_mo; return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, \
-								       __ATOMIC_SEQ_CST); } \
-	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fail_mo) \
-	{ return __tsan_atomic##bits##_compare_exchange_strong(a, c, v, mo, fail_mo); } \
-	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fail_mo) \
-	{ (void)mo, (void)fail_mo; __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, \
-							       __ATOMIC_SEQ_CST); return c; }
-
-TSAN_ATOMIC(8, char)
-TSAN_ATOMIC(16, short)
-TSAN_ATOMIC(32, int)
-TSAN_ATOMIC(64, long)
-
-/* What else an instrumented file may call: nothing to check there. */
-void __tsan_init(void) {}
-void __tsan_func_entry(void *pc) { (void)pc; }
-void __tsan_func_exit(void) {}
-void __tsan_vptr_update(void **p, void *value) { (void)p, (void)value; }
-void __tsan_vptr_read(void **p) { (void)p; }
-void __tsan_atomic_thread_fence(int order) { __atomic_thread_fence(__ATOMIC_SEQ_CST); (void)order; }
-void __tsan_atomic_signal_fence(int order) { __atomic_signal_fence(__ATOMIC_SEQ_CST); (void)order; }

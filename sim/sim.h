@@ -337,4 +337,32 @@ void sim_lines_request(const struct sim_access *first, unsigned units, unsigned 
 void sim_check_launch_begin(bool dry);
 void sim_check_block_done(void);
 
+/* Between check.c and its files, one module: whether this access is checked (kernel code of the first
+ * run); the first finding of a kind, NULL if one was kept already (count them all); the other thread of a
+ * race; an access kept for the request count; check one access (tsan.c's entry points). */
+bool sim_checking(void);
+struct cudasimFinding *sim_check_finding(int kind, const void *addr, unsigned size, bool write, uintptr_t pc);
+void sim_check_other_access(struct cudasimFinding *f, int thread, bool write, uintptr_t pc);
+void sim_check_keep(const char *p, unsigned size, bool write, bool shared, uintptr_t pc);
+void sim_check_access(const void *addr, size_t size, bool write, uintptr_t pc);
+/* check_shared.c: an access to the dynamic arena (dynamic) or the static one, at base; one past the dynamic
+ * shared memory asked for (kind 1) or past a __shared__ variable (2); a parked block's shadow words kept
+ * (the caller owns them; NULL when memory runs out) and put back (and freed). */
+void sim_check_shared_access(bool dynamic, const char *base, const char *p, unsigned size, bool write, uintptr_t pc);
+void sim_check_shared_out_of_bounds(const char *p, unsigned size, bool write, uintptr_t pc, int kind, size_t offset,
+				    size_t extent);
+void *sim_check_shared_park(void);
+void sim_check_shared_resume(void *state);
+/* check_global.c: a launch begins; it passed a grid.sync(); whether p is on the running thread's stack; memory
+ * beyond the allocations that kernel code may reach; a global word's cross-block update; whether p is mapped;
+ * host memory and an address far out of bounds, which end the launch. */
+void sim_check_global_begin(void);
+void sim_check_grid_synced(void);
+bool sim_check_on_own_stack(const char *p);
+bool sim_check_reachable_elsewhere(const char *p, size_t size, bool write);
+void sim_check_cross_block(struct sim_alloc *a, const char *p, size_t size, bool write, uintptr_t pc);
+bool sim_check_mapped(const char *p);
+void sim_check_host_memory(const char *p, size_t size, bool write, uintptr_t pc) __attribute__((noreturn));
+void sim_check_far_out_of_bounds(const char *p, size_t size, bool write, uintptr_t pc) __attribute__((noreturn));
+
 #endif

@@ -365,4 +365,12 @@ bool sim_check_mapped(const char *p);
 void sim_check_host_memory(const char *p, size_t size, bool write, uintptr_t pc) __attribute__((noreturn));
 void sim_check_far_out_of_bounds(const char *p, size_t size, bool write, uintptr_t pc) __attribute__((noreturn));
 
+/* ---------------------------------------------------------------- grid.c, order.c (under launch.c) */
+/* Run every block of the current launch once in the given order; false once an error ended it. */
+bool sim_grid_run(bool forward);
+/* Free the blocks a cooperative launch parked (an abandoned launch's). */
+void sim_grid_release(void);
+/* The launch run by the order check, twice, from the same memory: the error it found, or cudaSuccess. */
+cudaError_t sim_order_run(void);
+
 #endif

@@ -46,7 +46,6 @@ LONG = {
     "tests/sim/semantics.c": "the simulator's Criterion tests: one suite per concern, not yet one file per module",
     "tests/instructor/batch.c": "the batch's Criterion tests: one suite per concern, not yet one file per module",
     "tests/sim/kernels/basics.cu": "kernels the simulator's tests run, one per feature: a table of cases, not logic",
-    "sim/launch.c": "being split, issue 26",
 }
 for path in sorted(f for f in files if CODE.search(f)):
     n = sum(1 for _ in open(path, encoding="utf-8", errors="replace"))

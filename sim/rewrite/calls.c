@@ -35,7 +35,7 @@ kernel_decl_name(int i)
 		else if (tok_is(j, ">"))
 			depth--;
 		else if (depth == 0 && tok_is(j, "("))
-			return toks[j - 1].kind == K_IDENT ? j - 1 : -1;
+			return toks[j - 1].kind == LEX_IDENT ? j - 1 : -1;
 		else if (tok_is(j, ";") || tok_is(j, "{"))
 			return -1;
 	}
@@ -73,7 +73,7 @@ check_unconfigured_calls(void)
 	for (int i = 0; i < ntoks; i++) {
 		int after = i + 1;
 
-		if (toks[i].kind != K_IDENT || is_kernel_decl[i] || toks[i].seg)
+		if (toks[i].kind != LEX_IDENT || is_kernel_decl[i] || toks[i].seg)
 			continue;
 		if (tok_is(i - 1, ".") || tok_is(i - 1, "->") || tok_is(i - 1, "&") || triple(after, '<'))
 			continue;
@@ -187,10 +187,10 @@ surely_host(int name)
 	for (int j = name - 1; j >= 0 && !toks[j].seg && !tok_is(j, ";") && !tok_is(j, "}") && !tok_is(j, "{"); j--) {
 		bool known = false;
 
-		if (toks[j].kind == K_STRING || tok_is(j, "*") || tok_is(j, "&") || tok_is(j, "<") || tok_is(j, ">") ||
+		if (toks[j].kind == LEX_STRING || tok_is(j, "*") || tok_is(j, "&") || tok_is(j, "<") || tok_is(j, ">") ||
 		    tok_is(j, ",") || tok_is(j, ":") || tok_is(j, "="))
 			continue;
-		if (toks[j].kind != K_IDENT)
+		if (toks[j].kind != LEX_IDENT)
 			return false;
 		for (size_t w = 0; w < sizeof(words) / sizeof(*words) && !known; w++)
 			known = ident_is(j, words[w]);
@@ -210,7 +210,7 @@ check_host_device_calls(void)
 		return;
 	/* the definitions, skipping over bodies (their lambdas and locals are no definitions) */
 	for (int i = 0; i + 1 < ntoks; i++) {
-		if (toks[i].seg || toks[i].kind != K_IDENT || !tok_is(i + 1, "(") || tok_is(i - 1, ".") ||
+		if (toks[i].seg || toks[i].kind != LEX_IDENT || !tok_is(i + 1, "(") || tok_is(i - 1, ".") ||
 		    tok_is(i - 1, "->") || ident_is(i, "if") || ident_is(i, "for") || ident_is(i, "while") ||
 		    ident_is(i, "switch") || ident_is(i, "return") || ident_is(i, "sizeof") ||
 		    ident_is(i, "__launch_bounds__") || ident_is(i, "__attribute__") || ident_is(i, "alignas") ||
@@ -225,7 +225,7 @@ check_host_device_calls(void)
 		for (int i = defs[k].body + 1; i < defs[k].end; i++) {
 			int after = i + 1;
 
-			if (toks[i].seg || toks[i].kind != K_IDENT || tok_is(i - 1, ".") || tok_is(i - 1, "->") ||
+			if (toks[i].seg || toks[i].kind != LEX_IDENT || tok_is(i - 1, ".") || tok_is(i - 1, "->") ||
 			    tok_is(i - 1, ":"))
 				continue;
 			if (tok_is(after, "<") && !triple(after, '<')) {
@@ -293,7 +293,7 @@ check_host_device_calls(void)
 
 			name = open > 0 ? open - 1 : -1;
 		}
-		if (name >= 0 && toks[name].kind == K_IDENT && !tok_is(name - 1, ".") && !tok_is(name - 1, "->") &&
+		if (name >= 0 && toks[name].kind == LEX_IDENT && !tok_is(name - 1, ".") && !tok_is(name - 1, "->") &&
 		    host_only(name, defs, n))
 			fail(toks[name].line, "'%.*s' is a __host__ function, not a __global__ one: it cannot be "
 			     "configured with <<<>>>; only a kernel is launched",

@@ -69,7 +69,7 @@ declarator_names(int from, int to, int *names, int max)
 			depth--;
 		if (tok_is(j, "="))
 			in_init = true;
-		if (!in_init && depth == 0 && toks[j].kind == K_IDENT &&
+		if (!in_init && depth == 0 && toks[j].kind == LEX_IDENT &&
 		    !ident_is(j, "const") && !ident_is(j, "volatile") && !ident_is(j, "__restrict__"))
 			last = j;
 	}

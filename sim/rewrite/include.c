@@ -72,7 +72,7 @@ rewrite_pragma(int hash)
 
 	if (!ident_is(hash + 1, "pragma") || !ident_is(u, "unroll") || toks[u].seg != toks[hash].seg)
 		return;
-	if (u + 1 < ntoks && toks[u + 1].seg == toks[hash].seg && toks[u + 1].kind == K_NUMBER) {
+	if (u + 1 < ntoks && toks[u + 1].seg == toks[hash].seg && toks[u + 1].kind == LEX_NUMBER) {
 		add_edit(toks[u].start, toks[u].end, xstrdup("GCC unroll"));
 		return;
 	}
@@ -88,7 +88,7 @@ rewrite_include(int hash)
 	size_t n;
 	struct buf b = { 0 };
 
-	if (!ident_is(hash + 1, "include") || toks[s].kind != K_STRING || src[toks[s].start] != '"')
+	if (!ident_is(hash + 1, "include") || toks[s].kind != LEX_STRING || src[toks[s].start] != '"')
 		return;
 	n = toks[s].end - toks[s].start - 2;
 	if (n == 0 || n >= sizeof(rel) || src[toks[s].start + 1] == '/')

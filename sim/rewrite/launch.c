@@ -15,7 +15,7 @@ static void
 add_name(struct buf *b, int from, int to)
 {
 	for (int j = from; j <= to; j++) {
-		if (j > from && toks[j].kind == K_IDENT && toks[j - 1].kind == K_IDENT)
+		if (j > from && toks[j].kind == LEX_IDENT && toks[j - 1].kind == LEX_IDENT)
 			buf_addstr(b, " ");
 		for (size_t k = toks[j].start; k < toks[j].end; k++) {
 			if (src[k] == '"' || src[k] == '\\')
@@ -44,7 +44,7 @@ kernel_start(int end)
 				return -1;
 			j = o - 1;
 		}
-		if (j < 0 || toks[j].kind != K_IDENT || toks[j].seg != toks[end].seg)
+		if (j < 0 || toks[j].kind != LEX_IDENT || toks[j].seg != toks[end].seg)
 			return start;
 		start = j--;
 		if (ident_is(j, "template"))
@@ -52,7 +52,7 @@ kernel_start(int end)
 		if (!tok_is(j, "::"))
 			return start;
 		start = j--;
-		if (j < 0 || (toks[j].kind != K_IDENT && !tok_is(j, ">")))
+		if (j < 0 || (toks[j].kind != LEX_IDENT && !tok_is(j, ">")))
 			return start;
 	}
 }
@@ -174,7 +174,7 @@ rewrite_cooperative(int i)
 		return i + 1;
 	buf_addstr(&b, "::cudasim::launch_cooperative(\"");
 	for (size_t c = toks[name].start; c < toks[end - 1].end; c++)
-		if (ident_char(src[c]) || src[c] == ':' || src[c] == '<' || src[c] == '>' || src[c] == ',')
+		if (lex_ident_char(src[c]) || src[c] == ':' || src[c] == '<' || src[c] == '>' || src[c] == ',')
 			buf_addf(&b, "%c", src[c]);
 	buf_addstr(&b, "\", __FILE__, __LINE__, ");
 	add_edit(toks[i].start, toks[name].start, keep_lines(&b, toks[i].start, toks[name].start));

@@ -43,7 +43,7 @@ const char *in_path;
 char *in_dir, *out_path;
 char *src;
 size_t src_len;
-struct tok *toks;
+struct lex_token *toks;
 int ntoks;
 static struct edit *edits;
 static int nedits, cap_edits;
@@ -99,9 +99,9 @@ brace_kind(int i)
 {
 	int j = i - 1;
 
-	if (j >= 0 && toks[j].kind == K_STRING && ident_is(j - 1, "extern"))
+	if (j >= 0 && toks[j].kind == LEX_STRING && ident_is(j - 1, "extern"))
 		return S_NAMESPACE;
-	while (j >= 0 && (toks[j].kind == K_IDENT || tok_is(j, "::"))) {
+	while (j >= 0 && (toks[j].kind == LEX_IDENT || tok_is(j, "::"))) {
 		if (ident_is(j, "namespace"))
 			return S_NAMESPACE;
 		j--;

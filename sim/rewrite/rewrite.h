@@ -10,16 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/lex.h"
 #include "lib/util.h"
-
-enum kind { K_IDENT, K_NUMBER, K_STRING, K_CHAR, K_PUNCT };
-
-struct tok {
-	enum kind kind;
-	size_t start, end;	/* byte range in the source */
-	int line;
-	int seg;		/* 0: code; n: the n-th preprocessor directive */
-};
 
 struct edit {
 	size_t start, end;
@@ -32,7 +24,7 @@ extern char *in_dir, *out_path;
 extern char *src;
 extern size_t src_len;
 /* tokens.c fills them */
-extern struct tok *toks;
+extern struct lex_token *toks;
 extern int ntoks;
 
 /* "IN.cu:LINE: message" on stderr, and exit 1 (main.c) */
@@ -50,7 +42,6 @@ void buf_src(struct buf *b, size_t from, size_t to);
 int newlines(size_t from, size_t to);
 bool tok_is(int i, const char *s);
 bool ident_is(int i, const char *s);
-bool ident_char(int c);
 /* The index of the bracket that closes the one at i, or -1. */
 int match_forward(int i);
 /* The index of the bracket open that the close at i closes, or -1. */

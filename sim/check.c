@@ -1,7 +1,7 @@
 /*
  * check.c — memcheck, racecheck and access counts for code compiled with the
  * instrumentation: g++ -fsanitize=thread turns every load and store of the
- * student's file into a call of one of the __tsan_* functions below, with
+ * student's file into a call of one of the __tsan_* functions (tsan.c), with
  * the address, before the access. Only
  * the first run of a launch is looked at (not the order check's second run,
  * nor measure.c's), and only kernel code: the host code of the same file
@@ -11,7 +11,7 @@
  *   out of bounds (one past the end of a 1023-float array lies in the
  *   allocation's rounding to 256 bytes and does not fault); so is one past
  *   the dynamic shared memory the launch asked for, and one past a
- *   __shared__ variable (sched.c leaves a gap after each).
+ *   __shared__ variable (smem.c leaves a gap after each).
  * - Shared memory has a shadow word per 4 bytes: the last writer and the
  *   last readers, with the block (cudasim_block_epoch) and the barrier
  *   interval (sim_blk.gen) they were in. Two threads in one interval, one
@@ -20,7 +20,7 @@
  *   neither.
  * - A global word (of an allocation or a __device__ variable) keeps the
  *   blocks that last wrote and read it: a block that updates a word another
- *   block wrote in the same launch is diagnosed (cross_block below).
+ *   block wrote in the same launch is diagnosed (check_global.c).
  * - Global loads and stores are counted per launch; the accesses of the
  *   first DETAIL_BLOCKS blocks of each launch go to measure.c's request
  *   count (sectors per request, wavefronts per request), a block at a time.

@@ -5,7 +5,7 @@
  * with the fences and grid syncs that order blocks), the memory kernel code
  * may reach besides allocations, host memory, and an address mapped nowhere.
  *
- * Layer 6, one module with check.c: calls error.c, now.c, symbols.c,
+ * Layer 6, one module with check.c: calls error.c, current_launch.c, symbols.c,
  * sched.c and memory.c.
  */
 #include "sim.h"

@@ -5,7 +5,7 @@
  * orders may leave different within rounding), and the pointers a launch
  * passes (which must be device memory).
  *
- * Layer 3, one module with memory.c: calls now.c, sched.c and symbols.c.
+ * Layer 3, one module with memory.c: calls current_launch.c, sched.c and symbols.c.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

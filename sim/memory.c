@@ -7,7 +7,7 @@
  * faults like an illegal address on a GPU. New memory is filled with 0xff
  * bytes (a float reads as NaN), never the friendly zeros of a fresh page.
  *
- * The order check (launch.c) runs a launch twice; to undo the first run it
+ * The order check (order.c) runs a launch twice; to undo the first run it
  * write-protects every allocation and keeps a copy of each page the moment
  * a kernel first writes to it (sim_track_fault, called from the SIGSEGV
  * handler). So the cost follows what the kernel writes, not the memory size.

@@ -384,7 +384,7 @@ cudasim_syncthreads_op(int op, int pred, const char *file, int line)
 /*
  * grid.sync() of cooperative_groups: a barrier of the block that, in a
  * cooperative launch's whole grid, also waits for every other block
- * (launch.c runs the blocks in rounds, each to its next grid.sync()).
+ * (grid.c runs the blocks in rounds, each to its next grid.sync()).
  */
 void
 cudasim_grid_sync(const char *file, int line)

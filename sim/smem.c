@@ -4,7 +4,7 @@
  * past what the launch asked for made to fault), and the poison a block
  * finds in both.
  *
- * Layer 2, beside sched.c: calls error.c and now.c, and reads the block's
+ * Layer 2, beside sched.c: calls error.c and current_launch.c, and reads the block's
  * state (sim_blk).
  */
 #include "sim.h"

@@ -30,6 +30,11 @@ SIM_CHECK := -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -ftrivi
 SIM_PCH_DIR := $(BUILD_DIR)/sim/student-pch
 # What a program built that way links besides SIM_LIB.
 SIM_LIBS := -lpthread -ldl
+# The simulator's controls: its symbols that a submission may neither call nor define (a trailing *
+# names a prefix). The runner keeps them out of what it exports to the student's object (sim/sim.mk's
+# student.dynlist) and the grader refuses an object that names one (grader/compile/inspect.c); every control
+# sim/include/cudasim.h declares is here (tests/sim/controls.sh).
+SIM_CONTROLS := cudasimTakeChecks cudasimCheck cudasimTakeLines cudasimMeasure cudasimLastLaunchStats cudasimLastErrorDetail cudasimConfigure cudasimProgramObject cudasimGuardDeviceMemory cudasimGuardedDeviceAddress cudasimDescribeAllocation cudasimDryLaunches cudasim_ctx_* sim_*
 
 # The GPU: nvcc for every .cu (with -arch= the GPU's, or $CUDALINGS_ARCH).
 NVCC_FLAGS := -std=c++17 -O3 -lineinfo

@@ -16,6 +16,7 @@
 #include "lib/run.h"
 #include "common/root.h"
 #include "lib/util.h"
+#include "grader/runner_mk.h"	/* SIM_CONTROLS, from harness/runner.mk */
 
 struct rule {
 	const char *name; /* an identifier, or a prefix when it ends in '*' */
@@ -152,8 +153,7 @@ static const struct rule permitted_calls[] = {
 	{ NULL, NULL },
 };
 
-/* Symbols of the grader's side of the runner: a submission may neither name nor define them. The
- * simulator's controls here are those sim/sim.mk's SIM_CONTROLS keeps out of the runner's exports. */
+/* Symbols of the grader's side of the runner: a submission may neither name nor define them. */
 static const struct rule grader_symbols[] = {
 	{ "cudalings_*", "it belongs to the grader's harness" },
 	{ "proto_*", "it belongs to the grader's harness" },
@@ -162,22 +162,12 @@ static const struct rule grader_symbols[] = {
 	{ "check_*", "it belongs to the grader's harness" },
 	{ "sandbox_*", "it belongs to the grader's harness" },
 	{ "ref__*", "it belongs to the reference solution" },
-	{ "cudasimTakeChecks", "it controls the CPU simulator" },
-	{ "cudasimCheck", "it controls the CPU simulator" },
-	{ "cudasimTakeLines", "it controls the CPU simulator" },
-	{ "cudasimTakeLines", "it controls the CPU simulator" },
-	{ "cudasimLastErrorDetail", "it controls the CPU simulator" },
-	{ "cudasimConfigure*", "it controls the CPU simulator" },
-	{ "cudasimProgramObject", "it controls the CPU simulator" },
-	{ "cudasimGuardDeviceMemory", "it controls the CPU simulator" },
-	{ "cudasimGuardedDeviceAddress", "it controls the CPU simulator" },
-	{ "cudasimDescribeAllocation", "it controls the CPU simulator" },
-	{ "cudasimMeasure", "it controls the CPU simulator" },
-	{ "cudasimLastLaunchStats", "it controls the CPU simulator" },
-	{ "cudasim_ctx_*", "it belongs to the CPU simulator" },
-	{ "sim_*", "it belongs to the CPU simulator" },
 	{ NULL, NULL },
 };
+
+/* The simulator's controls, harness/runner.mk's SIM_CONTROLS: the runner keeps the same list out of
+ * what it exports to the submission (sim/sim.mk), so the two cannot disagree. */
+static const char *const sim_controls[] = { SIM_CONTROLS, NULL };
 
 /* Prefixes of symbols the harness, the runtime and the simulator own. */
 static const struct rule reserved_definitions[] = {
@@ -234,6 +224,22 @@ match(const struct rule *rules, const char *name)
 	for (const struct rule *r = rules; r->name; r++)
 		if (inspect_symbol_names(name, r->name))
 			return r;
+	return NULL;
+}
+
+/* The rule a name of the grader's side of the runner, or of the simulator's controls, falls under; NULL if none. */
+static const struct rule *
+grader_symbol(const char *name)
+{
+	static const struct rule control = { "SIM_CONTROLS", "it controls the CPU simulator" },
+				 own = { "SIM_CONTROLS", "it belongs to the CPU simulator" };
+	const struct rule *r = match(grader_symbols, name);
+	if (r)
+		return r;
+	for (const char *const *c = sim_controls; *c; c++)
+		if (inspect_symbol_names(name, *c))
+			/* cudasimTakeChecks and co. are the runner's controls; cudasim_ctx_* and sim_* its innards */
+			return !strncmp(*c, "cudasim", 7) && isupper((unsigned char)(*c)[7]) ? &control : &own;
 	return NULL;
 }
 
@@ -309,7 +315,7 @@ inspect_object(const struct exercise *e, const char *object, struct buf *why)
 		bool undefined = type[0] == 'U' || type[0] == 'w';
 		const struct rule *r = NULL;
 		launcher |= defined_global && !strcmp(name, e->launcher_name);
-		if (undefined && (r = match(grader_symbols, name))) {
+		if (undefined && (r = grader_symbol(name))) {
 			buf_addf(why, "%srefers to '%s': %s, and a submission cannot reach it", problems++ ? "\n" : "",
 				 name, r->why);
 		} else if (undefined && !allowed(e, name) && (r = match(forbidden_calls, name))) {

@@ -1,5 +1,7 @@
 /*
- * mutant_lex.c — the source as tokens and the shapes around them (see mutant_lex.h).
+ * mutant_lex.c — the source as the mutation operators read it, through the
+ * project's one C++ lexer (lib/lex.c), and the shapes around its tokens
+ * (see mutant_lex.h).
  */
 #include "grader/mutants/mutant_lex.h"
 
@@ -8,111 +10,95 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lex.h"
 #include "lib/util.h"
 
 /* ------------------------------------------------------------ tokens */
 
+/* The punctuation the operators read as one token, longest first, joined from lib/lex.c's characters where they touch. */
 static const char *const puncts[] = {
 	"<<<", ">>>", "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::", NULL,
 };
 
-/* Past a comment, a string or a character literal starting at p, or p when none starts there. */
-static const char *
-skip_literal(const char *p, int *line)
+/* One character of punctuation of the code, where it is. */
+struct punct {
+	size_t at;
+	int line;
+};
+
+static void
+push(struct lexed *L, size_t *cap, struct tok t)
 {
-	if (p[0] == '/' && p[1] == '/') {
-		while (*p && *p != '\n')
-			p++;
-		return p;
+	if (L->n == (int)*cap) {
+		*cap *= 2;
+		L->t = xrealloc(L->t, *cap * sizeof(*L->t));
 	}
-	if (p[0] == '/' && p[1] == '*') {
-		const char *end = strstr(p + 2, "*/");
-		end = end ? end + 2 : p + strlen(p);
-		for (; p < end; p++)
-			*line += *p == '\n';
-		return end;
-	}
-	return p;
+	L->t[L->n++] = t;
 }
 
+/* The punctuation characters p[0 .. n) (each touching the next) as tokens, the longest of puncts first. */
+static void
+push_puncts(struct lexed *L, size_t *cap, const struct punct *p, int n)
+{
+	for (int i = 0; i < n;) {
+		struct tok t = { TOK_PUNCT, p[i].at, 1, p[i].line, -1 };
+		for (const char *const *s = puncts; *s; s++) {
+			size_t len = strlen(*s);
+			if ((int)len <= n - i && !strncmp(L->src + p[i].at, *s, len)) {
+				t.len = len;
+				break;
+			}
+		}
+		push(L, cap, t);
+		i += (int)t.len;
+	}
+}
+
+/*
+ * The code's tokens, read by the project's lexer (lib/lex.c): a preprocessor
+ * line's are left out (never rewritten), a character literal is a string,
+ * and punctuation is joined as the operators read it. Where a comment never
+ * ends, the code ends.
+ */
 void
 tok_lex(const char *src, struct lexed *L)
 {
+	struct lex x;
 	size_t cap = 256;
+	struct punct run[64];
+	int nrun = 0;
+	int stack[512], depth = 0;
+
+	lex_source(&x, src, strlen(src));
 	L->src = src;
 	L->t = xmalloc(cap * sizeof(*L->t));
 	L->n = 0;
-	int line = 1;
-	bool line_start = true;
-	int stack[512], depth = 0;
-	for (const char *p = src; *p;) {
-		const char *q = skip_literal(p, &line);
-		if (q != p) {
-			p = q;
+	for (int k = 0; k <= x.n; k++) {
+		const struct lex_token *a = k < x.n ? &x.tok[k] : NULL;
+		if (a && a->seg)
 			continue;
-		}
-		if (*p == '\n') {
-			line++;
-			line_start = true;
-			p++;
-			continue;
-		}
-		if (isspace((unsigned char)*p)) {
-			p++;
-			continue;
-		}
-		if (*p == '#' && line_start) {
-			/* a preprocessor line, continuations included: never rewritten */
-			while (*p && *p != '\n') {
-				if (p[0] == '\\' && p[1] == '\n') {
-					line++;
-					p++;
-				}
-				p++;
+		if (a && a->kind == LEX_PUNCT) {
+			if (nrun && (nrun == (int)ARRAY_SIZE(run) || run[nrun - 1].at + 1 != a->start)) {
+				push_puncts(L, &cap, run, nrun);
+				nrun = 0;
 			}
+			for (size_t c = a->start; c < a->end; c++)
+				run[nrun++] = (struct punct){ c, a->line };
 			continue;
 		}
-		line_start = false;
-		struct tok t = { TOK_PUNCT, (size_t)(p - src), 1, line, -1 };
-		if (*p == '"' || *p == '\'') {
-			char quote = *p++;
-			while (*p && *p != quote && *p != '\n')
-				p += p[0] == '\\' && p[1] ? 2 : 1;
-			if (*p == quote)
-				p++;
-			t.kind = TOK_STRING;
-			t.len = (size_t)(p - src) - t.at;
-		} else if (isalpha((unsigned char)*p) || *p == '_') {
-			while (isalnum((unsigned char)*p) || *p == '_')
-				p++;
-			t.kind = TOK_IDENT;
-			t.len = (size_t)(p - src) - t.at;
-		} else if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
-			for (p++; isalnum((unsigned char)*p) || *p == '.' || *p == '_' ||
-				  ((*p == '+' || *p == '-') && strchr("eEpP", p[-1]));
-			     p++)
-				;
-			t.kind = TOK_NUMBER;
-			t.len = (size_t)(p - src) - t.at;
-		} else {
-			for (const char *const *s = puncts; *s; s++)
-				if (!strncmp(p, *s, strlen(*s))) {
-					t.len = strlen(*s);
-					break;
-				}
-			p += t.len;
-		}
-		if (L->n == (int)cap) {
-			cap *= 2;
-			L->t = xrealloc(L->t, cap * sizeof(*L->t));
-		}
-		int i = L->n++;
-		L->t[i] = t;
-		if (t.kind != TOK_PUNCT || t.len != 1)
+		push_puncts(L, &cap, run, nrun);
+		nrun = 0;
+		if (a)
+			push(L, &cap, (struct tok){ a->kind == LEX_IDENT ? TOK_IDENT : a->kind == LEX_NUMBER ? TOK_NUMBER : TOK_STRING,
+						   a->start, a->end - a->start, a->line, -1 });
+	}
+	lex_free(&x);
+	for (int i = 0; i < L->n; i++) {
+		if (L->t[i].kind != TOK_PUNCT || L->t[i].len != 1)
 			continue;
-		char c = src[t.at];
-		if ((c == '(' || c == '[' || c == '{') && depth < (int)(ARRAY_SIZE(stack))) {
+		char c = src[L->t[i].at];
+		if ((c == '(' || c == '[' || c == '{') && depth < (int)ARRAY_SIZE(stack)) {
 			stack[depth++] = i;
 		} else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
 			int open = stack[--depth];

@@ -1,7 +1,8 @@
 /*
  * mutant_lex.h — the source as tokens, for the mutation operators: the
- * tokens themselves and where a statement, an operand or a condition
- * starts and ends. Comments, strings and preprocessor lines are kept
+ * tokens themselves (lib/lex.c's, the project's one C++ lexer, with the
+ * operators' punctuation joined) and where a statement, an operand or a
+ * condition starts and ends. Comments, strings and preprocessor lines are kept
  * whole and never rewritten. Calls nothing of the grader's.
  */
 #ifndef CUDALINGS_MUTANT_LEX_H

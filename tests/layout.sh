@@ -200,7 +200,6 @@ for c in circles(edges, edges):
 # A file's global functions start with its name (submission.c: submission_*), or with its module's when it
 # is a part of one (batch_lanes.c: batch_*; grade_children.c, sharing grade_state.h: grade_*).
 PREFIX_LATER = {
-    "grader/mutants/mutant_lex": "being shared with the simulator's rewriter: one C++ lexer (issue 26 item 3)",
     "grader/engine/grade_children": "being reworked: the runner's split (issue 26 item 4)",
 }
 for o in sorted(x for x in objs if os.path.relpath(x, build).startswith("grader/")):

@@ -15,7 +15,8 @@
 
 /* ------------------------------------------------------------ tokens */
 
-/* The punctuation the operators read as one token, longest first, joined from lib/lex.c's characters where they touch. */
+/* The punctuation the operators read as one token, longest first, joined from lib/lex.c's characters where
+ * they touch. */
 static const char *const puncts[] = {
 	"<<<", ">>>", "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::", NULL,
@@ -62,7 +63,7 @@ push_puncts(struct lexed *L, size_t *cap, const struct punct *p, int n)
  * ends, the code ends.
  */
 void
-tok_lex(const char *src, struct lexed *L)
+mutant_lex(const char *src, struct lexed *L)
 {
 	struct lex x;
 	size_t cap = 256;
@@ -109,27 +110,27 @@ tok_lex(const char *src, struct lexed *L)
 }
 
 bool
-tok_is(const struct lexed *L, int i, const char *text)
+mutant_lex_is(const struct lexed *L, int i, const char *text)
 {
 	return i >= 0 && i < L->n && L->t[i].len == strlen(text) && !strncmp(L->src + L->t[i].at, text, L->t[i].len);
 }
 
 bool
-tok_ident(const struct lexed *L, int i)
+mutant_lex_ident(const struct lexed *L, int i)
 {
 	return i >= 0 && i < L->n && L->t[i].kind == TOK_IDENT;
 }
 
 /* The source's own text from token first to token last, as written. */
 char *
-tok_span(const struct lexed *L, int first, int last)
+mutant_lex_span(const struct lexed *L, int first, int last)
 {
 	size_t from = L->t[first].at, to = L->t[last].at + L->t[last].len;
 	return xasprintf("%.*s", (int)(to - from), L->src + from);
 }
 
 bool
-tok_same(const struct lexed *L, int a0, int a1, int b0, int b1)
+mutant_lex_same(const struct lexed *L, int a0, int a1, int b0, int b1)
 {
 	if (a1 - a0 != b1 - b0 || a0 > a1)
 		return false;
@@ -144,35 +145,35 @@ tok_same(const struct lexed *L, int a0, int a1, int b0, int b1)
 
 /* A token after which a statement starts. */
 bool
-statement_boundary(const struct lexed *L, int i)
+mutant_lex_statement_boundary(const struct lexed *L, int i)
 {
-	return i < 0 || tok_is(L, i, ";") || tok_is(L, i, "{") || tok_is(L, i, "}") || tok_is(L, i, ")") || tok_is(L, i, "else") ||
-	       tok_is(L, i, ":");
+	return i < 0 || mutant_lex_is(L, i, ";") || mutant_lex_is(L, i, "{") || mutant_lex_is(L, i, "}") ||
+	       mutant_lex_is(L, i, ")") || mutant_lex_is(L, i, "else") || mutant_lex_is(L, i, ":");
 }
 
 /* Whether a token ends an operand of a comparison or a conditional expression, looking outward. */
 bool
-expression_edge(const struct lexed *L, int i)
+mutant_lex_expression_edge(const struct lexed *L, int i)
 {
 	static const char *const edges[] = { ";", ",", "{", "}", "(", "[", "?", ":", "&&", "||", "=", "+=", "-=",
 					     "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "return", "!", NULL };
 	for (const char *const *e = edges; *e; e++)
-		if (tok_is(L, i, *e))
+		if (mutant_lex_is(L, i, *e))
 			return true;
 	return false;
 }
 
 /* The first token of the operand that ends at token `end`, going left over brackets. */
 int
-operand_start(const struct lexed *L, int end, int floor)
+mutant_lex_operand_start(const struct lexed *L, int end, int floor)
 {
 	int i = end;
 	while (i > floor) {
-		if ((tok_is(L, i, ")") || tok_is(L, i, "]")) && L->t[i].match >= 0 && L->t[i].match > floor) {
+		if ((mutant_lex_is(L, i, ")") || mutant_lex_is(L, i, "]")) && L->t[i].match >= 0 && L->t[i].match > floor) {
 			i = L->t[i].match - 1;
 			continue;
 		}
-		if (expression_edge(L, i))
+		if (mutant_lex_expression_edge(L, i))
 			break;
 		i--;
 	}
@@ -181,15 +182,16 @@ operand_start(const struct lexed *L, int end, int floor)
 
 /* The first token of the condition of a `?` just after token `end`: && and || belong to it. */
 int
-condition_start(const struct lexed *L, int end)
+mutant_lex_condition_start(const struct lexed *L, int end)
 {
 	int i = end;
 	while (i >= 0) {
-		if ((tok_is(L, i, ")") || tok_is(L, i, "]")) && L->t[i].match >= 0) {
+		if ((mutant_lex_is(L, i, ")") || mutant_lex_is(L, i, "]")) && L->t[i].match >= 0) {
 			i = L->t[i].match - 1;
 			continue;
 		}
-		if (expression_edge(L, i) && !tok_is(L, i, "&&") && !tok_is(L, i, "||") && !tok_is(L, i, "!"))
+		if (mutant_lex_expression_edge(L, i) && !mutant_lex_is(L, i, "&&") && !mutant_lex_is(L, i, "||") &&
+		    !mutant_lex_is(L, i, "!"))
 			break;
 		i--;
 	}
@@ -198,15 +200,15 @@ condition_start(const struct lexed *L, int end)
 
 /* The last token of the operand that starts at token `start`, going right over brackets. */
 int
-operand_end(const struct lexed *L, int start, int ceiling)
+mutant_lex_operand_end(const struct lexed *L, int start, int ceiling)
 {
 	int i = start;
 	while (i < ceiling) {
-		if ((tok_is(L, i, "(") || tok_is(L, i, "[")) && L->t[i].match >= 0 && L->t[i].match < ceiling) {
+		if ((mutant_lex_is(L, i, "(") || mutant_lex_is(L, i, "[")) && L->t[i].match >= 0 && L->t[i].match < ceiling) {
 			i = L->t[i].match + 1;
 			continue;
 		}
-		if (expression_edge(L, i) || tok_is(L, i, ")") || tok_is(L, i, "]"))
+		if (mutant_lex_expression_edge(L, i) || mutant_lex_is(L, i, ")") || mutant_lex_is(L, i, "]"))
 			break;
 		i++;
 	}

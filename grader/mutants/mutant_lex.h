@@ -26,21 +26,21 @@ struct lexed {
 	int n;
 };
 
-void tok_lex(const char *src, struct lexed *L);
-bool tok_is(const struct lexed *L, int i, const char *text);
-bool tok_ident(const struct lexed *L, int i);
+void mutant_lex(const char *src, struct lexed *L);
+bool mutant_lex_is(const struct lexed *L, int i, const char *text);
+bool mutant_lex_ident(const struct lexed *L, int i);
 /* The source's own text from token first to token last, as written. */
-char *tok_span(const struct lexed *L, int first, int last);
-bool tok_same(const struct lexed *L, int a0, int a1, int b0, int b1);
+char *mutant_lex_span(const struct lexed *L, int first, int last);
+bool mutant_lex_same(const struct lexed *L, int a0, int a1, int b0, int b1);
 /* A token after which a statement starts. */
-bool statement_boundary(const struct lexed *L, int i);
+bool mutant_lex_statement_boundary(const struct lexed *L, int i);
 /* Whether a token ends an operand of a comparison or a conditional expression, looking outward. */
-bool expression_edge(const struct lexed *L, int i);
+bool mutant_lex_expression_edge(const struct lexed *L, int i);
 /* The first token of the operand that ends at token `end`, going left over brackets. */
-int operand_start(const struct lexed *L, int end, int floor);
+int mutant_lex_operand_start(const struct lexed *L, int end, int floor);
 /* The first token of the condition of a `?` just after token `end`: && and || belong to it. */
-int condition_start(const struct lexed *L, int end);
+int mutant_lex_condition_start(const struct lexed *L, int end);
 /* The last token of the operand that starts at token `start`, going right over brackets. */
-int operand_end(const struct lexed *L, int start, int ceiling);
+int mutant_lex_operand_end(const struct lexed *L, int start, int ceiling);
 
 #endif

@@ -40,7 +40,7 @@ int
 mutants_make(const char *source, const char *path, struct mutant **out)
 {
 	struct lexed L;
-	tok_lex(source, &L);
+	mutant_lex(source, &L);
 	struct maker k = { .L = &L, .path = path };
 	mutant_ops_drop_barriers(&k);
 	mutant_ops_bound_guards(&k);

@@ -19,8 +19,8 @@
 #   (NAME_private.h, NAME_state.h) or that are named below as its parts;
 # - no two types of one name in grader/, tui/, common/ and lib/;
 # - paths under build/ named through BUILD_DIR (harness/runner.mk), never spelt out;
-# - one of each in lib/, common/, grader/ and tui/: no process started but by
-#   lib/'s spawner, no buffer zeroed instead of BUF_INIT.
+# - one of each in lib/, common/, grader/, tui/ and the rewriter (sim/rewrite/):
+#   no process started but by lib/'s spawner, no buffer zeroed instead of BUF_INIT.
 set -u
 cd "$(dirname "$0")/.."
 python3 - build <<'PY'
@@ -103,7 +103,7 @@ for path in sorted(f for f in files if SOURCE.search(f)):
 SPAWN = re.compile(r"\b(fork|vfork|posix_spawnp?|popen|system)\s*\(")
 ZEROED_BUF = re.compile(r"struct buf\s+[^;()]*=\s*\{\s*0\s*\}")
 NULL_DATA = re.compile(r"([A-Za-z_][\w.>-]*)\.data \? \1\.data :")
-ONE_OF_EACH = ("lib/", "common/", "grader/", "tui/")
+ONE_OF_EACH = ("lib/", "common/", "grader/", "tui/", "sim/rewrite/")
 for path in sorted(f for f in files if SOURCE.search(f) and f.startswith(ONE_OF_EACH)):
     text = open(path, encoding="utf-8", errors="replace").read()
     code = re.sub(r'/\*.*?\*/|//[^\n]*|"(\\.|[^"\\\n])*"', '', text, flags=re.S)

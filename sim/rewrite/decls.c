@@ -80,7 +80,7 @@ static int
 rewrite_dynamic_shared(int first, int sh, int end, bool ns)
 {
 	int names[1], lb = -1, name;
-	struct buf b = { 0 }, type = { 0 };
+	struct buf b = BUF_INIT, type = BUF_INIT;
 
 	if (declarator_names(sh + 1, end, names, 1) != 1)
 		fail(toks[sh].line, "extern __shared__: cannot find the array's name");
@@ -110,16 +110,16 @@ rewrite_dynamic_shared(int first, int sh, int end, bool ns)
 		buf_addf(&b, " = (%s *)cudasim_dyn_smem;", type.data);
 	} else {
 		/* extern __shared__ T s[][N]: a pointer to rows of N */
-		struct buf rest = { 0 };
+		struct buf rest = BUF_INIT;
 
 		for (int j = lb + 2; j < end; j++)
 			buf_src(&rest, toks[j].start, toks[j].end);
 		buf_addf(&b, "%s%s (*const ", ns ? "static " : "", type.data);
 		buf_src(&b, toks[name].start, toks[name].end);
 		buf_addf(&b, ")%s = (%s (*)%s)cudasim_dyn_smem;", rest.data, type.data, rest.data);
-		free(rest.data);
+		buf_free(&rest);
 	}
-	free(type.data);
+	buf_free(&type);
 	add_edit(toks[first].start, toks[end].end, keep_lines(&b, toks[first].start, toks[end].end));
 	return end + 1;
 }
@@ -160,7 +160,7 @@ rewrite_shared(int sh)
 {
 	int first = sh, end = decl_end(sh), names[64], n, type_end, part = -1;
 	bool ext = false, ns = at_namespace_scope();
-	struct buf b = { 0 }, type = { 0 };
+	struct buf b = BUF_INIT, type = BUF_INIT;
 
 	if (toks[sh].seg)
 		return sh + 1;		/* in a macro: the header's fallback (static) applies */
@@ -187,7 +187,7 @@ rewrite_shared(int sh)
 	if (!type.len)
 		fail(toks[sh].line, "__shared__: the variable has no type");
 	for (int i = 0; i < n; i++) {
-		struct buf pre = { 0 }, post = { 0 }, nm = { 0 };
+		struct buf pre = BUF_INIT, post = BUF_INIT, nm = BUF_INIT;
 		int from = i == 0 ? type_end : part + 1, to;
 		int depth = 0;
 
@@ -204,7 +204,7 @@ rewrite_shared(int sh)
 		add_tokens(&pre, from, names[i]);
 		add_tokens(&post, names[i] + 1, to);
 		/* (&x)[N] binds to an array; a plain &x needs no parentheses */
-		if (post.data)
+		if (post.len)
 			buf_addf(&nm, "(&%.*s)", (int)(toks[names[i]].end - toks[names[i]].start),
 				src + toks[names[i]].start);
 		else
@@ -214,26 +214,26 @@ rewrite_shared(int sh)
 			/* the reference is what kernel code reads: in the section check.c lets it reach */
 			buf_addf(&b, "static %s %s%s%s __attribute__((section(\"cudasim_device\"))) = *(%s %s(*)%s)("
 				"cudasim_shared_global_at(sizeof(%s %s%s)));",
-				type.data, pre.data ? pre.data : "", nm.data, post.data ? post.data : "",
-				type.data, pre.data ? pre.data : "", post.data ? post.data : "",
-				type.data, pre.data ? pre.data : "", post.data ? post.data : "");
+				type.data, pre.data, nm.data, post.data,
+				type.data, pre.data, post.data,
+				type.data, pre.data, post.data);
 		else
 			buf_addf(&b, "static unsigned cudasim_slot%d_%d_, cudasim_ep%d_%d_; "
 				"%s %s%s%s = *(%s %s(*)%s)(cudasim_shared_at("
 				"sizeof(%s %s%s), &cudasim_slot%d_%d_, &cudasim_ep%d_%d_));",
 				counter, i, counter, i,
-				type.data, pre.data ? pre.data : "", nm.data, post.data ? post.data : "",
-				type.data, pre.data ? pre.data : "", post.data ? post.data : "",
-				type.data, pre.data ? pre.data : "", post.data ? post.data : "",
+				type.data, pre.data, nm.data, post.data,
+				type.data, pre.data, post.data,
+				type.data, pre.data, post.data,
 				counter, i, counter, i);
 		if (i + 1 < n)
 			buf_addstr(&b, " ");
-		free(pre.data);
-		free(post.data);
-		free(nm.data);
+		buf_free(&pre);
+		buf_free(&post);
+		buf_free(&nm);
 	}
 	counter++;
-	free(type.data);
+	buf_free(&type);
 	add_edit(toks[first].start, toks[end].end, keep_lines(&b, toks[first].start, toks[end].end));
 	return end + 1;
 }

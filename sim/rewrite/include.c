@@ -68,7 +68,7 @@ void
 rewrite_pragma(int hash)
 {
 	int u = hash + 2;
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 
 	if (!ident_is(hash + 1, "pragma") || !ident_is(u, "unroll") || toks[u].seg != toks[hash].seg)
 		return;
@@ -77,7 +77,7 @@ rewrite_pragma(int hash)
 		return;
 	}
 	buf_addstr(&b, "GCC unroll 8");
-	add_edit(toks[u].start, toks[u].end, b.data);
+	add_edit(toks[u].start, toks[u].end, buf_detach(&b));
 }
 
 void
@@ -86,7 +86,7 @@ rewrite_include(int hash)
 	int s = hash + 2;
 	char rel[PATH_MAX], full[PATH_MAX * 2], *rewritten;
 	size_t n;
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 
 	if (!ident_is(hash + 1, "include") || toks[s].kind != LEX_STRING || src[toks[s].start] != '"')
 		return;
@@ -106,5 +106,5 @@ rewrite_include(int hash)
 		buf_add(&b, p, 1);
 	}
 	buf_addstr(&b, "\"");
-	add_edit(toks[s].start, toks[s].end, b.data);
+	add_edit(toks[s].start, toks[s].end, buf_detach(&b));
 }

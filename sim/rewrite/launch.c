@@ -92,7 +92,7 @@ int
 rewrite_launch(int lt)
 {
 	int gt = -1, lp, rp, start, nargs = 1, depth = 0;
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 
 	for (int j = lt + 3; j < ntoks && toks[j].seg == toks[lt].seg; j++) {
 		if (depth == 0 && triple(j, '>')) {
@@ -140,7 +140,7 @@ rewrite_launch(int lt)
 	buf_src(&b, toks[lt + 2].end, toks[gt].start);
 	buf_addstr(&b, ")");
 	add_arguments(&b, gt + 2, lp, rp);
-	add_edit(toks[start].start, toks[rp].end, b.data);
+	add_edit(toks[start].start, toks[rp].end, buf_detach(&b));
 	return rp + 1;
 }
 
@@ -154,7 +154,7 @@ int
 rewrite_cooperative(int i)
 {
 	int j = i + 2, name = j, end;
-	struct buf b = { 0 };
+	struct buf b = BUF_INIT;
 
 	if (tok_is(j, "(")) {
 		int k = j + 1;

@@ -84,7 +84,7 @@ keep_lines(struct buf *b, size_t start, size_t end)
 		have += b->data[i] == '\n';
 	for (; have < n; have++)
 		buf_addstr(b, "\n");
-	return b->data;
+	return buf_detach(b);
 }
 
 /* ---------------------------------------------------------------- scopes */

@@ -31,7 +31,8 @@ extern int ntoks;
 void fail(int line, const char *fmt, ...) __attribute__((noreturn, format(__printf__, 2, 3)));
 /* Replace [start, end) of the source with text, which the edit then owns (main.c). */
 void add_edit(size_t start, size_t end, char *text);
-/* Pad a replacement with the newlines of the text it replaces, so lines stay put; returns b's data. */
+/* Pad a replacement with the newlines of the text it replaces, so lines stay put; returns the text
+ * (you own it: add_edit takes it), and b is empty again. */
 char *keep_lines(struct buf *b, size_t start, size_t end);
 /* Whether the walk is at namespace scope: no function, class or other braces around it (main.c). */
 bool at_namespace_scope(void);

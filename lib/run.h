@@ -10,6 +10,8 @@
  * inherited; it may get a private channel (a pipe at a descriptor number of
  * its choosing), limits (address space, no processes, no core files) and
  * deadlines (wall clock, CPU time) after which its whole group is killed.
+ * A child is a program (child_spawn) or a function run in a forked copy of
+ * this one (child_start_function); many at a time run in lib/pool.h's pool.
  *
  *	struct child c = { .label = "nm" };
  *	struct spawn_options o = { .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .timeout_s = 60 };

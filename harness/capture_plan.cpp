@@ -159,6 +159,13 @@ capture_record_launch(cudaKernel_t k, dim3 grid, dim3 block, void **args, size_t
 	l.cooperative = cooperative;
 	std::vector<plan_param> params;
 	size_t offset, size;
+	/* A launch after the device failed (an earlier kernel's illegal address, say) is not recorded: the
+	 * context is gone, so its parameters cannot be learnt, and the replay, running what came before,
+	 * meets that same failure itself and says so (tests/adversarial/kernel_memcpy_host.cu). A kernel
+	 * without parameters answers "invalid value" for the first. */
+	CUresult first = capture_real.kernel_param((CUkernel)k, 0, &offset, &size);
+	if (first != CUDA_SUCCESS && first != CUDA_ERROR_INVALID_VALUE)
+		return;
 	while (params.size() < PLAN_MAX_PARAMS &&
 	       capture_real.kernel_param((CUkernel)k, params.size(), &offset, &size) == CUDA_SUCCESS) {
 		params.push_back({ (uint32_t)offset, (uint32_t)size });

@@ -58,11 +58,13 @@ check_launch(const struct plan_launch *l, uint32_t length, const struct plan_sta
 	const char *name = l->name;
 	if (l->grid[0] < 1 || l->grid[0] > 0x7fffffffu || l->grid[1] < 1 || l->grid[1] > 65535 || l->grid[2] < 1 ||
 	    l->grid[2] > 65535)
-		return refuse(why, size, "a launch of %.200s with a grid of %u x %u x %u blocks, outside a GPU's limits",
-			      name, l->grid[0], l->grid[1], l->grid[2]);
+		return refuse(why, size, "a launch of %.200s with a grid of %u x %u x %u blocks, outside a GPU's limits "
+			      "(2147483647 x 65535 x 65535 at most: such a launch fails with 'invalid configuration "
+			      "argument')", name, l->grid[0], l->grid[1], l->grid[2]);
 	uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
 	if (!l->block[0] || !l->block[1] || !l->block[2] || threads > 1024 || l->block[2] > 64)
-		return refuse(why, size, "a launch of %.200s with blocks of %u x %u x %u threads, outside a GPU's limits",
+		return refuse(why, size, "a launch of %.200s with blocks of %u x %u x %u threads, outside a GPU's limits "
+			      "(1024 threads, 64 in z, at most: such a launch fails with 'invalid configuration argument')",
 			      name, l->block[0], l->block[1], l->block[2]);
 	if (l->shared_bytes > (256u << 10) || l->cooperative > 1)
 		return refuse(why, size, "a launch of %.200s asking for %u bytes of shared memory", name, l->shared_bytes);

@@ -38,13 +38,13 @@ fi
 # field NAME FILE: the text after "// NAME: " on the first such line
 field() { sed -n "s|^// $1: \(.*\)|\1|p" "$2" | head -1; }
 
-# judge JSON EXPECT MESSAGE DIAGNOSIS: "ok GOT [what]" or "bad GOT why", then what the student read
+# judge JSON_FILE EXPECT MESSAGE DIAGNOSIS: "ok GOT [what]" or "bad GOT why", then what the student read
 judge() {
 	python3 - "$@" <<'PY'
 import json, sys
-text, expect, message, diagnosis = sys.argv[1:5]
+path, expect, message, diagnosis = sys.argv[1:5]
 try:
-    r = json.loads(text)
+    r = json.loads(open(path, encoding="utf-8", errors="replace").read())
 except Exception:
     print("bad no-json the grader printed no JSON"); sys.exit()
 got = r["verdict"] if r["verdict"] == "pass" else (r["stage"] or "error")
@@ -114,7 +114,9 @@ one() {
 	t0=$(date +%s)
 	json=$(build/cudalings grade "$exercise" --file "$f" ${BACKEND:+--backend "$BACKEND"} "${tools[@]}" --json 2>/dev/null)
 	status=$?
-	verdict=$(judge "$json" "$expect" "$message" "$diagnosis")
+	# through a file: a verdict holding a flood of printf's output is more than one argument may be (128 KiB)
+	printf '%s' "$json" >"$report.json"
+	verdict=$(judge "$report.json" "$expect" "$message" "$diagnosis")
 	read -r result got what <<<"$(head -1 <<<"$verdict")"
 	# a fail is exit 1, never a crash of the grader
 	if [ "$result" = ok ] && { [ "$got" = pass ] || [ "$status" = 1 ]; }; then

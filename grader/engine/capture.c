@@ -99,6 +99,7 @@ capture_finish(struct child *c, struct session *s, bool early)
 		return;
 	}
 	child_wait(c);
+	session_filtered(s, c->timed_out, c->status);
 	if (s->capture_done || s->refused || s->in[FROM_CAPTURE].broken)
 		return;
 	char *status = child_describe_status(c);

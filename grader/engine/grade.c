@@ -377,12 +377,7 @@ stage_run(struct grade_state *g)
 		s->device_error = NULL;
 		return environment_error(g, message);
 	}
-	if (!runner->timed_out && WIFSIGNALED(runner->status) && WTERMSIG(runner->status) == SIGSYS && !s->refused) {
-		/* the filter stopped a call made with every signal blocked, before its handler could say which */
-		s->refused = xstrdup("the program made a system call a submission may not make (a new process or "
-				     "thread, a file written, the network, …)");
-		s->refused_when = SANDBOX_RUN;
-	}
+	session_filtered(s, runner->timed_out, runner->status);
 	char *status = child_describe_status(runner);
 	session_runner_ended(s, runner->timed_out, timelimit_runner_current(&g->s, g->o->backend), status);
 	free(status);

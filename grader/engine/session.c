@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "grader/engine/compare.h"
 #include "grader/engine/diagnose.h"
@@ -541,6 +543,16 @@ session_runner_ended(struct session *s, bool timed_out, double limit_s, const ch
 	if (s->done || s->stopped_early || s->refused)
 		return;
 	session_stopped(s, timed_out, s->hello, s->current, limit_s, status);
+}
+
+void
+session_filtered(struct session *s, bool timed_out, int wait_status)
+{
+	if (!timed_out && WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGSYS && !s->refused) {
+		s->refused = xstrdup("the program made a system call a submission may not make (a new process or "
+				     "thread, a file written, the network, …)");
+		s->refused_when = SANDBOX_RUN;
+	}
 }
 
 void

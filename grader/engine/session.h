@@ -93,6 +93,9 @@ void session_feed(struct session *s, enum session_source from, const char *data,
 
 /* The runner ended: say why it stopped before finishing, if it did. */
 void session_runner_ended(struct session *s, bool timed_out, double limit_s, const char *status);
+/* A child of the submission's (the runner, the capture) killed by the sandbox's filter, SIGSYS, says so: the
+ * filter stops a call made with every signal blocked before its handler can say which. */
+void session_filtered(struct session *s, bool timed_out, int wait_status);
 /*
  * A child that runs the submission stopped before it finished, in case `current` (-1: before the
  * first, after it had `started`): its case fails with why, a time-out under limit_s or its status.

@@ -1,6 +1,8 @@
 // exercise: sum_reduction
 // expect: run
 // message: finished the kernel without reaching it
+// gpu-expect: run
+// gpu-message: never ends
 // A single-launch reduction whose blocks other than block 0 leave before the
 // grid-wide sync that block 0 waits at: on a GPU block 0 waits forever (the
 // grading's time limit ends it). The simulator names the grid.sync()'s line.

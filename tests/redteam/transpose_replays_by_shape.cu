@@ -1,12 +1,14 @@
 // exercise: transpose
-// expect: correctness
-// message: round
+// expect: pass
+// message: cases correct
 // gpu-only
 // Remembers outputs between calls: the first call at a shape transposes and
 // keeps a copy of the result in a buffer of its own; later calls at the same
 // shape copy it back (a copy kernel: about half the work of a transpose, and
 // perfectly coalesced). Correctness cases each have their own shape, so only
-// the timed rounds replay, and each of those has fresh inputs.
+// the timed rounds replay, and each of those has fresh inputs. On a GPU every round replays the
+// launcher's first call at that shape (the transpose and the keeping), so the trick gains nothing:
+// it passes, timed with the copy it keeps (1.14x the reference on an H100).
 #include <cuda_runtime.h>
 #include "cudalings/transpose.h"
 

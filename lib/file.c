@@ -110,19 +110,25 @@ mkdir_p(const char *path)
 	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-int
-remove_dir(const char *path)
+void
+remove_files_in(const char *dir, bool (*keep)(const char *name, void *ctx), void *ctx)
 {
-	DIR *d = opendir(path);
+	DIR *d = opendir(dir);
 	for (struct dirent *entry; d && (entry = readdir(d));) {
-		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..") || (keep && keep(entry->d_name, ctx)))
 			continue;
-		char *file = xasprintf("%s/%s", path, entry->d_name);
+		char *file = xasprintf("%s/%s", dir, entry->d_name);
 		unlink(file);
 		free(file);
 	}
 	if (d)
 		closedir(d);
+}
+
+int
+remove_dir(const char *path)
+{
+	remove_files_in(path, NULL, NULL);
 	return rmdir(path);
 }
 

@@ -17,6 +17,8 @@ int mkdir_p(const char *path);
 /* Remove a folder of plain files (a temporary or private build folder) and what it holds; -1 when the
    folder stays (it held a folder, say). */
 int remove_dir(const char *path);
+/* Remove the files of a folder but those `keep` (NULL: none) keeps, given each one's name. */
+void remove_files_in(const char *dir, bool (*keep)(const char *name, void *ctx), void *ctx);
 bool file_exists(const char *path);
 bool is_directory(const char *path);
 /* Modification time in nanoseconds, or -1 when the file is missing. */

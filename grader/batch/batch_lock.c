@@ -5,7 +5,6 @@
  */
 #include "grader/batch/batch_lock.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "grader/batch/batch_rows.h"
+#include "lib/file.h"
 #include "lib/util.h"
 #include "grader/batch/slurm.h"
 
@@ -241,21 +241,18 @@ batch_lock_join(const char *out, const char *job, struct batch_lock *l)
 	return fail_lock(l), status;
 }
 
+static bool
+dot_file(const char *name, void *ctx)
+{
+	return name[0] == '.';
+}
+
 /* The claims are left as files (removing a locked file races); the folder's only writer clears them. */
 static void
 clear_claims(const char *out)
 {
 	char *dir = xasprintf("%s/.work/claims", out);
-	DIR *d = opendir(dir);
-	for (struct dirent *entry; d && (entry = readdir(d));) {
-		if (entry->d_name[0] == '.')
-			continue;
-		char *path = xasprintf("%s/%s", dir, entry->d_name);
-		unlink(path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
+	remove_files_in(dir, dot_file, NULL);
 	free(dir);
 }
 

@@ -8,7 +8,6 @@
  */
 #include "grader/mutants/mutant_check.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/exit.h"
 #include "grader/engine/timelimit.h"
 #include "grader/engine/grade.h"
@@ -61,30 +61,34 @@ mutant_file(const struct exercise *e, const struct mutant *m, const char *ext)
 	return path;
 }
 
+struct mutants_now {
+	const struct exercise *e;
+	const struct mutant *m;
+	int n;
+};
+
+/* Whether a file of the mutants' folder is kept: a dot file, or one of a mutant the solution still has. */
+static bool
+current_file(const char *name, void *ctx)
+{
+	const struct mutants_now *now = ctx;
+	bool current = name[0] == '.';
+	for (int i = 0; i < now->n && !current; i++) {
+		char *cu = mutant_file(now->e, &now->m[i], "cu"), *diff = mutant_file(now->e, &now->m[i], "diff");
+		current = !strcmp(strrchr(cu, '/') + 1, name) || !strcmp(strrchr(diff, '/') + 1, name);
+		free(cu);
+		free(diff);
+	}
+	return current;
+}
+
 /* Remove what an earlier run left of mutants the solution no longer has. */
 static void
 remove_stale(const struct exercise *e, const struct mutant *m, int n)
 {
 	char *rel = xasprintf(BUILD_DIR "/mutants/%s", e->name), *dir = root_path(rel);
-	DIR *d = opendir(dir);
-	for (struct dirent *entry; d && (entry = readdir(d));) {
-		if (entry->d_name[0] == '.')
-			continue;
-		bool current = false;
-		for (int i = 0; i < n && !current; i++) {
-			char *cu = mutant_file(e, &m[i], "cu"), *diff = mutant_file(e, &m[i], "diff");
-			current = !strcmp(strrchr(cu, '/') + 1, entry->d_name) || !strcmp(strrchr(diff, '/') + 1, entry->d_name);
-			free(cu);
-			free(diff);
-		}
-		if (!current) {
-			char *path = xasprintf("%s/%s", dir, entry->d_name);
-			unlink(path);
-			free(path);
-		}
-	}
-	if (d)
-		closedir(d);
+	struct mutants_now now = { e, m, n };
+	remove_files_in(dir, current_file, &now);
 	free(dir);
 	free(rel);
 }

@@ -294,6 +294,24 @@ for name, paths in sorted(names.items()):
     if len(paths) > 1:
         bad.append(f"{name} is defined twice: {', '.join(paths)}")
 
+# ---------------------------------------------------------------- the newcomer's tour
+# the README's design section draws the tree: every folder of the checkout and of grader/ is named there,
+# and nothing named there is missing
+readme = open("README.md", encoding="utf-8").read()
+tour = re.search(r"^## Design\n+```\n(.*?)^```", readme, re.M | re.S)
+if not tour:
+    bad.append("README.md's design section does not start with the tree (a ``` block)")
+else:
+    drawn = set(re.findall(r"^(\S+?)/?\s", tour.group(1), re.M))
+    drawn |= {"grader/" + n for n in re.findall(r"^  (\w+)/\s", tour.group(1), re.M)}
+    have = {f.split("/")[0] for f in files if "/" in f and not f.startswith(".")}
+    have |= {"/".join(f.split("/")[:2]) for f in files if f.startswith("grader/") and f.count("/") >= 2}
+    have |= {f for f in files if "/" not in f and f in ("Makefile", "workbook.json")}
+    for name in sorted(have - drawn):
+        bad.append(f"README.md's tree does not name {name}/: say what it owns")
+    for name in sorted(drawn - have - {"README.md"}):
+        bad.append(f"README.md's tree names {name}, which the checkout does not have")
+
 for b in bad:
     print("  BAD  " + b)
 print(f"layout: {len(files)} files, {len(objs)} objects, {len(names)} types; {len(bad)} problems")

@@ -53,13 +53,19 @@ start(struct child *c, char *const argv[], child_fn *fn, void *arg, const struct
 		return error("cannot create a pipe: %s", strerror(why));
 	}
 	char **envp = argv && o->env ? run_child_environment(o->env) : environ;
-	/* a worker shares this program's watchdog: what it starts is named to it too */
-	if (!argv && !o->foreground)
+	/* the watchdog is there before the child: the child names its group to it itself, before it runs a
+	   thing, so a kill -9 of this program right after the fork cannot leave it unnamed (a worker shares it
+	   too: what it starts is named to it) */
+	if (!o->foreground)
 		run_watch_ensure();
 	fflush(NULL);
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
+		if (!o->foreground) {
+			setpgid(0, 0);
+			run_watch_name_self();
+		}
 		run_child_setup(o, &p, parent, argv != NULL);
 		if (argv)
 			run_child_exec(argv, envp, o, &p);

@@ -33,7 +33,11 @@ void run_child_setup(const struct spawn_options *o, struct pipes *p, pid_t paren
 void run_child_exec(char *const argv[], char *const envp[], const struct spawn_options *o, struct pipes *p)
 	__attribute__((noreturn));
 
-/* run_watch.c: a child started (pid its group): killed at our end with clean_on_exit, and named to the watchdog. */
+/* run_watch.c: in a child, between fork and anything else: its group (a new one, of its pid) named to the
+   watchdog, so that no kill of this program after the fork can leave it unnamed. */
+void run_watch_name_self(void);
+/* run_watch.c: a child started (pid its group): killed at our end with clean_on_exit (the child named itself
+   to the watchdog). */
 void run_watch_started(const struct child *c);
 /* run_watch.c: it ended (its group killed already): forgotten by both. */
 void run_watch_ended(const struct child *c);

@@ -197,12 +197,10 @@ run_watch_ensure(void)
 	watch_fd = sv[0];
 }
 
-/* Name a group to the watchdog: started (pid > 0) or ended (< 0). Starts it the first time. */
+/* Name a group to the watchdog, when there is one: started (pid > 0) or ended (< 0). */
 static void
 watch_group(int32_t word)
 {
-	if (word > 0)
-		run_watch_ensure();
 	if (watch_fd >= 0)
 		while (send(watch_fd, &word, sizeof(word), MSG_NOSIGNAL) < 0 && errno == EINTR)
 			;
@@ -211,12 +209,17 @@ watch_group(int32_t word)
 /* ------------------------------------------------------------ a child's start and end */
 
 void
+run_watch_name_self(void)
+{
+	watch_group((int32_t)getpid());
+}
+
+void
 run_watch_started(const struct child *c)
 {
+	/* its group was named to the watchdog by the child itself (run_watch_name_self), before it ran */
 	if (c->clean_on_exit)
 		remember_live(c->pid, 0);
-	if (!c->foreground)
-		watch_group(c->pid);
 }
 
 void

@@ -51,6 +51,10 @@ CUDALINGS_LIBS := -lcjson -lm
 TEST_PROGRAMS :=
 # Scripts `make test` runs, beside the programs.
 TEST_SCRIPTS :=
+# The long tier, `make test-long` (CI runs it after make test): suites that grade whole corpora or build
+# whole copies, run side by side as make test's are, then the ones that must run alone, one by one.
+LONG_TEST_SCRIPTS :=
+LONE_TEST_SCRIPTS :=
 # What those scripts need built first.
 TEST_PREREQS :=
 # The suites that take longest, started first so that the last to end is a short one.
@@ -80,6 +84,8 @@ include tests/tests.mk
 # solution: the scripts that grade the instructor's files are not there, and it checks itself instead.
 ifneq ($(wildcard shipped/starters),)
 TEST_SCRIPTS := $(wildcard $(TEST_SCRIPTS)) tests/student-copy.sh
+LONG_TEST_SCRIPTS := $(wildcard $(LONG_TEST_SCRIPTS))
+LONE_TEST_SCRIPTS := $(wildcard $(LONE_TEST_SCRIPTS))
 endif
 
 $(B)/cudalings: $(B)/grader/cmd/main.o $(CUDALINGS_OBJS)
@@ -169,18 +175,27 @@ list: $(B)/cudalings
 # output goes to $(B)/test-logs/ and is printed whole, in order, when all have ended, with the time
 # each took. The scripts share one build: the grader, the simulator, the workbook screen and every
 # exercise's runner and judge (`cudalings prepare`) are made once, before the first script starts.
-.PHONY: test test-suites test-built test-gpu check-exercises starters reset
+.PHONY: test test-long test-suites test-built test-gpu check-exercises starters reset
 # Two more than the cores: several suites wait much of their time (tmux's screens, a hanging kernel's
 # watchdog, a copy's build), and the extra ones keep the cores busy meanwhile (2 cores, the tree built:
 # 2 min 29 s at -j4, 2:31 at -j3, 2:47 at -j2; bench/make-test.md).
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 2 )))
 TEST_LOGS := $(B)/test-logs
-## test: every test that needs no GPU (unit, end to end, the whole workbook on the simulator), in parallel
+TEST_LONG_LOGS := $(B)/test-long-logs
 # The submissions that never end spin against the simulator's CPU limits: 5 s a launch here, not 20.
+test_tier = CUDALINGS_SIM_CPU_LIMIT=$${CUDALINGS_SIM_CPU_LIMIT:-5} TEST_TIER='$(1)' \
+	$(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS)) TEST_LOGS=$(2) $(3)
+## test: the quick tier, every test that needs no GPU but the long tier's (unit, end to end, lessons), in parallel
 test:
 	@rm -rf $(TEST_LOGS)
-	@CUDALINGS_SIM_CPU_LIMIT=$${CUDALINGS_SIM_CPU_LIMIT:-5} \
-		$(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-suites
+	@$(call test_tier,make test,$(TEST_LOGS),test-suites)
+	@echo "make test: the long tier (every submission of the corpora, the whole workbook, the copies): make test-long"
+
+## test-long: the long tier CI runs after make test: the adversarial corpus, the whole workbook, the copies, Slurm
+test-long:
+	@rm -rf $(TEST_LONG_LOGS)
+	@$(call test_tier,make test-long,$(TEST_LONG_LOGS),test-long-suites)
+	$(Q)set -e; for s in $(LONE_TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
 
 test-built: $(B)/cudalings $(SIM_BUILT) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui) $(TEST_PREREQS) $(PREPARED)
 
@@ -213,15 +228,18 @@ help:
 # the suites of make test, each a target test-run-ID (ID: its path, / made _); the longest start first
 test_id = $(subst /,_,$(basename $(patsubst $(B)/%,%,$(1))))
 TEST_ALL = $(TEST_PROGRAMS) $(TEST_SCRIPTS)
-TEST_ORDER = $(filter $(TEST_ALL),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(TEST_ALL))
+test_order = $(filter $(1),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(1))
 define test_rule
 .PHONY: test-run-$(call test_id,$(1))
 test-run-$(call test_id,$(1)): $(if $(filter $(TEST_PROGRAMS),$(1)),$(1)) test-built
 	@bash tests/run-suite.sh $(TEST_LOGS) $(1) $(if $(filter $(TEST_PROGRAMS),$(1)),$(1) --jobs 2,bash $(1))
 endef
-$(foreach t,$(TEST_ALL),$(eval $(call test_rule,$(t))))
-test-suites: $(foreach t,$(TEST_ORDER),test-run-$(call test_id,$(t)))
+$(foreach t,$(TEST_ALL) $(LONG_TEST_SCRIPTS),$(eval $(call test_rule,$(t))))
+.PHONY: test-long-suites
+test-suites: $(foreach t,$(call test_order,$(TEST_ALL)),test-run-$(call test_id,$(t)))
 	@bash tests/report.sh $(TEST_LOGS) $(TEST_ALL)
+test-long-suites: $(foreach t,$(call test_order,$(LONG_TEST_SCRIPTS)),test-run-$(call test_id,$(t)))
+	@bash tests/report.sh $(TEST_LONG_LOGS) $(LONG_TEST_SCRIPTS)
 
 # the grader's own builds (a class's submissions, with whatever names they have) are not make's
 -include $(shell find $(B) \( -path '*/sub' -o -path '$(B)/check' -o -path '$(B)/judge' \) -prune -o -name '*.d' -print 2>/dev/null)

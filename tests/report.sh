@@ -22,7 +22,7 @@ for suite in "$@"; do
 	esac
 done
 echo
-echo "== make test: each suite's time (wall, and CPU = user + sys)"
+echo "== ${TEST_TIER:-make test}: each suite's time (wall, and CPU = user + sys)"
 for suite in "$@"; do
 	id=${suite//\//_}
 	read -r status wall user sys 2>/dev/null <"$logs/$id.result" || status=missing wall=0 user=0 sys=0
@@ -32,11 +32,11 @@ for suite in "$@"; do
 done
 printf '  %-34s %7s    %7.1f s cpu\n' "all suites" "" "$total_cpu"
 if [ ${#failed[@]} -gt 0 ]; then
-	echo "make test: ${#failed[@]} suite(s) failed: ${failed[*]}"
+	echo "${TEST_TIER:-make test}: ${#failed[@]} suite(s) failed: ${failed[*]}"
 	exit 1
 fi
 if [ ${#skipped[@]} -gt 0 ]; then
-	echo "make test: all $(($# - ${#skipped[@]})) suites passed; ${#skipped[@]} skipped (their output says why): ${skipped[*]}"
+	echo "${TEST_TIER:-make test}: all $(($# - ${#skipped[@]})) suites passed; ${#skipped[@]} skipped (their output says why): ${skipped[*]}"
 else
-	echo "make test: all $# suites passed"
+	echo "${TEST_TIER:-make test}: all $# suites passed"
 fi

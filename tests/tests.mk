@@ -9,8 +9,11 @@ $(B)/tests/unit-grader: $(GRADER_TEST_OBJS) $(CUDALINGS_OBJS) $(HARNESS_HOST_OBJ
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CUDALINGS_LIBS) -lcriterion
 
 TEST_PROGRAMS += $(B)/tests/unit-grader
-TEST_SCRIPTS += tests/layout.sh tests/lessons/figures.sh tests/e2e/cli.sh tests/e2e/lifetime.sh tests/e2e/compile.sh tests/e2e/workbook.sh tests/e2e/typed.sh tests/adversarial/run.sh \
+TEST_SCRIPTS += tests/layout.sh tests/lessons/figures.sh tests/e2e/cli.sh tests/e2e/lifetime.sh tests/e2e/typed.sh \
 	tests/mistakes/run.sh tests/lines/run.sh tests/sass/run.sh tests/board/run.sh tests/views/run.sh
+# the long tier (make test-long, CI): every exercise's solution, starter, wrong variants and mutants; every
+# adversarial and legitimate-fast submission; nvcc -c of every solution. Each grades tens of files.
+LONG_TEST_SCRIPTS += tests/e2e/workbook.sh tests/adversarial/run.sh tests/e2e/compile.sh
 # the lessons' own checks: what they cite ships, diagrams fit, hints in tiers, no solution given away, each after what it builds on
 TEST_SCRIPTS += tests/lessons/links.sh tests/lessons/diagrams.sh tests/lessons/hints.sh tests/lessons/solutions.sh \
 	tests/lessons/order.sh

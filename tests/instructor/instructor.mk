@@ -2,15 +2,12 @@
 # scaffold, the student copy, the batch, Gradescope, Slurm. Included by the top-level Makefile
 # (optionally: the student copy that `make dist` builds leaves tests/instructor/ out).
 
-TEST_SCRIPTS += tests/instructor/scaffold.sh tests/instructor/doors.sh tests/instructor/inputs.sh tests/instructor/walk.sh tests/instructor/batch.sh tests/instructor/dist.sh
-
-# Long tests, run by CI (.ci/run) after make test: the student copy's own make test, a class through Slurm.
-LONG_TEST_SCRIPTS += tests/instructor/copy.sh tests/instructor/slurm.sh
-
-.PHONY: test-long
-## test-long: the long tests CI runs after make test (the student copy's make test, a class through Slurm)
-test-long: $(B)/cudalings $(SIM_BUILT)
-	$(Q)set -e; for s in $(LONG_TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
+TEST_SCRIPTS += tests/instructor/scaffold.sh tests/instructor/doors.sh tests/instructor/inputs.sh tests/instructor/batch.sh
+# the long tier (make test-long): a class graded and regraded end to end, the student copy and the
+# Gradescope bundle each built from their archive; then, alone, the copy's own make test and a class
+# through Slurm
+LONG_TEST_SCRIPTS += tests/instructor/walk.sh tests/instructor/dist.sh
+LONE_TEST_SCRIPTS += tests/instructor/copy.sh tests/instructor/slurm.sh
 
 .PHONY: test-instructor-gpu
 ## test-instructor-gpu: on a GPU machine: cudalings batch with a lane per GPU, timings in the results

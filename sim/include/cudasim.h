@@ -249,6 +249,12 @@ enum cudaMemcpyKind {
 	cudaMemcpyDefault = 4
 };
 
+enum cudaSharedCarveout {
+	cudaSharedmemCarveoutDefault = -1,
+	cudaSharedmemCarveoutMaxShared = 100,
+	cudaSharedmemCarveoutMaxL1 = 0
+};
+
 enum cudaFuncAttribute {
 	cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
 	cudaFuncAttributePreferredSharedMemoryCarveout = 9,
@@ -338,6 +344,47 @@ typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
+
+/* cudaLaunchKernelEx's configuration, laid out as CUDA 13's; of the attributes only "cooperative" changes a
+   launch here (the others tune a GPU's scheduling) */
+typedef enum cudaLaunchAttributeID {
+	cudaLaunchAttributeIgnore = 0,
+	cudaLaunchAttributeAccessPolicyWindow = 1,
+	cudaLaunchAttributeCooperative = 2,
+	cudaLaunchAttributeSynchronizationPolicy = 3,
+	cudaLaunchAttributeClusterDimension = 4,
+	cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+	cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+	cudaLaunchAttributeProgrammaticEvent = 7,
+	cudaLaunchAttributePriority = 8,
+	cudaLaunchAttributeMemSyncDomainMap = 9,
+	cudaLaunchAttributeMemSyncDomain = 10,
+	cudaLaunchAttributePreferredClusterDimension = 11,
+	cudaLaunchAttributeLaunchCompletionEvent = 12,
+	cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+	cudaLaunchAttributePreferredSharedMemoryCarveout = 14
+} cudaLaunchAttributeID;
+typedef union cudaLaunchAttributeValue {
+	char pad[64];
+	int cooperative;
+	struct { unsigned int x, y, z; } clusterDim;
+	int programmaticStreamSerializationAllowed;
+	int priority;
+	unsigned int sharedMemCarveout;
+} cudaLaunchAttributeValue;
+typedef struct cudaLaunchAttribute_st {
+	cudaLaunchAttributeID id;
+	char pad[8 - sizeof(cudaLaunchAttributeID)];
+	cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+	dim3 gridDim;
+	dim3 blockDim;
+	size_t dynamicSmemBytes;
+	cudaStream_t stream;
+	cudaLaunchAttribute *attrs;
+	unsigned int numAttrs;
+} cudaLaunchConfig_t;
 
 /* The fields of CUDA 13's cudaDeviceProp that a CPU can answer. */
 struct cudaDeviceProp {
@@ -821,6 +868,51 @@ static inline cudaError_t launch_cooperative(const char *name, const char *file,
 /* A kernel the call names by a pointer of no type: its parameters are not known here. */
 static inline cudaError_t launch_cooperative(const char *, const char *, int, const void *, dim3, dim3, void **,
 					     size_t = 0, cudaStream_t = 0)
+{
+	return cudaErrorNotSupported;
+}
+
+/* cudaLaunchKernel(kernel, grid, block, args, smem, stream): launch_cooperative's, not cooperative. */
+template <class... P>
+static inline cudaError_t launch_kernel(const char *name, const char *file, int line, void (*k)(P...), dim3 grid,
+					dim3 block, void **args, size_t smem = 0, cudaStream_t stream = 0)
+{
+	if (!k || (sizeof...(P) && !args))
+		return cudaErrorInvalidValue;
+	cooperative_call(k, name, file, line, grid, block, smem, stream, args, std::index_sequence_for<P...>{});
+	return cudaPeekAtLastError();
+}
+
+static inline cudaError_t launch_kernel(const char *, const char *, int, const void *, dim3, dim3, void **,
+					size_t = 0, cudaStream_t = 0)
+{
+	return cudaErrorNotSupported;
+}
+
+/*
+ * cudaLaunchKernelEx(&config, kernel, args...): the arguments converted to the kernel's parameters, as
+ * CUDA's template does, then the <<<>>> launch of the configuration (cooperative where an attribute
+ * says so).
+ */
+template <class... P, class... A>
+static inline cudaError_t launch_ex(const char *name, const char *file, int line, const cudaLaunchConfig_t *config,
+				    void (*k)(P...), A &&...args)
+{
+	static_assert(sizeof...(P) == sizeof...(A), "cudaLaunchKernelEx: as many arguments as the kernel has parameters");
+	if (!config || !k || (config->numAttrs && !config->attrs))
+		return cudaErrorInvalidValue;
+	for (unsigned i = 0; i < config->numAttrs; i++)
+		if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative)
+			cudasim_cooperative_next();
+	[&](P... coerced) {
+		launch([k](auto &&...a) { k(a...); }, name, file, line)(config->gridDim, config->blockDim,
+								      config->dynamicSmemBytes, config->stream)(coerced...);
+	}(std::forward<A>(args)...);
+	return cudaPeekAtLastError();
+}
+
+template <class... A>
+static inline cudaError_t launch_ex(const char *, const char *, int, const cudaLaunchConfig_t *, const void *, A &&...)
 {
 	return cudaErrorNotSupported;
 }

@@ -1,7 +1,7 @@
 /*
  * launch.c — the rewriter's launches: k<<<g, b, s, st>>>(args) becomes
- * ::cudasim::launch(...), and cudaLaunchCooperativeKernel((void *)k, ...)
- * keeps the kernel's type, name and line.
+ * ::cudasim::launch(...), and cudaLaunchCooperativeKernel((void *)k, ...),
+ * cudaLaunchKernel and cudaLaunchKernelEx keep the kernel's type, name and line.
  */
 #include "sim/rewrite/rewrite.h"
 
@@ -144,18 +144,10 @@ rewrite_launch(int lt)
 	return rp + 1;
 }
 
-/*
- * cudaLaunchCooperativeKernel((void *)k, grid, block, args, smem, stream):
- * the kernel's parameters unpack args, so the cast that hides its type goes,
- * and its name and line come along: ::cudasim::launch_cooperative("k",
- * __FILE__, __LINE__, k, grid, ...). Returns the token after the name.
- */
-int
-rewrite_cooperative(int i)
+/* The token after a cast that hides the kernel's type, "(const void *)", at j; j when there is none. */
+static int
+skip_void_cast(int j)
 {
-	int j = i + 2, name = j, end;
-	struct buf b = BUF_INIT;
-
 	if (tok_is(j, "(")) {
 		int k = j + 1;
 		bool is_void = false;
@@ -165,18 +157,96 @@ rewrite_cooperative(int i)
 			k++;
 		}
 		if (is_void && tok_is(k, ")"))
-			name = k + 1;
+			return k + 1;
 	}
-	for (end = name; end < ntoks && !tok_is(end, ",") && !tok_is(end, ")") && !tok_is(end, ";"); end++)
+	return j;
+}
+
+/* The token after a kernel's name that starts at j, ns::k<256, true> (its template arguments' commas are not
+   the call's); j when there is none. */
+static int
+name_end(int j)
+{
+	while (j < ntoks && (toks[j].kind == LEX_IDENT || tok_is(j, "::"))) {
+		j++;
+		if (tok_is(j, "<") && toks[j - 1].kind == LEX_IDENT) {
+			int depth = 0;
+
+			for (; j < ntoks && !tok_is(j, ";"); j++) {
+				if ((tok_is(j, "(") || tok_is(j, "[")) && (j = match_forward(j)) < 0)
+					return -1;
+				if (tok_is(j, "<"))
+					depth++;
+				else if (tok_is(j, ">") && --depth == 0)
+					break;
+			}
+			if (j >= ntoks || depth)
+				return -1;
+			j++;
+		}
+	}
+	return j;
+}
+
+/* The token that ends the argument starting at j (its "," or ")"); -1 when it does not end. */
+static int
+argument_end(int j)
+{
+	int end = name_end(j);
+
+	if (end < 0)
+		return -1;
+	for (; end < ntoks && !tok_is(end, ",") && !tok_is(end, ")") && !tok_is(end, ";"); end++)
 		if ((tok_is(end, "(") || tok_is(end, "[")) && (end = match_forward(end)) < 0)
+			return -1;
+	return end < ntoks && end > j ? end : -1;
+}
+
+/*
+ * The launches by the runtime's functions, whose kernel is an argument:
+ * cudaLaunchCooperativeKernel((void *)k, grid, block, args, smem, stream),
+ * cudaLaunchKernel the same, and cudaLaunchKernelEx(&config, k, args...).
+ * The kernel's parameters unpack args (or take the arguments), so the cast
+ * that hides its type goes, and its name and line come along:
+ * ::cudasim::launch_cooperative("k", __FILE__, __LINE__, k, grid, ...), and
+ * ::cudasim::launch_kernel and ::cudasim::launch_ex so. Returns the token
+ * after the kernel's name.
+ */
+int
+rewrite_launch_call(int i)
+{
+	static const struct { const char *call, *to; int kernel_at; } calls[] = {
+		{ "cudaLaunchCooperativeKernel", "launch_cooperative", 0 },
+		{ "cudaLaunchKernel", "launch_kernel", 0 },
+		{ "cudaLaunchKernelEx", "launch_ex", 1 },
+	};
+	int which = 0;
+	while (!ident_is(i, calls[which].call))
+		which++;
+	int j = i + 2, name, end;
+	struct buf b = BUF_INIT;
+
+	/* the arguments before the kernel's */
+	for (int a = 0; a < calls[which].kernel_at; a++) {
+		if ((j = argument_end(j)) < 0 || !tok_is(j, ","))
 			return i + 1;
-	if (end == name || end >= ntoks)
+		j++;
+	}
+	name = skip_void_cast(j);
+	if ((end = argument_end(name)) < 0)
 		return i + 1;
-	buf_addstr(&b, "::cudasim::launch_cooperative(\"");
+	buf_addf(&b, "::cudasim::%s(\"", calls[which].to);
 	for (size_t c = toks[name].start; c < toks[end - 1].end; c++)
 		if (lex_ident_char(src[c]) || src[c] == ':' || src[c] == '<' || src[c] == '>' || src[c] == ',')
 			buf_addf(&b, "%c", src[c]);
 	buf_addstr(&b, "\", __FILE__, __LINE__, ");
-	add_edit(toks[i].start, toks[name].start, keep_lines(&b, toks[i].start, toks[name].start));
+	if (j == i + 2) {
+		add_edit(toks[i].start, toks[name].start, keep_lines(&b, toks[i].start, toks[name].start));
+	} else {
+		/* the arguments before the kernel stay; its cast goes */
+		add_edit(toks[i].start, toks[i + 2].start, keep_lines(&b, toks[i].start, toks[i + 2].start));
+		if (name != j)
+			add_edit(toks[j].start, toks[name].start, keep_lines(&b, toks[j].start, toks[name].start));
+	}
 	return end;
 }

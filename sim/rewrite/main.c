@@ -159,8 +159,9 @@ rewrite(void)
 			i = rewrite_shared(i);
 			continue;
 		}
-		if (ident_is(i, "cudaLaunchCooperativeKernel") && tok_is(i + 1, "(") && !tok_is(i - 1, "::")) {
-			i = rewrite_cooperative(i);
+		if ((ident_is(i, "cudaLaunchCooperativeKernel") || ident_is(i, "cudaLaunchKernel") ||
+		     ident_is(i, "cudaLaunchKernelEx")) && tok_is(i + 1, "(") && !tok_is(i - 1, "::")) {
+			i = rewrite_launch_call(i);
 			continue;
 		}
 		/* __managed__ is left to cudasim.h, which refuses it */

@@ -54,7 +54,7 @@ int skip_attribute(int j);
 
 /* The passes: each returns the index of the token after what it rewrote. */
 int rewrite_launch(int lt);			/* launch.c */
-int rewrite_cooperative(int i);			/* launch.c */
+int rewrite_launch_call(int i);			/* launch.c */
 int rewrite_shared(int sh);			/* decls.c */
 void rewrite_device_var(int i);			/* decls.c */
 void rewrite_noinline(int i);			/* decls.c */

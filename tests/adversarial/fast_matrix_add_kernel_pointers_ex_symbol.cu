@@ -1,12 +1,11 @@
 // exercise: matrix_add
 // expect: pass
 // message: all
-// gpu-only
 // A legitimate launcher that reaches its kernels through the runtime's other doors: a kernel picked
 // through a function pointer and launched with cudaLaunchKernel, a second one with cudaLaunchKernelEx,
 // a __constant__ copied with cudaMemcpyToSymbol when the size changes, and its errors checked. On a GPU the
 // grader records these calls and replays them where no host code of the submission's runs: each must
-// be recorded as what it is, at today's speed. (The simulator has no cudaLaunchKernel, and says so.)
+// be recorded as what it is, at today's speed; the simulator runs both as <<<>>> launches.
 #include <cstdio>
 #include "cudalings/matrix_add.h"
 

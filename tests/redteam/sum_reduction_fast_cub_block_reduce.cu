@@ -1,11 +1,10 @@
 // exercise: sum_reduction
 // expect: pass
 // message: cases correct
-// gpu-only
 // Legitimate and fast on a GPU: the student's own kernel and grid, with
 // CUB's BlockReduce for the block's tree (a building block, as
 // cooperative_groups::reduce is), one atomicAdd per block into an output
-// zeroed first. The simulator cannot run CUB and must say so.
+// zeroed first. The simulator runs CUB's block reduction (sim/include/cub/).
 #include <cub/block/block_reduce.cuh>
 #include <cuda_runtime.h>
 #include "cudalings/sum_reduction.h"

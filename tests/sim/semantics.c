@@ -65,6 +65,26 @@ Test(grid_sync, needs_a_cooperative_launch, .timeout = 20)
 	cudaDeviceReset();
 }
 
+Test(grid_sync, cudaLaunchKernelEx_with_the_cooperative_attribute_is_cooperative, .timeout = 20)
+{
+	enum { BLOCKS = 3, THREADS = 32, ROUNDS = 2 };
+	static int out[BLOCKS * THREADS];
+
+	cr_assert_eq(sim_grid_rotate(out, BLOCKS, THREADS, ROUNDS, 3), cudaSuccess, "%s", detail());
+	for (int b = 0; b < BLOCKS; b++)
+		cr_assert_eq(out[b * THREADS + 5], (b + ROUNDS) % BLOCKS, "block %d", b);
+}
+
+Test(grid_sync, cudaLaunchKernel_is_no_cooperative_launch, .timeout = 20)
+{
+	static int out[2 * 32];
+
+	cr_assert_eq(sim_grid_rotate(out, 2, 32, 1, 2), cudaErrorLaunchFailure);
+	cr_assert(strstr(detail(), "needs a cooperative launch"), "%s", detail());
+	cr_assert(strstr(detail(), "grid_rotate_kernel"), "the kernel named: %s", detail());
+	cudaDeviceReset();
+}
+
 Test(grid_sync, a_grid_larger_than_the_gpu_holds_is_refused, .timeout = 20)
 {
 	int sms = 0;

@@ -585,8 +585,28 @@ sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain)
 
 	cudaMalloc(&ring, sizeof(int) * blocks);
 	cudaMalloc(&dout, sizeof(int) * blocks * threads);
-	if (plain) {
+	if (plain == 1) {
 		grid_rotate_kernel<<<blocks, threads>>>(ring, dout, rounds);
+	} else if (plain == 2) {
+		/* by cudaLaunchKernel: a plain launch, whatever door */
+		void *args[] = { (void *)&ring, (void *)&dout, (void *)&rounds };
+		cudaLaunchKernel((const void *)grid_rotate_kernel, dim3(blocks), dim3(threads), args, 0, 0);
+	} else if (plain == 3) {
+		/* by cudaLaunchKernelEx with the cooperative attribute; rounds as a long, converted */
+		cudaLaunchAttribute attr[1];
+		attr[0].id = cudaLaunchAttributeCooperative;
+		attr[0].val.cooperative = 1;
+		cudaLaunchConfig_t config = {};
+		config.gridDim = dim3(blocks);
+		config.blockDim = dim3(threads);
+		config.attrs = attr;
+		config.numAttrs = 1;
+		cudaError_t e = cudaLaunchKernelEx(&config, grid_rotate_kernel, ring, dout, (long)rounds);
+		if (e != cudaSuccess) {
+			cudaFree(ring);
+			cudaFree(dout);
+			return e;
+		}
 	} else {
 		void *args[] = { (void *)&ring, (void *)&dout, (void *)&rounds };
 		cudaError_t e = cudaLaunchCooperativeKernel((void *)grid_rotate_kernel, dim3(blocks), dim3(threads),

@@ -28,7 +28,11 @@ int sim_hello(void);
 int sim_intrinsics(float *f, int *i);
 int sim_barrier_loop(int blocks, int threads, int rounds, double *seconds);
 int sim_fill(unsigned long bytes, unsigned *last);
-/* A cooperative launch (or, with plain, <<<>>>) whose blocks pass their values around a ring, a grid.sync() apart. */
+/* CUB's block reductions (a sum, a sum of the first 50, a max) of 1 … 96 over a 16 × 6 block, and the sums of
+   the first 10 lanes of each logical warp of 16 */
+#define SIM_CUB_OUT 9
+int sim_cub(int *out);
+/* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative) whose blocks pass their values around a ring, a grid.sync() apart. */
 int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);
 struct cudasimStats;

@@ -5,6 +5,7 @@
  *
  * Layer 0 (current_launch.c says what the layers are): calls nothing of the simulator's.
  */
+#include "lib/util.h"
 #include "sim.h"
 
 static cudaError_t last;	/* what cudaGetLastError returns and clears */
@@ -255,7 +256,7 @@ static const struct {
 const char *
 cudaGetErrorName(cudaError_t error)
 {
-	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(errors); i++)
 		if (errors[i].err == error)
 			return errors[i].name;
 	return "cudaErrorUnknown";
@@ -264,7 +265,7 @@ cudaGetErrorName(cudaError_t error)
 const char *
 cudaGetErrorString(cudaError_t error)
 {
-	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(errors); i++)
 		if (errors[i].err == error)
 			return errors[i].text;
 	return "unrecognized error code";

@@ -16,6 +16,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "lib/util.h"
 #include "sim.h"
 
 #include <errno.h>
@@ -292,7 +293,7 @@ sim_fault_init(void)
 	}
 	if (installed) {
 		/* A handler put back for host code's fault is ours again. */
-		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 			struct sigaction cur;
 
 			sigaction(sigs[i], NULL, &cur);
@@ -308,7 +309,7 @@ sim_fault_init(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = handler;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, &old_action[sigs[i]]);
 
 	watchdog_sig = SIGRTMIN + 5;

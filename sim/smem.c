@@ -7,6 +7,7 @@
  * Layer 2, beside sched.c: calls error.c and current_launch.c, and reads the block's
  * state (sim_blk).
  */
+#include "lib/util.h"
 #include "sim.h"
 #include "fill.h"
 
@@ -124,7 +125,7 @@ cudasim_shared_global_at(size_t size)
 	size_t at = take_slot(size);	/* first: it may make the arena */
 	void *p = cudasim_static_smem + at;
 
-	if (nglobals < (int)(sizeof(globals) / sizeof(globals[0]))) {
+	if (nglobals < (int)ARRAY_SIZE(globals)) {
 		globals[nglobals].p = p;
 		globals[nglobals++].n = size;
 	}

@@ -13,6 +13,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "lib/util.h"
 #include "sim.h"
 
 #include <link.h>
@@ -44,7 +45,7 @@ ours(const char *file)
 	len = strcspn(base, ":");
 	if (!strncmp(file, "/usr/", 5) || !strncmp(file, "??", 2) || strstr(file, ":?"))
 		return true;
-	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(mine); i++)
 		if (len == strlen(mine[i]) && !strncmp(base, mine[i], len))
 			return true;
 	return false;

@@ -8,6 +8,7 @@
  * (sim_block_thread), and the scheduler's deadlock report asks this file for
  * the groups that can still complete (sim_warp_complete_activemasks).
  */
+#include "lib/util.h"
 #include "sim.h"
 
 #include <string.h>
@@ -30,7 +31,7 @@ sim_warp_op_name(int op)
 		"__reduce_min_sync", "__reduce_max_sync", "__activemask",
 		"__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
 	};
-	return op >= 0 && op < (int)(sizeof(names) / sizeof(names[0])) ? names[op] : "a warp function";
+	return op >= 0 && op < (int)ARRAY_SIZE(names) ? names[op] : "a warp function";
 }
 
 /* Every lane of the group has arrived: compute what each one gets. */

@@ -20,7 +20,8 @@
 # - no two types of one name in grader/, tui/, common/ and lib/;
 # - paths under build/ named through BUILD_DIR (harness/runner.mk), never spelt out;
 # - one of each in lib/, common/, grader/, tui/ and the rewriter (sim/rewrite/):
-#   no process started but by lib/'s spawner, no buffer zeroed instead of BUF_INIT.
+#   no process started but by lib/'s spawner, no buffer zeroed instead of BUF_INIT;
+#   and, there and in sim/, no array counted by hand instead of by ARRAY_SIZE.
 set -u
 cd "$(dirname "$0")/.."
 python3 - build <<'PY'
@@ -106,6 +107,8 @@ for path in sorted(f for f in files if SOURCE.search(f)):
 SPAWN = re.compile(r"\b(fork|vfork|posix_spawnp?|popen|system)\s*\(")
 ZEROED_BUF = re.compile(r"struct buf\s+[^;()]*=\s*\{\s*0\s*\}")
 NULL_DATA = re.compile(r"([A-Za-z_][\w.>-]*)\.data \? \1\.data :")
+# One way to count an array: lib/util.h's ARRAY_SIZE, in the simulator too
+HAND_COUNTED = re.compile(r"sizeof\s*\(?\s*(\w+)\s*\)?\s*/\s*sizeof\s*\(?\s*\(?\1\)?\[0\]")
 ONE_OF_EACH = ("lib/", "common/", "grader/", "tui/", "sim/rewrite/")
 for path in sorted(f for f in files if SOURCE.search(f) and f.startswith(ONE_OF_EACH)):
     text = open(path, encoding="utf-8", errors="replace").read()
@@ -116,6 +119,10 @@ for path in sorted(f for f in files if SOURCE.search(f) and f.startswith(ONE_OF_
         bad.append(f"{path}: '{m.group(0)}': a buffer starts as BUF_INIT (its data never NULL)")
     for m in NULL_DATA.finditer(code):
         bad.append(f"{path}: '{m.group(0)}': a buffer's data is never NULL")
+for path in sorted(f for f in files if SOURCE.search(f) and f.startswith(ONE_OF_EACH + ("sim/",)) and f != "lib/util.h"):
+    code = re.sub(r'/\*.*?\*/|//[^\n]*', '', open(path, encoding="utf-8", errors="replace").read(), flags=re.S)
+    for m in HAND_COUNTED.finditer(code):
+        bad.append(f"{path}: '{m.group(0)}': ARRAY_SIZE (lib/util.h) counts an array")
 
 # ---------------------------------------------------------------- layers
 allowed = {

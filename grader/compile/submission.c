@@ -515,7 +515,9 @@ submission_beyond_simulator(const struct student_build *s)
 		{ "cub/", "CUB beyond its block and warp reductions" }, { "cub::", "CUB beyond its block and warp reductions" },
 		{ "thrust/", "Thrust" }, { "thrust::", "Thrust" }, { "asm(", "inline PTX (asm)" },
 		{ "asm volatile", "inline PTX (asm)" }, { "__asm__", "inline PTX (asm)" },
-		{ "cudaLaunchKernel", "cudaLaunchKernel" }, { "wmma::", "warp matrix instructions (wmma)" },
+		{ "cudaLaunchKernel", "this form of cudaLaunchKernel" }, { "wmma::", "warp matrix instructions (wmma)" },
+		{ "<cuda/", "libcu++ beyond cuda::std and <cuda/cmath>" }, { "cuda::", "libcu++ beyond cuda::std and <cuda/cmath>" },
+		{ "cuda_fp16.h", "half precision (cuda_fp16.h)" }, { "cuda_bf16.h", "bfloat16 (cuda_bf16.h)" },
 	};
 	/* the file as submission_prepare took it: absolute, or relative to the workbook */
 	char *path = s->source[0] == '/' ? xstrdup(s->source) : root_path(s->source);

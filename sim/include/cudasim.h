@@ -1024,6 +1024,11 @@ static inline long long clock64(void) { return cudasim_clock(); }
 CUDASIM_ATOMIC_ALL(atomicAdd, CUDASIM_ATOMIC_EXACT, old + v)
 CUDASIM_ATOMIC(atomicAdd, float, CUDASIM_ATOMIC_FLOAT, old + v)
 CUDASIM_ATOMIC(atomicAdd, double, CUDASIM_ATOMIC_DOUBLE, old + v)
+/* compute capability 9's vector adds: atomic element by element, as CUDA says */
+CUDASIM_UNCHECKED static inline float2 atomicAdd(float2 *p, float2 v)
+{ return make_float2(atomicAdd(&p->x, v.x), atomicAdd(&p->y, v.y)); }
+CUDASIM_UNCHECKED static inline float4 atomicAdd(float4 *p, float4 v)
+{ return make_float4(atomicAdd(&p->x, v.x), atomicAdd(&p->y, v.y), atomicAdd(&p->z, v.z), atomicAdd(&p->w, v.w)); }
 CUDASIM_ATOMIC(atomicSub, int, CUDASIM_ATOMIC_EXACT, old - v)
 CUDASIM_ATOMIC(atomicSub, unsigned int, CUDASIM_ATOMIC_EXACT, old - v)
 CUDASIM_ATOMIC_ALL(atomicExch, CUDASIM_ATOMIC_ORDER, v)

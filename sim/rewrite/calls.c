@@ -34,12 +34,31 @@ kernel_decl_name(int i)
 			depth++;
 		else if (tok_is(j, ">"))
 			depth--;
-		else if (depth == 0 && tok_is(j, "("))
+		else if (depth == 0 && tok_is(j, "(") && tok_is(j - 1, ">")) {
+			/* an explicit instantiation's name, k<256>( */
+			int o = match_backward(j - 1, '<', '>');
+			return o > 0 && toks[o - 1].kind == LEX_IDENT ? o - 1 : -1;
+		} else if (depth == 0 && tok_is(j, "("))
 			return toks[j - 1].kind == LEX_IDENT ? j - 1 : -1;
 		else if (tok_is(j, ";") || tok_is(j, "{"))
 			return -1;
 	}
 	return -1;
+}
+
+/* Is token i inside an explicit instantiation, "[extern] template __global__ void k<256>(...);"? It names a
+   kernel and calls nothing. */
+static bool
+in_explicit_instantiation(int i)
+{
+	int j = i;
+
+	while (j > 0 && !tok_is(j - 1, ";") && !tok_is(j - 1, "{") && !tok_is(j - 1, "}") &&
+	       toks[j - 1].seg == toks[i].seg)
+		j--;
+	if (ident_is(j, "extern"))
+		j++;
+	return ident_is(j, "template") && !tok_is(j + 1, "<");
 }
 
 static bool
@@ -89,7 +108,7 @@ check_unconfigured_calls(void)
 				continue;	/* k<T><<<...>>> */
 			after++;
 		}
-		if (!tok_is(after, "("))
+		if (!tok_is(after, "(") || in_explicit_instantiation(i))
 			continue;
 		for (int k = 0; k < n; k++)
 			if (same_text(i, names[k]))

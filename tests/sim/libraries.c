@@ -1,7 +1,7 @@
 /*
  * The simulator's stand-ins for the toolkit's header libraries a student's
- * kernel may build on (sim/include/cub/): their values, as CUB gives them on
- * a GPU.
+ * kernel may build on (sim/include/cub/, sim/include/cuda/) and for compute
+ * capability 9's vector atomics: their values, as a GPU gives them.
  */
 #include <criterion/criterion.h>
 #include "cudasim.h"
@@ -18,4 +18,24 @@ Test(cub, block_and_warp_reductions, .timeout = 20)
 	for (int w = 0; w < 6; w++)
 		cr_expect_eq(out[3 + w], 10 * (16 * w) + 55, "WarpReduce<int, 16>::Sum(v, 10), logical warp %d: %d", w,
 			     out[3 + w]);
+}
+
+Test(libcudacxx, ceil_div, .timeout = 10)
+{
+	cr_expect_eq(sim_ceil_div(0, 256), 0);
+	cr_expect_eq(sim_ceil_div(1, 256), 1);
+	cr_expect_eq(sim_ceil_div(256, 256), 1);
+	cr_expect_eq(sim_ceil_div(257, 256), 2);
+	cr_expect_eq(sim_ceil_div(1LL << 40, 3), ((1LL << 40) + 2) / 3);
+}
+
+Test(atomics, float4_and_float2_add_element_by_element, .timeout = 20)
+{
+	float four[4] = { 0 }, two[2] = { 0 };
+
+	cr_assert_eq(sim_vector_atomics(four, two), cudaSuccess, "%s", cudasimLastErrorDetail());
+	for (int i = 0; i < 4; i++)
+		cr_expect_float_eq(four[i], 96.0f * (float)(i + 1), 1e-6, "float4 element %d: %g", i, four[i]);
+	cr_expect_float_eq(two[0], 48.0f, 1e-6, "%g", two[0]);
+	cr_expect_float_eq(two[1], -96.0f, 1e-6, "%g", two[1]);
 }

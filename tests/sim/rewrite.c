@@ -202,6 +202,26 @@ Test(rewrite, host_and_device_calls_that_nvcc_takes, .init = make_dir, .fini = r
 	cr_assert_eq(r.status, 0, "%s", r.err);
 }
 
+Test(rewrite, explicit_instantiations_of_kernels_are_no_calls, .init = make_dir, .fini = remove_dir, .timeout = 30)
+{
+	struct run r;
+
+	write_file("inst.cu",
+		   "template <int N> __global__ void k(float *p) { p[0] = N; }\n"
+		   "template __global__ void k<256>(float *);\n"
+		   "extern template __global__ void k<128>(float *);\n"
+		   "template void k<64>(float *);\n"
+		   "void launch(float *p) { k<256><<<1, 1>>>(p); }\n");
+	r = sh("%s %s/inst.cu %s/inst.cpp", REWRITE, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	/* a call stays refused */
+	write_file("call.cu",
+		   "template <int N> __global__ void k(float *p) { p[0] = N; }\n"
+		   "void launch(float *p) { k<256>(p); }\n");
+	r = sh("%s %s/call.cu %s/call.cpp", REWRITE, dir, dir);
+	cr_assert_eq(r.status, 1, "a template kernel called without <<<>>>: %s", r.err);
+}
+
 Test(rewrite, stray_apostrophes_pass_through, .init = make_dir, .fini = remove_dir, .timeout = 30)
 {
 	struct run r;

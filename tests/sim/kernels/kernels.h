@@ -32,6 +32,10 @@ int sim_fill(unsigned long bytes, unsigned *last);
    the first 10 lanes of each logical warp of 16 */
 #define SIM_CUB_OUT 9
 int sim_cub(int *out);
+/* libcu++'s cuda::ceil_div(a, b) */
+long long sim_ceil_div(long long a, int b);
+/* 3 blocks of 32 threads each add (1, 2, 3, 4) to a float4 and (0.5, -1) to a float2 with atomicAdd */
+int sim_vector_atomics(float *four, float *two);
 /* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative) whose blocks pass their values around a ring, a grid.sync() apart. */
 int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);

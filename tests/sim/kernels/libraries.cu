@@ -1,6 +1,9 @@
-// CUB's block and warp reductions as the simulator gives them (sim/include/cub/);
-// tests/sim/libraries.c checks what this computes against what CUB computes on a GPU.
+// The toolkit's header libraries as the simulator gives them: CUB's block and
+// warp reductions (sim/include/cub/), libcu++'s cuda::ceil_div, and compute
+// capability 9's vector atomicAdd; tests/sim/libraries.c checks what this
+// computes against what a GPU computes.
 #include <cub/cub.cuh>
+#include <cuda/cmath>
 #include <cuda_runtime.h>
 
 #include "kernels.h"
@@ -38,5 +41,35 @@ sim_cub(int *out)
 	cub_reductions<<<1, dim3(X, Y)>>>(d);
 	cudaMemcpy(out, d, sizeof(int) * SIM_CUB_OUT, cudaMemcpyDeviceToHost);
 	cudaFree(d);
+	return cudaGetLastError();
+}
+
+extern "C" long long
+sim_ceil_div(long long a, int b)
+{
+	return cuda::ceil_div(a, b);
+}
+
+__global__ void vector_adds(float4 *four, float2 *two)
+{
+	atomicAdd(four, make_float4(1.0f, 2.0f, 3.0f, 4.0f));
+	atomicAdd(two, make_float2(0.5f, -1.0f));
+}
+
+extern "C" int
+sim_vector_atomics(float *four, float *two)
+{
+	float4 *d4;
+	float2 *d2;
+
+	cudaMalloc(&d4, sizeof(float4));
+	cudaMalloc(&d2, sizeof(float2));
+	cudaMemset(d4, 0, sizeof(float4));
+	cudaMemset(d2, 0, sizeof(float2));
+	vector_adds<<<3, 32>>>(d4, d2);
+	cudaMemcpy(four, d4, sizeof(float4), cudaMemcpyDeviceToHost);
+	cudaMemcpy(two, d2, sizeof(float2), cudaMemcpyDeviceToHost);
+	cudaFree(d4);
+	cudaFree(d2);
 	return cudaGetLastError();
 }

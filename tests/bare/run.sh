@@ -5,8 +5,9 @@
 # commands' set-up runs there as root, as a student's first `make tui` and
 # `make test` would: tools/deps.sh installs what is missing, then the build.
 # `make tui` goes as far as the screen, which needs a terminal (the test has
-# none); `make test` runs whole, every suite, twice: with no CUDA toolkit (the
-# checks that need nvcc say they are skipped), then with this machine's
+# none); `make test` (the quick tier) runs twice, each time with the long
+# tier's two checks that need nvcc (tests/e2e/compile.sh, the files only nvcc
+# refuses): with no CUDA toolkit (they say they are skipped), then with this machine's
 # toolkit lent to the root (/usr/local/cuda bound in, read-only: nothing is
 # copied), where there is one. Checked: neither command's first words are a
 # compiler's error, both install and build, every suite passes.
@@ -89,10 +90,24 @@ make_test() {
 	sed -n '/^== make test: each suite/,$p' "$work/$1.log"
 }
 
-echo "== make test, every suite, with no CUDA toolkit"
+# the long tier's checks that need nvcc (make test-long, which CI runs on its own machine): without a toolkit
+# each says it is skipped and why, a skip and not a failure
+nvcc_checks() {
+	student_runs "$1-compile" "bash tests/e2e/compile.sh"
+	compile_status=$status
+	student_runs "$1-rejects" "bash tests/adversarial/run.sh tests/adversarial/nvcc_rejects_*.cu"
+	rejects_status=$status
+}
+
+echo "== make test, with no CUDA toolkit"
 make_test test "with no CUDA toolkit"
-grep -q "^compile: skipped: no nvcc" "$work/test.log" && ok "without nvcc, tests/e2e/compile.sh says it is skipped and why" ||
-	bad "tests/e2e/compile.sh did not say it was skipped"
+nvcc_checks test
+[ "$compile_status" = 77 ] && grep -q "^compile: skipped: no nvcc" "$work/test-compile.log" &&
+	ok "without nvcc, tests/e2e/compile.sh says it is skipped and why" ||
+	bad "tests/e2e/compile.sh did not say it was skipped (status $compile_status): $(tail -3 "$work/test-compile.log")"
+[ "$rejects_status" = 0 ] && grep -q "only nvcc refuses it, and no nvcc is installed" "$work/test-rejects.log" &&
+	ok "without nvcc, the files only nvcc refuses are skipped, and said so" ||
+	bad "the files only nvcc refuses, without nvcc (status $rejects_status): $(tail -5 "$work/test-rejects.log")"
 
 echo "== make test again, with this machine's CUDA toolkit lent to the root"
 cuda=$(readlink -f /usr/local/cuda 2>/dev/null)
@@ -105,8 +120,12 @@ if [ -n "$cuda" ] && [ -x "$cuda/bin/nvcc" ]; then
 	if [ "$(findmnt -no OPTIONS "$root/usr/local/cuda" 2>/dev/null | cut -d, -f1)" = ro ]; then
 		ok "$cuda bound to the root's /usr/local/cuda, read-only ($(($(date +%s) - t0)) s)"
 		make_test test-cuda "with the CUDA toolkit"
-		grep -q "^compile: skipped" "$work/test-cuda.log" && bad "with nvcc, tests/e2e/compile.sh was still skipped" ||
-			ok "with nvcc, tests/e2e/compile.sh ran"
+		nvcc_checks test-cuda
+		[ "$compile_status" = 0 ] && ok "with nvcc, tests/e2e/compile.sh ran and passed" ||
+			bad "with nvcc, tests/e2e/compile.sh: status $compile_status: $(tail -5 "$work/test-cuda-compile.log")"
+		[ "$rejects_status" = 0 ] && ! grep -q "no nvcc is installed" "$work/test-cuda-rejects.log" &&
+			ok "with nvcc, the files only nvcc refuses are refused" ||
+			bad "with nvcc, the files only nvcc refuses: status $rejects_status: $(tail -5 "$work/test-cuda-rejects.log")"
 	else
 		bad "cannot bind $cuda into the root"
 	fi

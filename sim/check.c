@@ -480,3 +480,32 @@ sim_check_access(const void *addr, size_t size, bool write, uintptr_t pc)
 	}
 	sim_check_keep(p, (unsigned)size, write, false, pc);
 }
+
+/*
+ * An atomic of kernel code (cudasim.h's, not instrumented: an atomic is no race, and blocks may update one
+ * word through it): on a GPU it is a global request of its own, so its lanes' sectors count as a store's,
+ * and a target in host memory is the illegal address a plain access there is. Shared memory's atomics
+ * are not global requests.
+ */
+void
+cudasim_atomic_access(const void *addr, unsigned size, const void *ret)
+{
+	const char *p = addr;
+	uintptr_t pc = (uintptr_t)ret;
+
+	if (!sim_checking())
+		return;
+	if ((p >= cudasim_dyn_smem && p < cudasim_dyn_smem + SIM_DYN_ARENA) ||
+	    (cudasim_static_smem && p >= cudasim_static_smem && p < cudasim_static_smem + sim_static_smem_used()))
+		return;
+	if (sim_check_on_own_stack(p))
+		return;
+	struct sim_alloc *a = sim_alloc_near(p);
+	if (!a && !sim_is_devvar(p) && !sim_check_reachable_elsewhere(p, size, true))
+		sim_check_host_memory(p, size, true, pc);
+	any = true;
+	launch_kept = true;
+	seen.global_stores++;
+	seen.global_store_bytes += size;
+	sim_check_keep(p, size, true, false, pc);
+}

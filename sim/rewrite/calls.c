@@ -3,7 +3,8 @@
  * on the functions this file defines: a kernel called without <<<>>>, a host
  * function called from device code, <<<>>> on a host function. And what a
  * definition's first statement tells the simulator: that host code runs, a
- * kernel's __launch_bounds__.
+ * kernel's __launch_bounds__. And the attributes that would take code out of
+ * the simulator's checks.
  */
 #include "sim/rewrite/rewrite.h"
 
@@ -12,6 +13,27 @@
 #include <string.h>
 
 #include "lib/util.h"
+
+/* ---------------------------------------------------------------- code out of the checks */
+
+/*
+ * The student's file is instrumented so that the simulator sees every access of its kernels (sim/check.c);
+ * a function marked no_sanitize would not be, and its accesses would pass the budgets unseen. nvcc ignores
+ * the attribute, so no kernel needs it: refused wherever it is named (an #undef of cudasim.h's stand-in
+ * too), with the simulator's own marker.
+ */
+void
+check_uninstrumented(void)
+{
+	static const char *const names[] = { "no_sanitize", "__no_sanitize__", "no_sanitize_thread",
+					      "__no_sanitize_thread__", "CUDASIM_UNCHECKED" };
+
+	for (int i = 0; i < ntoks; i++)
+		for (size_t k = 0; toks[i].kind == LEX_IDENT && k < ARRAY_SIZE(names); k++)
+			if (ident_is(i, names[k]))
+				fail(toks[i].line, "'%s' would take code out of the simulator's checks of every access: "
+				     "remove it (nvcc ignores it, and no kernel needs it)", names[k]);
+}
 
 /* ---------------------------------------------------------------- kernels called like functions */
 

@@ -29,7 +29,8 @@ header_needs_rewrite(const char *path)
 	if (!text)
 		return false;
 	needs = strstr(text, "<<<") || strstr(text, "__shared__") || strstr(text, "__device__") ||
-		strstr(text, "__managed__") || strstr(text, "__constant__") || strstr(text, "__noinline__");
+		strstr(text, "__managed__") || strstr(text, "__constant__") || strstr(text, "__noinline__") ||
+		strstr(text, "sanitize") || strstr(text, "CUDASIM_UNCHECKED");
 	free(text);
 	return needs;
 }

@@ -216,6 +216,7 @@ main(int argc, char **argv)
 		in_dir = xstrdup(dir);
 
 	tokenize();
+	check_uninstrumented();
 	check_unconfigured_calls();
 	check_host_device_calls();
 	rewrite();

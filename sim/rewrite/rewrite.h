@@ -61,6 +61,7 @@ void rewrite_noinline(int i);			/* decls.c */
 void rewrite_include(int hash);			/* include.c */
 void rewrite_pragma(int hash);			/* include.c */
 void check_unconfigured_calls(void);		/* calls.c */
+void check_uninstrumented(void);		/* calls.c */
 void check_host_device_calls(void);		/* calls.c */
 
 #endif

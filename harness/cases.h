@@ -18,7 +18,8 @@ extern "C" {
 #define CASES_MAX 64
 
 struct run_config {
-	uint64_t seed;
+	uint64_t *seed;          /* the secret seed, alone in a page no code may read but cases_seed's (the
+				    submission's host code runs in the runner's process on the simulator) */
 	int channel_fd;          /* where messages go */
 	int ncases;              /* correctness cases, then the timed one if any */
 	int dims[CASES_MAX][PROTO_MAX_DIMS];
@@ -52,6 +53,9 @@ struct run_config {
 
 /* Parse the grader's arguments; on a mistake print why and return -1. */
 int cases_parse(int argc, char **argv, struct run_config *cfg);
+
+/* The secret seed (0 when none was given): its page is readable only while this reads it. */
+uint64_t cases_seed(const struct run_config *cfg);
 
 /* Declare the buffers of case `index` through the check. */
 void cases_describe(const struct run_config *cfg, int index, struct check_case *c);

@@ -198,6 +198,7 @@ load_student(void)
 #ifdef __CUDASIM__
 	/* its faults and checks name lines of the student's file */
 	cudasimProgramObject(cfg.student);
+	before_student_code(); /* its constructors */
 	student_launcher = cfg.student ? sandbox_load(cfg.student, cudalings_launcher_name, why, sizeof(why)) : NULL;
 	/* as on a GPU, host code cannot read or write device memory: only kernels and runtime calls can */
 	catch_host_faults();

@@ -150,6 +150,9 @@ void run_again(int index, struct case_buffers *b);
 void send_estimate_launches(void);
 /* Host code that touches device memory is told so in those words. */
 void catch_host_faults(void);
+/* Before the submission's host code runs (its launcher, here in the runner's process): the dead stack it
+   will reuse, where the harness worked with the seed, wiped. */
+void before_student_code(void);
 #else
 /* A GPU's own checks are its tools': the simulator's have nothing to send. */
 static inline void

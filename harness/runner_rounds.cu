@@ -86,7 +86,7 @@ draw_round_inputs(struct timing_state *t)
 		if (t->b->c.spec[k].role != BUFFER_IN)
 			continue;
 		const struct buffer_spec *spec = &t->b->c.spec[k];
-		streams[k] = rng_stream(cfg.seed, cases_round_stream(&cfg, t->round), (uint32_t)k);
+		streams[k] = rng_stream(cases_seed(&cfg), cases_round_stream(&cfg, t->round), (uint32_t)k);
 		size_t n = check_elements(spec);
 		draw_input(t->b->dev[k], n, streams[k], spec, blocks_for(n, 1024));
 	}

@@ -154,7 +154,7 @@ again_case(int index)
 	for (int k = 0; k < cheap; k++)
 		if (order[k] == index)
 			return true;
-	return dear > 0 && order[cheap + (int)(rng_mix(cfg.seed ^ 0x616761696eull) % (uint64_t)dear)] == index;
+	return dear > 0 && order[cheap + (int)(rng_mix(cases_seed(&cfg) ^ 0x616761696eull) % (uint64_t)dear)] == index;
 }
 
 /*
@@ -218,6 +218,8 @@ send_dry_launches(uint32_t aux, const void *launcher)
 	cudasimTakeChecks(&seen);
 	if (ready) {
 		cudasimDryLaunches(ESTIMATE_SMS);
+		if (launcher == student_launcher)
+			before_student_code();
 		check_definition.launch(launcher, &c, dev);
 		cudaDeviceSynchronize();
 		cudasimDryLaunches(0);
@@ -257,6 +259,7 @@ run_again(int index, struct case_buffers *b)
 	cudasimCheck(0);
 	if (ready && draw_round_inputs(&t) == 0 &&
 	    harness_call(index, "poisoning the outputs", poison_outputs(b, b->dev)) == 0) {
+		before_student_code();
 		check_definition.launch(student_launcher, &b->c, b->dev);
 		cudaError_t e = cudaGetLastError();
 		if (e == cudaSuccess)
@@ -289,6 +292,19 @@ send_estimate_launches(void)
 	send_reference_launches(cfg.measured);
 	send_dry_launches(2, student_launcher);
 	send_dry_launches(3, cudalings_reference_launcher);
+}
+
+/*
+ * The frames below this one are dead, and the submission's launcher, called next, will have its own there:
+ * what the harness left in them (a value drawn from the seed, say) is wiped first. Not inlined, so that
+ * the wiped stretch lies below the caller's frame.
+ */
+__attribute__((noinline)) void
+before_student_code(void)
+{
+	unsigned char dead[1 << 16];
+	explicit_bzero(dead, sizeof(dead));
+	__asm__ volatile("" : : "r"(dead) : "memory");
 }
 
 /* Host code that reads or writes "device" memory, which on a GPU it cannot reach: said in those words. */

@@ -1182,6 +1182,33 @@ static inline unsigned long long __umul64hi(unsigned long long a, unsigned long 
 static inline unsigned __sad(int a, int b, unsigned c) { return c + (unsigned)(a > b ? a - b : b - a); }
 static inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
 static inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+static inline unsigned __uhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b) >> 1); }
+static inline unsigned __urhadd(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a + b + 1) >> 1); }
+static inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return c + (a > b ? a - b : b - a); }
+static inline unsigned long long __brevll(unsigned long long x)
+{ return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32)); }
+/* byte n of the result is byte (s >> 4n) & 7 of the 8 bytes y:x (x the low four) */
+static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
+{
+	unsigned long long v = ((unsigned long long)y << 32) | x;
+	unsigned r = 0;
+	for (int n = 0; n < 4; n++)
+		r |= (unsigned)((v >> (8 * ((s >> (4 * n)) & 7))) & 0xff) << (8 * n);
+	return r;
+}
+/* hi:lo shifted by the shift's low 5 bits (the c forms: by the shift clamped to 32), the 32 bits left */
+static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift)
+{ return (unsigned)(((((unsigned long long)hi << 32) | lo) << (shift & 31)) >> 32); }
+static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned shift)
+{ return (unsigned)(((((unsigned long long)hi << 32) | lo) << (shift < 32 ? shift : 32)) >> 32); }
+static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift)
+{ return (unsigned)((((unsigned long long)hi << 32) | lo) >> (shift & 31)); }
+static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned shift)
+{ return (unsigned)((((unsigned long long)hi << 32) | lo) >> (shift < 32 ? shift : 32)); }
+#if defined(__has_builtin) && !__has_builtin(__builtin_assume)
+/* nvcc's optimisation hint; g++ before 13 has none, and a hint changes no result */
+#define __builtin_assume(...) ((void)0)
+#endif
 
 template <class T>
 static inline T __ldg(const T *p) { return *p; }
@@ -1199,6 +1226,10 @@ template <class T>
 static inline void __stcs(T *p, T v) { *p = v; }
 template <class T>
 static inline void __stwt(T *p, T v) { *p = v; }
+template <class T>
+static inline T __ldcv(const T *p) { return *p; }
+template <class T>
+static inline void __stwb(T *p, T v) { *p = v; }
 
 #endif /* __cplusplus */
 

@@ -39,3 +39,17 @@ Test(atomics, float4_and_float2_add_element_by_element, .timeout = 20)
 	cr_expect_float_eq(two[0], 48.0f, 1e-6, "%g", two[0]);
 	cr_expect_float_eq(two[1], -96.0f, 1e-6, "%g", two[1]);
 }
+
+Test(intrinsics, byte_perm_funnel_shifts_brevll, .timeout = 20)
+{
+	/* as CUDA's documentation defines them, worked out by hand */
+	static const unsigned want[8] = { 0x33221100u, 0x77665544u, 0x55114400u, 0x23456789u,
+					  0x23456789u, 0x89abcdefu, 0x6789abcdu, 0x01234567u };
+	unsigned out[8] = { 0 };
+	unsigned long long wide = 0;
+
+	cr_assert_eq(sim_bit_intrinsics(out, &wide), cudaSuccess, "%s", cudasimLastErrorDetail());
+	for (int i = 0; i < 8; i++)
+		cr_expect_eq(out[i], want[i], "result %d: %#x, expected %#x", i, out[i], want[i]);
+	cr_expect_eq(wide, 0x8000000000000000ull, "__brevll(1): %#llx", wide);
+}

@@ -1,6 +1,7 @@
 // The toolkit's header libraries as the simulator gives them: CUB's block and
 // warp reductions (sim/include/cub/), libcu++'s cuda::ceil_div, and compute
-// capability 9's vector atomicAdd; tests/sim/libraries.c checks what this
+// capability 9's vector atomicAdd, and bit intrinsics (__byte_perm, the funnel
+// shifts, __brevll); tests/sim/libraries.c checks what this
 // computes against what a GPU computes.
 #include <cub/cub.cuh>
 #include <cuda/cmath>
@@ -71,5 +72,35 @@ sim_vector_atomics(float *four, float *two)
 	cudaMemcpy(two, d2, sizeof(float2), cudaMemcpyDeviceToHost);
 	cudaFree(d4);
 	cudaFree(d2);
+	return cudaGetLastError();
+}
+
+__global__ void bit_intrinsics(unsigned *out, unsigned long long *wide)
+{
+	unsigned lo = 0x89abcdefu, hi = 0x01234567u, x = 0x33221100u, y = 0x77665544u;
+	out[0] = __byte_perm(x, y, 0x3210);
+	out[1] = __byte_perm(x, y, 0x7654);
+	out[2] = __byte_perm(x, y, 0x5140);
+	out[3] = __funnelshift_l(lo, hi, 8);
+	out[4] = __funnelshift_l(lo, hi, 40);
+	out[5] = __funnelshift_lc(lo, hi, 40);
+	out[6] = __funnelshift_r(lo, hi, 8);
+	out[7] = __funnelshift_rc(lo, hi, 40);
+	*wide = __brevll(1ull);
+}
+
+extern "C" int
+sim_bit_intrinsics(unsigned *out, unsigned long long *wide)
+{
+	unsigned *d;
+	unsigned long long *w;
+
+	cudaMalloc(&d, 8 * sizeof(unsigned));
+	cudaMalloc(&w, sizeof(*w));
+	bit_intrinsics<<<1, 1>>>(d, w);
+	cudaMemcpy(out, d, 8 * sizeof(unsigned), cudaMemcpyDeviceToHost);
+	cudaMemcpy(wide, w, sizeof(*w), cudaMemcpyDeviceToHost);
+	cudaFree(d);
+	cudaFree(w);
 	return cudaGetLastError();
 }

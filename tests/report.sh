@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/report.sh LOGS SUITE...: every suite's output, whole and in order, with
 # its status and what it took (wall clock, and CPU, which a busy machine
-# affects less), then a table of them; exits 1 when any suite failed or did
-# not run. A suite that exited 77 was skipped, and said why: it is counted
+# affects less), then a table of them, then the end of each failed suite's
+# output once more; exits 1 when any suite failed or did not run. A suite that exited 77 was skipped, and said why: it is counted
 # apart, as neither passed nor failed.
 set -u
 logs=$1
@@ -32,6 +32,11 @@ for suite in "$@"; do
 done
 printf '  %-34s %7s    %7.1f s cpu\n' "all suites" "" "$total_cpu"
 if [ ${#failed[@]} -gt 0 ]; then
+	# again at the end, where a log cut to its tail (CI's) still shows why
+	for suite in "${failed[@]}"; do
+		echo "== $suite failed; the end of its output (all of it is above, and in $logs/${suite//\//_}.log):"
+		tail -n 40 "$logs/${suite//\//_}.log" 2>/dev/null
+	done
 	echo "${TEST_TIER:-make test}: ${#failed[@]} suite(s) failed: ${failed[*]}"
 	exit 1
 fi

@@ -4,7 +4,9 @@
 # must get; tests/redteam: an outside judge's, kept out of make test). It grades every file and holds
 # the verdict to what the file declares in lines of its own:
 #   // exercise: NAME                        the exercise that grades it
-#   // expect: pass | fail | STAGE[|STAGE…]  a pass; a fail at any stage; a fail at one of the stages
+#   // expect: pass | fail | STAGE[|STAGE…]  a pass; a fail at any stage; a fail at one of the stages (the
+#                                            stage "error": an environment's error, exit 3, such as
+#                                            what the simulator cannot run)
 #   // message: TEXT[|TEXT…]                 a piece (any one of them) of what the student reads: the
 #                                            verdict, the cases, the diagnoses, the hint, the compiler
 #   [// diagnosis: KIND]                     a diagnosis it must get, whose message (or the verdict's, or
@@ -118,8 +120,9 @@ one() {
 	printf '%s' "$json" >"$report.json"
 	verdict=$(judge "$report.json" "$expect" "$message" "$diagnosis")
 	read -r result got what <<<"$(head -1 <<<"$verdict")"
-	# a fail is exit 1, never a crash of the grader
-	if [ "$result" = ok ] && { [ "$got" = pass ] || [ "$status" = 1 ]; }; then
+	# a fail is exit 1, never a crash of the grader; an environment's error (what the simulator cannot
+	# run, declared as the stage "error") is exit 3
+	if [ "$result" = ok ] && { [ "$got" = pass ] || [ "$status" = 1 ] || { [ "$got" = error ] && [ "$status" = 3 ] && [[ "|$expect|" == *"|error|"* ]]; }; }; then
 		printf 'ok   %-52s %-12s %s%ss\n' "$f" "$got" "${what:+$what, }" "$(($(date +%s) - t0))" >"$report"
 	else
 		[ "$result" = ok ] && what="exit $status, not 1" || what="$what (exit $status)"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/lex.h"
 #include "lib/run.h"
 #include "common/root.h"
 #include "lib/util.h"
@@ -250,6 +251,30 @@ allowed(const struct exercise *e, const char *name)
 		if (inspect_symbol_names(name, e->allow[i]))
 			return true;
 	return match(permitted_calls, name) != NULL;
+}
+
+const char *
+inspect_source_calls(const struct exercise *e, const char *text, const char **why)
+{
+	static char name[256];
+	struct lex L;
+	const char *found = NULL;
+	if (!text)
+		return NULL;
+	lex_source(&L, text, strlen(text)); /* an unclosed comment: the tokens before it */
+	for (int i = 0; i < L.n && !found; i++) {
+		const struct lex_token *t = &L.tok[i];
+		if (t->kind != LEX_IDENT || t->end - t->start >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(t->end - t->start), text + t->start);
+		const struct rule *r = match(forbidden_calls, name);
+		if (r && !allowed(e, name)) {
+			found = name;
+			*why = r->why;
+		}
+	}
+	lex_free(&L);
+	return found;
 }
 
 /*

@@ -21,6 +21,13 @@
 enum inspect_result { INSPECT_OK = 0, INSPECT_REFUSED = -1, INSPECT_NO_LAUNCHER = 1, INSPECT_CANNOT = -2 };
 int inspect_object(const struct exercise *e, const char *object, struct buf *why);
 
+/*
+ * The first identifier of source `text` (comments and strings aside) that names a call a kernel exercise
+ * may not make, and *why; NULL when none. For a file that did not compile, so has no object to inspect.
+ * The name is in a buffer of this file's, valid until the next call.
+ */
+const char *inspect_source_calls(const struct exercise *e, const char *text, const char **why);
+
 /* Whether `name` is what the C++ compiler makes of the identifier `want` (or is `want`). */
 int inspect_symbol_names(const char *name, const char *want);
 

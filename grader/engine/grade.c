@@ -79,6 +79,42 @@ needs_gpu(struct grade_state *g)
 	return true;
 }
 
+/*
+ * The simulator's compile failed on a file that nvcc's front end took: what failed is the simulator's (an
+ * intrinsic, a runtime call or a form of launch it lacks), no student's mistake, and a GPU compiles the
+ * file. Its deliberate refusals (__managed__ memory, code taken out of its checks) stay failures.
+ */
+static bool
+simulator_cannot_compile(struct grade_state *g, const char *output)
+{
+	static const char *const refusals[] = { "memory is refused", "would take code out of the simulator's checks" };
+	if (g->o->backend != BACKEND_SIM || !g->nvcc_accepted)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(refusals); i++)
+		if (output && strstr(output, refusals[i]))
+			return false;
+	/* and a file that names a call the grader refuses fails, as it would once compiled (a memory pool's
+	   type the simulator lacks, say) */
+	char *path = g->b.source[0] == '/' ? xstrdup(g->b.source) : root_path(g->b.source);
+	char *text = read_file(path, NULL);
+	const char *why = NULL, *call = inspect_source_calls(g->e, text, &why);
+	free(path);
+	free(text);
+	if (call)
+		return false;
+	char *tidy = submission_tidy_messages(&g->b, output ? output : "", g->r->file);
+	/* its first lines: the first error and where it is */
+	char *cut = tidy;
+	for (int lines = 0; cut && *cut && lines < 8; lines++)
+		cut = strchr(cut, '\n') ? strchr(cut, '\n') + 1 : NULL;
+	if (cut)
+		*cut = '\0';
+	environment_error(g, xasprintf("the simulator cannot compile this file, which nvcc accepts: grade it on a GPU "
+				       "(--backend gpu on a machine with one); the simulator's compiler said:\n%s", tidy));
+	free(tidy);
+	return true;
+}
+
 static enum step
 compile_failed(struct grade_state *g, const char *output)
 {
@@ -278,8 +314,9 @@ stage_compile(struct grade_state *g)
 		else if (!compiled && includes_refused(g))
 			result = STEP_VERDICT;
 		else if (!compiled && !frontend_refused(g))
-			result = needs_gpu(g) ? STEP_ENVIRONMENT
-						: compile_failed(g, compile.output.data);
+			result = needs_gpu(g) || simulator_cannot_compile(g, compile.output.data)
+					 ? STEP_ENVIRONMENT
+					 : compile_failed(g, compile.output.data);
 		else if (!compiled)
 			result = STEP_VERDICT;
 		else

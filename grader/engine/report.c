@@ -159,6 +159,15 @@ report_timing_ways(FILE *out, const struct exercise *e, const struct grade_resul
 	}
 }
 
+static bool
+report_any_ran(const struct grade_result *r)
+{
+	for (int i = 0; i < r->ncases; i++)
+		if (r->cases[i].ran)
+			return true;
+	return false;
+}
+
 void
 report_text(FILE *out, const struct grade_result *r, bool color)
 {
@@ -170,7 +179,8 @@ report_text(FILE *out, const struct grade_result *r, bool color)
 	if (r->stage == STAGE_COMPILE) {
 		fprintf(out, "  %-10s %sfailed%s\n", "compile", paint(color, COLOR_RED), paint(color, COLOR_RESET));
 		print_indented(out, r->compile_output, "    ", 30);
-	} else if (r->stage != STAGE_NONE || r->ncases) {
+	} else if (r->stage != STAGE_NONE || (r->ncases && !(r->verdict == VERDICT_FAIL && !report_any_ran(r)))) {
+		/* not before an environment's error that came before any case ran: the compile may be what failed */
 		fprintf(out, "  %-10s ok\n", "compile");
 	}
 	for (int i = 0; i < r->ncases; i++) {

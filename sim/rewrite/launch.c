@@ -44,6 +44,14 @@ kernel_start(int end)
 				return -1;
 			j = o - 1;
 		}
+		/* a kernel picked from an array of them: table[i]<<<...>>> */
+		while (tok_is(j, "]")) {
+			int o = match_backward(j, '[', ']');
+
+			if (o < 0)
+				return -1;
+			j = o - 1;
+		}
 		if (j < 0 || toks[j].kind != LEX_IDENT || toks[j].seg != toks[end].seg)
 			return start;
 		start = j--;

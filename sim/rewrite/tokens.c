@@ -85,6 +85,12 @@ match_backward(int i, char open, char close)
 	int depth = 0;
 
 	for (int j = i; j >= 0 && toks[j].seg == toks[i].seg; j--) {
+		/* a template argument in parentheses may hold a comparison: k<(N > 2)> */
+		if (open == '<' && j < i && tok_is(j, ")")) {
+			if ((j = match_backward(j, '(', ')')) < 0)
+				return -1;
+			continue;
+		}
 		if (open == '<' && tok_is(j, "<") && tok_is(j - 1, "<") &&
 		    toks[j - 1].end == toks[j].start) {
 			j--;		/* a shift inside template arguments: 1 << 2 */

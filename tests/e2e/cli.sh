@@ -170,6 +170,13 @@ expect 3 "the simulator cannot run CUB beyond its block and warp reductions: gra
 sed -e 's/cg::grid_group grid = cg::this_grid();/cg::thread_block block = cg::this_thread_block();/' \
 	-e 's/grid.sync();/block.sync();/' "$tmp/grid_sync.cu" >"$tmp/block_sync.cu"
 expect 0 "PASS" -- $g grade col_sums --file "$tmp/block_sync.cu" --backend sim
+# and a file nvcc accepts that the simulator cannot compile (an intrinsic it lacks) is its limit, said so
+# (without nvcc nothing tells the two apart, and the compile fails)
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+	sed 's/s\[c\] = t;/s[c] = __fadd_rz(t, 0.0f);/' "$tmp/block_sync.cu" >"$tmp/lacks.cu"
+	expect 3 "the simulator cannot compile this file, which nvcc accepts" -- \
+		$g grade col_sums --file "$tmp/lacks.cu" --backend sim
+fi
 
 # a batch's --out and options, checked before anything is graded
 mkdir -p "$tmp/class"

@@ -38,6 +38,7 @@ Test(rewrite, tricky_sources_run, .timeout = 10)
 	cr_assert_eq(v[12], 56, "a launch inside a macro");
 	cr_assert_eq(v[13], 56, "__shared__ in a __device__ __forceinline__ function");
 	cr_assert_eq(v[14], 56, "__launch_bounds__ and __restrict__");
+	cr_assert_eq(v[15], 12 + 30 + 1, "kernels from an array, a conditional, k<int, (2 > 1)>");
 	cr_assert_str_eq(text, "k<<<1, 2>>>(x) in a string|k<<<g, b>>>() in a \"raw\" string|\"<");
 }
 

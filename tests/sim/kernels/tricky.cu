@@ -49,6 +49,9 @@ qualified(const int *__restrict__ in, int *__restrict__ out)
 
 #define LAUNCH_ONE(k, ...) k<<<1, 1>>>(__VA_ARGS__)
 
+typedef void by_value_t(int *, pair);
+static by_value_t *const by_values[2] = { by_value, by_value };
+
 static const char *texts[] = {
 	"k<<<1, 2>>>(x) in a string",
 	R"raw(k<<<g, b>>>() in a "raw" string)raw",
@@ -81,6 +84,12 @@ sim_tricky(char *text, int size, int *values)
 	cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
 	values[13] = h[12];
 	values[14] = h[15];
+	/* kernels picked from an array, by a conditional, with a comparison among template arguments */
+	by_values[1]<<<1, 1>>>(d + 13, pair{ 1, 2 });
+	(c > 2 ? by_value : by_values[0])<<<1, 1>>>(d + 14, pair{ 3, 0 });
+	ns::fill<int, (2 > 1)><<<1, 1>>>(d + 15, 0);
+	cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+	values[15] = h[13] + h[14] + h[15];
 	snprintf(text, size, "%s|%s|%c%c", texts[0], texts[1], quote, lt);
 	cudaFree(d);
 	return cudaGetLastError();

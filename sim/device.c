@@ -209,7 +209,7 @@ cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 	if (!attr || !func)
 		return sim_error(cudaErrorInvalidValue, "cudaFuncGetAttributes: a null pointer");
 	memset(attr, 0, sizeof(*attr));
-	attr->maxThreadsPerBlock = 1024;
+	attr->maxThreadsPerBlock = cudasim_kernel_bound(func) ? (int)cudasim_kernel_bound(func) : 1024;
 	attr->numRegs = 32;
 	attr->ptxVersion = 90;
 	attr->binaryVersion = 90;
@@ -254,6 +254,32 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int
 				 "a block size (%d) outside 1..1024", block_size);
 	*blocks = blocks_per_sm(block_size, dyn_smem);
 	return cudaSuccess;
+}
+
+/* The dynamic shared memory each of `blocks` blocks may have on one multiprocessor (1 KiB a block is the
+   system's), at most the opt-in limit of one block. */
+cudaError_t
+cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dyn_smem, const void *func, int blocks, int block_size)
+{
+	STICKY();
+	if (!dyn_smem || !func || blocks <= 0 || block_size <= 0 || block_size > 1024 || blocks * block_size > 2048)
+		return sim_error(cudaErrorInvalidValue,
+				 "cudaOccupancyAvailableDynamicSMemPerBlock: a null pointer, or %d blocks of %d threads, "
+				 "more than a multiprocessor holds", blocks, block_size);
+	size_t each = 233472 / (size_t)blocks - 1024;
+	*dyn_smem = each < 232448 ? each : 232448;
+	return cudaSuccess;
+}
+
+/* H100's range: 0 the least urgent, -5 the most */
+cudaError_t
+cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+	if (least)
+		*least = 0;
+	if (greatest)
+		*greatest = -5;
+	return sim_sticky();
 }
 
 cudaError_t

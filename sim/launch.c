@@ -68,6 +68,27 @@ cudasim_launch_bounds(unsigned long long max_threads, const char *kernel)
 	sim_abandon(cudaErrorLaunchOutOfResources);
 }
 
+/* The kernels whose bound the rewriter registered as the program loaded (one plain function each). */
+static struct { const void *kernel; unsigned bound; } bounds[256];
+static int nbounds;
+
+int
+cudasim_register_bounds(const void *kernel, unsigned long long max_threads)
+{
+	if (nbounds < (int)(sizeof(bounds) / sizeof(*bounds)))
+		bounds[nbounds++] = (typeof(bounds[0])){ kernel, max_threads < 1024 ? (unsigned)max_threads : 1024 };
+	return 0;
+}
+
+unsigned
+cudasim_kernel_bound(const void *kernel)
+{
+	for (int i = 0; i < nbounds; i++)
+		if (bounds[i].kernel == kernel)
+			return bounds[i].bound;
+	return 0;
+}
+
 static cudaError_t
 config_error(cudaError_t err, const char *fmt, ...) __attribute__((format(__printf__, 2, 3)));
 

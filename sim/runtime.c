@@ -225,6 +225,21 @@ cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
 	return cudaMemset(ptr, value, count);
 }
 
+/* Device memory: a cudaMalloc block or a __device__ variable; anything else is host memory CUDA never saw. */
+cudaError_t
+cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+	STICKY();
+	if (!attributes)
+		return sim_error(cudaErrorInvalidValue, "cudaPointerGetAttributes was given a null pointer");
+	bool device = ptr && (sim_alloc_find(ptr) || sim_is_devvar(ptr));
+	attributes->type = device ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
+	attributes->device = device ? 0 : -2;
+	attributes->devicePointer = device ? (void *)ptr : NULL;
+	attributes->hostPointer = NULL;
+	return cudaSuccess;
+}
+
 cudaError_t
 cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 {

@@ -456,6 +456,20 @@ CUDASIM_EXTERN_C cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *
 CUDASIM_EXTERN_C cudaError_t cudaMemset(void *ptr, int value, size_t count);
 CUDASIM_EXTERN_C cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream CUDASIM_DEFAULT(0));
 CUDASIM_EXTERN_C cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+enum cudaMemoryType {
+	cudaMemoryTypeUnregistered = 0,
+	cudaMemoryTypeHost = 1,
+	cudaMemoryTypeDevice = 2,
+	cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+	enum cudaMemoryType type;
+	int device;
+	void *devicePointer;
+	void *hostPointer;
+};
+CUDASIM_EXTERN_C cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+CUDASIM_EXTERN_C cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
 CUDASIM_EXTERN_C cudaError_t cudaMemcpyToSymbol_impl(void *symbol, size_t symsize, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind);
 CUDASIM_EXTERN_C cudaError_t cudaMemcpyFromSymbol_impl(void *dst, const void *symbol, size_t symsize, size_t count, size_t offset, enum cudaMemcpyKind kind);
 CUDASIM_EXTERN_C cudaError_t cudaDeviceSynchronize(void);
@@ -489,6 +503,7 @@ CUDASIM_EXTERN_C cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaF
 CUDASIM_EXTERN_C cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
 CUDASIM_EXTERN_C cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
 CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size, size_t dyn_smem);
+CUDASIM_EXTERN_C cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dyn_smem, const void *func, int blocks, int block_size);
 CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxPotentialBlockSize_impl(int *min_grid, int *block_size, size_t dyn_smem, int limit);
 CUDASIM_EXTERN_C cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream);
 CUDASIM_EXTERN_C cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream);
@@ -662,6 +677,10 @@ CUDASIM_EXTERN_C void cudasim_pointer_arg(int index, const void *p);
 CUDASIM_EXTERN_C void cudasim_host_function(const char *name);
 /* The first statement of a kernel with __launch_bounds__: the most threads per block it may run with. */
 CUDASIM_EXTERN_C void cudasim_launch_bounds(unsigned long long max_threads, const char *kernel);
+/* A kernel's __launch_bounds__ known before it runs (the rewriter's, for a kernel that is one function);
+   0 where none is known */
+CUDASIM_EXTERN_C int cudasim_register_bounds(const void *kernel, unsigned long long max_threads);
+CUDASIM_EXTERN_C unsigned cudasim_kernel_bound(const void *kernel);
 CUDASIM_EXTERN_C void cudasim_syncthreads(const char *file, int line);
 /* grid.sync() (cooperative_groups.h); the next launch is a cooperative one (cudaLaunchCooperativeKernel). */
 CUDASIM_EXTERN_C void cudasim_grid_sync(const char *file, int line);
@@ -747,9 +766,18 @@ template <class T>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T *func, int block_size, size_t dyn_smem)
 { return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)func, block_size, dyn_smem); }
 template <class T>
+static inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dyn_smem, T *func, int blocks, int block_size)
+{ return cudaOccupancyAvailableDynamicSMemPerBlock(dyn_smem, (const void *)func, blocks, block_size); }
+template <class T>
 static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block_size, T func,
 	size_t dyn_smem = 0, int limit = 0)
-{ (void)func; return cudaOccupancyMaxPotentialBlockSize_impl(min_grid, block_size, dyn_smem, limit); }
+{
+	/* a kernel's __launch_bounds__ limits the block, as a GPU's answer does */
+	unsigned bound = cudasim_kernel_bound((const void *)func);
+	if (bound && (limit <= 0 || bound < (unsigned)limit))
+		limit = (int)bound;
+	return cudaOccupancyMaxPotentialBlockSize_impl(min_grid, block_size, dyn_smem, limit);
+}
 template <class T>
 static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count, size_t offset = 0,
 	enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)

@@ -241,6 +241,20 @@ surely_host(int name)
 	return true;
 }
 
+/* Is kernel k of defs neither a template nor one of several kernels of its name? */
+static bool
+one_plain_kernel(const struct definition *defs, int n, int k)
+{
+	for (int j = defs[k].name - 1; j >= 0 && !toks[j].seg && !tok_is(j, ";") && !tok_is(j, "}") && !tok_is(j, "{");
+	     j--)
+		if (ident_is(j, "template"))
+			return false;
+	for (int o = 0; o < n; o++)
+		if (o != k && same_text(defs[o].name, defs[k].name))
+			return false;
+	return true;
+}
+
 void
 check_host_device_calls(void)
 {
@@ -316,10 +330,23 @@ check_host_device_calls(void)
 				else if (depth == 0 && tok_is(last, ","))
 					break;
 			}
-			if (close > 0 && last > j + 2)
+			if (close > 0 && last > j + 2) {
+				int len = (int)(toks[last - 1].end - toks[j + 2].start);
+				const char *bound = src + toks[j + 2].start;
+
 				add_edit(toks[defs[k].body].end, toks[defs[k].body].end,
 					 xasprintf(" ::cudasim_launch_bounds((unsigned long long)(%.*s), __func__);",
-						   (int)(toks[last - 1].end - toks[j + 2].start), src + toks[j + 2].start));
+						   len, bound));
+				/* and, where the kernel is one function (no template, no overload), known
+				   before its first launch: cudaFuncGetAttributes and the occupancy API ask */
+				if (one_plain_kernel(defs, n, k))
+					add_edit(toks[defs[k].end].end, toks[defs[k].end].end,
+						 xasprintf(" static const int cudasim_bounds%d_ __attribute__((unused)) = "
+							   "::cudasim_register_bounds((const void *)&%.*s, "
+							   "(unsigned long long)(%.*s));", k,
+							   (int)(toks[defs[k].name].end - toks[defs[k].name].start),
+							   src + toks[defs[k].name].start, len, bound));
+			}
 			break;
 		}
 	}

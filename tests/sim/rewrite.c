@@ -42,6 +42,15 @@ Test(rewrite, tricky_sources_run, .timeout = 10)
 	cr_assert_str_eq(text, "k<<<1, 2>>>(x) in a string|k<<<g, b>>>() in a \"raw\" string|\"<");
 }
 
+Test(rewrite, launch_bounds_known_before_the_first_launch, .timeout = 10)
+{
+	int max_threads = 0, block = 0;
+
+	cr_assert_eq(sim_bounds_known(&max_threads, &block), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_assert_eq(max_threads, 96, "cudaFuncGetAttributes: %d threads at most", max_threads);
+	cr_assert(block > 0 && block <= 96, "cudaOccupancyMaxPotentialBlockSize: a block of %d", block);
+}
+
 struct run {
 	int status;
 	char err[8192];

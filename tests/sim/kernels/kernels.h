@@ -28,6 +28,9 @@ int sim_hello(void);
 int sim_intrinsics(float *f, int *i);
 int sim_barrier_loop(int blocks, int threads, int rounds, double *seconds);
 int sim_fill(unsigned long bytes, unsigned *last);
+/* cudaFuncGetAttributes' maxThreadsPerBlock and cudaOccupancyMaxPotentialBlockSize's block for a kernel of
+   __launch_bounds__(96, 2) that has not run yet */
+int sim_bounds_known(int *max_threads, int *block);
 /* CUB's block reductions (a sum, a sum of the first 50, a max) of 1 … 96 over a 16 × 6 block, and the sums of
    the first 10 lanes of each logical warp of 16 */
 #define SIM_CUB_OUT 9

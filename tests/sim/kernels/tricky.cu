@@ -94,3 +94,22 @@ sim_tricky(char *text, int size, int *values)
 	cudaFree(d);
 	return cudaGetLastError();
 }
+
+// A kernel's __launch_bounds__, known before its first launch to the calls that ask about it.
+__global__ void __launch_bounds__(96, 2)
+bounded(int *out)
+{
+	out[threadIdx.x] = 1;
+}
+
+extern "C" int
+sim_bounds_known(int *max_threads, int *block)
+{
+	struct cudaFuncAttributes attr;
+	int min_grid = 0;
+
+	cudaFuncGetAttributes(&attr, bounded);
+	*max_threads = attr.maxThreadsPerBlock;
+	cudaOccupancyMaxPotentialBlockSize(&min_grid, block, bounded);
+	return cudaGetLastError();
+}

@@ -77,8 +77,14 @@ rewrite_pragma(int hash)
 		add_edit(toks[u].start, toks[u].end, xstrdup("GCC unroll"));
 		return;
 	}
+	/* unroll with no count, or a count that is a name or an expression (a template's parameter, a
+	   constexpr): an unrolling hint changes no result, so GCC's is given a count of its own and the
+	   expression goes (GCC would read "8 (N)" as a call) */
+	int last = u;
+	while (last + 1 < ntoks && toks[last + 1].seg == toks[hash].seg)
+		last++;
 	buf_addstr(&b, "GCC unroll 8");
-	add_edit(toks[u].start, toks[u].end, buf_detach(&b));
+	add_edit(toks[u].start, toks[last].end, keep_lines(&b, toks[u].start, toks[last].end));
 }
 
 void

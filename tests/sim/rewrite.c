@@ -382,7 +382,18 @@ Test(rewrite, pragma_unroll_becomes_gcc_unroll, .init = make_dir, .fini = remove
 		   "#pragma unroll 2\n"
 		   "\tfor (int i = 0; i < 4; i++)\n"
 		   "\t\tp[i] += (float)i;\n"
-		   "}\n");
+		   "}\n"
+		   "constexpr int kVec = 4;\n"
+		   "template <int N> __global__ void t(float *p)\n"
+		   "{\n"
+		   "#pragma unroll N\n"
+		   "\tfor (int i = 0; i < N; i++)\n"
+		   "\t\tp[i] = (float)i;\n"
+		   "#pragma unroll (kVec)\n"
+		   "\tfor (int i = 0; i < kVec; i++)\n"
+		   "\t\tp[i] += (float)i;\n"
+		   "}\n"
+		   "template __global__ void t<4>(float *);\n");
 	r = sh("%s %s/unroll.cu %s/unroll.cpp", REWRITE, dir, dir);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	r = sh("%s -Wall -Werror -fsyntax-only %s/unroll.cpp", SIM_COMPILE_LINE, dir);

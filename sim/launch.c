@@ -89,6 +89,16 @@ cudasim_kernel_bound(const void *kernel)
 	return 0;
 }
 
+/* The phrase the grader knows this by ("the simulator cannot launch"): a GPU's limit, not the student's. */
+cudaError_t
+cudasim_untyped_launch(const char *kernel, const char *file, int line)
+{
+	return sim_error(cudaErrorNotSupported,
+			 "kernel '%s' (launched at %s:%d): the simulator cannot launch a kernel given by a pointer of "
+			 "no type (void *), whose parameters it cannot know; give the launch the kernel itself (its "
+			 "name, or a pointer of its type), or grade this on a GPU", kernel, file, line);
+}
+
 static cudaError_t
 config_error(cudaError_t err, const char *fmt, ...) __attribute__((format(__printf__, 2, 3)));
 

@@ -479,6 +479,13 @@ grade_run(const struct exercise *e, const struct grade_options *o, struct grade_
 	/* a symbol of the CUDA runtime the simulator lacks (cudaLaunchKernel, say) is no student's mistake */
 	if (result == STEP_OK && g->s.refused && g->s.refused_when == SANDBOX_LOAD && needs_gpu(g))
 		result = STEP_ENVIRONMENT;
+	/* nor a launch it cannot make (a kernel given by a pointer of no type), which it says in these words */
+	for (int i = 0; result == STEP_OK && o->backend == BACKEND_SIM && i < r->ncases; i++)
+		if (r->cases[i].message && strstr(r->cases[i].message, "the simulator cannot launch")) {
+			result = environment_error(g, xasprintf("%s", r->cases[i].message));
+			for (int k = 0; k < r->ncases; k++)
+				r->cases[k].ran = false; /* no case was judged */
+		}
 	bool point = g->point.begun && result == STEP_OK && verdict_cases_passed(&g->s);
 	if (point)
 		progress_stage(g->o->progress, "point", "measuring the exercise's budgets with Nsight Compute");

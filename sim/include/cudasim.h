@@ -680,6 +680,8 @@ CUDASIM_EXTERN_C void cudasim_launch_bounds(unsigned long long max_threads, cons
 /* A kernel's __launch_bounds__ known before it runs (the rewriter's, for a kernel that is one function);
    0 where none is known */
 CUDASIM_EXTERN_C int cudasim_register_bounds(const void *kernel, unsigned long long max_threads);
+/* a launch function given a kernel by a pointer of no type: the error, and what to do (launch.c) */
+CUDASIM_EXTERN_C cudaError_t cudasim_untyped_launch(const char *kernel, const char *file, int line);
 CUDASIM_EXTERN_C unsigned cudasim_kernel_bound(const void *kernel);
 CUDASIM_EXTERN_C void cudasim_syncthreads(const char *file, int line);
 /* grid.sync() (cooperative_groups.h); the next launch is a cooperative one (cudaLaunchCooperativeKernel). */
@@ -896,10 +898,10 @@ static inline cudaError_t launch_cooperative(const char *name, const char *file,
 }
 
 /* A kernel the call names by a pointer of no type: its parameters are not known here. */
-static inline cudaError_t launch_cooperative(const char *, const char *, int, const void *, dim3, dim3, void **,
-					     size_t = 0, cudaStream_t = 0)
+static inline cudaError_t launch_cooperative(const char *name, const char *file, int line, const void *, dim3, dim3,
+					     void **, size_t = 0, cudaStream_t = 0)
 {
-	return cudaErrorNotSupported;
+	return cudasim_untyped_launch(name, file, line);
 }
 
 /* cudaLaunchKernel(kernel, grid, block, args, smem, stream): launch_cooperative's, not cooperative. */
@@ -913,10 +915,10 @@ static inline cudaError_t launch_kernel(const char *name, const char *file, int 
 	return cudaPeekAtLastError();
 }
 
-static inline cudaError_t launch_kernel(const char *, const char *, int, const void *, dim3, dim3, void **,
+static inline cudaError_t launch_kernel(const char *name, const char *file, int line, const void *, dim3, dim3, void **,
 					size_t = 0, cudaStream_t = 0)
 {
-	return cudaErrorNotSupported;
+	return cudasim_untyped_launch(name, file, line);
 }
 
 /*
@@ -942,9 +944,10 @@ static inline cudaError_t launch_ex(const char *name, const char *file, int line
 }
 
 template <class... A>
-static inline cudaError_t launch_ex(const char *, const char *, int, const cudaLaunchConfig_t *, const void *, A &&...)
+static inline cudaError_t launch_ex(const char *name, const char *file, int line, const cudaLaunchConfig_t *,
+				    const void *, A &&...)
 {
-	return cudaErrorNotSupported;
+	return cudasim_untyped_launch(name, file, line);
 }
 
 } /* namespace cudasim */

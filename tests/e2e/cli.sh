@@ -170,6 +170,19 @@ expect 3 "the simulator cannot run CUB beyond its block and warp reductions: gra
 sed -e 's/cg::grid_group grid = cg::this_grid();/cg::thread_block block = cg::this_thread_block();/' \
 	-e 's/grid.sync();/block.sync();/' "$tmp/grid_sync.cu" >"$tmp/block_sync.cu"
 expect 0 "PASS" -- $g grade col_sums --file "$tmp/block_sync.cu" --backend sim
+# and a launch it cannot make: a kernel given by a pointer of no type
+cat >"$tmp/untyped.cu" <<'CU'
+#include "cudalings/col_sums.h"
+__global__ void sums(const float *a, float *s, int rows, int cols) { s[0] = a[0] + rows + cols; }
+void col_sums_launch(const float *a, float *s, int rows, int cols)
+{
+    const void *fn = (const void *)sums;
+    void *args[] = { &a, &s, &rows, &cols };
+    cudaLaunchKernel(fn, dim3(1), dim3(1), args, 0, 0);
+}
+CU
+expect 3 "the simulator cannot launch a kernel given by a pointer of no type" -- \
+	$g grade col_sums --file "$tmp/untyped.cu" --backend sim
 # and a file nvcc accepts that the simulator cannot compile (an intrinsic it lacks) is its limit, said so
 # (without nvcc nothing tells the two apart, and the compile fails)
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -85,6 +85,15 @@ Test(grid_sync, cudaLaunchKernel_is_no_cooperative_launch, .timeout = 20)
 	cudaDeviceReset();
 }
 
+Test(grid_sync, a_kernel_of_no_type_is_said_to_be_beyond_the_simulator, .timeout = 20)
+{
+	static int out[2 * 32];
+
+	cr_assert_eq(sim_grid_rotate(out, 2, 32, 1, 4), cudaErrorNotSupported);
+	cr_assert(strstr(detail(), "the simulator cannot launch"), "%s", detail());
+	cudaGetLastError();
+}
+
 Test(grid_sync, a_grid_larger_than_the_gpu_holds_is_refused, .timeout = 20)
 {
 	int sms = 0;

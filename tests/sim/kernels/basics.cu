@@ -591,6 +591,14 @@ sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain)
 		/* by cudaLaunchKernel: a plain launch, whatever door */
 		void *args[] = { (void *)&ring, (void *)&dout, (void *)&rounds };
 		cudaLaunchKernel((const void *)grid_rotate_kernel, dim3(blocks), dim3(threads), args, 0, 0);
+	} else if (plain == 4) {
+		/* by a pointer of no type: the simulator cannot know the kernel's parameters */
+		const void *untyped = (const void *)grid_rotate_kernel;
+		void *args[] = { (void *)&ring, (void *)&dout, (void *)&rounds };
+		cudaError_t e = cudaLaunchKernel(untyped, dim3(blocks), dim3(threads), args, 0, 0);
+		cudaFree(ring);
+		cudaFree(dout);
+		return e;
 	} else if (plain == 3) {
 		/* by cudaLaunchKernelEx with the cooperative attribute; rounds as a long, converted */
 		cudaLaunchAttribute attr[1];

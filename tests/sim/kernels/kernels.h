@@ -41,7 +41,7 @@ long long sim_ceil_div(long long a, int b);
 int sim_vector_atomics(float *four, float *two);
 /* __byte_perm, the funnel shifts and __brevll on fixed operands (tests/sim/libraries.c has a GPU's answers) */
 int sim_bit_intrinsics(unsigned *out, unsigned long long *wide);
-/* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative) whose blocks pass their values around a ring, a grid.sync() apart. */
+/* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative; 4: cudaLaunchKernel of a void *) whose blocks pass their values around a ring, a grid.sync() apart. */
 int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);
 struct cudasimStats;

@@ -141,8 +141,11 @@ __wrap___memset_chk(void *dst, int c, size_t n, size_t room)
  * Atomics in the instrumented file (a function-local static's guard, a
  * std::atomic in host code) come as __tsan_atomic* calls: they are atomics,
  * no plain access to check, so they do what they say, sequentially
- * consistent whatever order was asked for.
+ * consistent whatever order was asked for. In kernel code (GNU's __atomic
+ * builtins, which nvcc refuses there but g++ takes) each is a request, as
+ * cudasim.h's atomics are: counted, its target checked (check.c).
  */
+#define TSAN_SEEN(a) cudasim_atomic_access((const void *)(a), sizeof(*(a)), __builtin_return_address(0))
 #define TSAN_ATOMIC(bits, T) \
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo); \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo); \
@@ -157,30 +160,30 @@ __wrap___memset_chk(void *dst, int c, size_t n, size_t room)
 	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fail_mo); \
 	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fail_mo); \
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo) \
-	{ (void)mo; return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo) \
-	{ (void)mo; __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_fetch_sub(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_fetch_and(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_fetch_or(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_fetch_xor(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_fetch_nand(volatile T *a, T v, int mo) \
-	{ (void)mo; return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN(a); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
 	int __tsan_atomic##bits##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fail_mo) \
-	{ (void)mo, (void)fail_mo; return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, \
+	{ (void)mo, (void)fail_mo; TSAN_SEEN(a); return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, \
 								       __ATOMIC_SEQ_CST); } \
 	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fail_mo) \
 	{ return __tsan_atomic##bits##_compare_exchange_strong(a, c, v, mo, fail_mo); } \
 	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fail_mo) \
-	{ (void)mo, (void)fail_mo; __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, \
+	{ (void)mo, (void)fail_mo; TSAN_SEEN(a); __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, \
 							       __ATOMIC_SEQ_CST); return c; }
 
 TSAN_ATOMIC(8, char)

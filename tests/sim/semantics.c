@@ -854,6 +854,16 @@ Test(checks, one_past_the_end_in_the_rounding_is_out_of_bounds, .timeout = 10)
 	cr_assert_eq(c.global_stores, 1024);
 }
 
+Test(checks, atomics_are_requests, .timeout = 10)
+{
+	struct cudasimChecks c;
+
+	cr_assert_eq(sim_checked_atomic_stores(&c), cudaSuccess, "%s", detail());
+	cr_assert_eq(c.global_stores, 128, "64 atomicExch and 64 __atomic_store_n: %llu stores",
+		     (unsigned long long)c.global_stores);
+	cr_assert_eq(c.nfindings, 0, "an atomic is no race");
+}
+
 Test(checks, a_tree_without_barriers_races, .timeout = 10)
 {
 	struct cudasimChecks c;

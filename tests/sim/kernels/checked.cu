@@ -267,3 +267,22 @@ int sim_checked_wrapped_index(struct cudasimChecks *out)
     cudaFree(res);
     return e;
 }
+
+// Stores by atomics, cudasim.h's and GNU's builtin (which nvcc refuses in a kernel, g++ takes): each a
+// request, counted as a plain store is.
+__global__ void atomic_stores(unsigned *out)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicExch(&out[i], i);
+    __atomic_store_n(&out[64 + i], i, __ATOMIC_RELAXED);
+}
+
+int sim_checked_atomic_stores(struct cudasimChecks *out)
+{
+    unsigned *d;
+    cudaMalloc(&d, 128 * sizeof(unsigned));
+    atomic_stores<<<2, 32>>>(d);
+    int e = finish(out);
+    cudaFree(d);
+    return e;
+}

@@ -80,6 +80,8 @@ int sim_abort(void);
 /* checked.cu: compiled with the checks; each fills *out from cudasimTakeChecks */
 struct cudasimChecks;
 int sim_checked_guard_le(int n, struct cudasimChecks *out, unsigned long *alloc);
+/* 64 threads each store with atomicExch and with GNU's __atomic_store_n */
+int sim_checked_atomic_stores(struct cudasimChecks *out);
 int sim_checked_wrapped_index(struct cudasimChecks *out);
 int sim_checked_tree(int with_barrier, struct cudasimChecks *out);
 int sim_checked_shared(int which, struct cudasimChecks *out);

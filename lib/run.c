@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/exit.h"
@@ -39,7 +40,7 @@ start(struct child *c, char *const argv[], child_fn *fn, void *arg, const struct
 	buf_init(&c->output);
 	buf_init(&c->errors);
 	c->pid = -1;
-	c->out_fd = c->err_fd = c->channel_fd = c->in_fd = -1;
+	c->out_fd = c->err_fd = c->channel_fd = c->in_fd = c->pid_fd = -1;
 	c->running = c->timed_out = c->output_truncated = false;
 	c->status = 0;
 	c->output_cap = o->output_cap ? o->output_cap : 256 * 1024;
@@ -112,6 +113,10 @@ start(struct child *c, char *const argv[], child_fn *fn, void *arg, const struct
 	for (size_t i = 0; i < 3; i++)
 		if (*ours[i] >= 0)
 			fcntl(*ours[i], F_SETFL, O_NONBLOCK);
+#ifdef SYS_pidfd_open
+	/* close-on-exec as it comes; our own unreaped child, so its PID cannot be another's yet */
+	c->pid_fd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
 	c->running = true;
 	c->started = now_seconds();
 	c->deadline = o->timeout_s > 0 ? c->started + o->timeout_s : 0;

@@ -72,6 +72,8 @@ struct child {
 	pid_t pid;
 	int out_fd, err_fd, channel_fd;	/* our ends of the pipes; -1 when none or once closed */
 	int in_fd;			/* our end of its stdin with input_pipe; -1 otherwise or once closed */
+	int pid_fd;			/* readable once it has ended (pidfd_open), so a pump wakes then, pipes or
+					   not; -1 where the kernel gives none (a pump then looks every 50 ms) */
 	struct buf output, errors;	/* what was captured of stdout (and stderr with SPAWN_TO_STDOUT), and stderr */
 	size_t output_cap;
 	bool output_truncated;		/* either stream reached the cap: the rest was read and dropped */

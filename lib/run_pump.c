@@ -68,6 +68,7 @@ finish(struct child *c, int status)
 	c->running = false;
 	kill(group_of(c), SIGKILL);
 	run_watch_ended(c);
+	run_close_fd(&c->pid_fd);
 	run_close_fd(&c->in_fd);
 	int *fds[] = { &c->out_fd, &c->err_fd, &c->channel_fd };
 	for (size_t i = 0; i < 3; i++) {
@@ -177,8 +178,11 @@ run_pump(struct child **kids, int n, double wait_s, bool until_one_ends)
 				wait = c->deadline - now;
 			if (c->cpu_deadline && wait > 0.2)
 				wait = 0.2;
-			if (nfds + 3 <= (int)(sizeof(fds) / sizeof(*fds))) {
+			if (nfds + 4 <= (int)ARRAY_SIZE(fds)) {
 				int added = child_pollfds(c, fds + nfds);
+				/* its end wakes the poll too: a child with no pipe, or whose pipes a stray holds */
+				if (c->pid_fd >= 0)
+					fds[nfds + added++] = (struct pollfd){ .fd = c->pid_fd, .events = POLLIN };
 				for (int k = 0; k < added; k++)
 					owner[nfds + k] = c;
 				nfds += added;

@@ -52,13 +52,21 @@ cudasim_host_function(const char *name)
 	sim_abandon(cudaErrorIllegalAddress);
 }
 
-/* A kernel compiled for at most max_threads per block: a GPU refuses a launch of more. */
+/* Whether cudaFuncGetAttributes or the occupancy API answered about a kernel whose bound was not known. */
+static bool answered_unknowing;
+
+/*
+ * A kernel compiled for at most max_threads per block: a GPU refuses a launch of more. But a kernel the
+ * rewriter could not name (a template's parameter of no name) had no bound registered: where a query was
+ * answered without one, the launcher may have sized its block by that answer, which a GPU would have
+ * made the bound, so the launch runs, as it would have with the right answer.
+ */
 void
-cudasim_launch_bounds(unsigned long long max_threads, const char *kernel)
+cudasim_launch_bounds(unsigned long long max_threads, const char *kernel, int registered)
 {
 	unsigned long long threads = (unsigned long long)blockDim.x * blockDim.y * blockDim.z;
 
-	if (!sim_cur.active || sim_blk.cur < 0 || threads <= max_threads)
+	if (!sim_cur.active || sim_blk.cur < 0 || threads <= max_threads || (!registered && answered_unknowing))
 		return;
 	sim_error(cudaErrorLaunchOutOfResources,
 		  "%llu threads per block, but '%s' declares __launch_bounds__(%llu): it is compiled for at "
@@ -68,7 +76,7 @@ cudasim_launch_bounds(unsigned long long max_threads, const char *kernel)
 	sim_abandon(cudaErrorLaunchOutOfResources);
 }
 
-/* The kernels whose bound the rewriter registered as the program loaded (one plain function each). */
+/* The kernels whose bound the rewriter registered as the program loaded (each instance of a template). */
 static struct { const void *kernel; unsigned bound; } bounds[256];
 static int nbounds;
 
@@ -86,6 +94,7 @@ cudasim_kernel_bound(const void *kernel)
 	for (int i = 0; i < nbounds; i++)
 		if (bounds[i].kernel == kernel)
 			return bounds[i].bound;
+	answered_unknowing = true;
 	return 0;
 }
 

@@ -675,13 +675,14 @@ CUDASIM_EXTERN_C void cudasim_launch(struct cudasim_site *site, dim3 grid, dim3 
 CUDASIM_EXTERN_C void cudasim_pointer_arg(int index, const void *p);
 /* The rewriter's first statement of every host function: kernel code must not get there. */
 CUDASIM_EXTERN_C void cudasim_host_function(const char *name);
-/* The first statement of a kernel with __launch_bounds__: the most threads per block it may run with. */
-CUDASIM_EXTERN_C void cudasim_launch_bounds(unsigned long long max_threads, const char *kernel);
-/* A kernel's __launch_bounds__ known before it runs (the rewriter's, for a kernel that is one function);
-   0 where none is known */
+/* The first statement of a kernel with __launch_bounds__: the most threads per block it may run with;
+   registered: whether the rewriter could name the kernel to register its bound as the program loads. */
+CUDASIM_EXTERN_C void cudasim_launch_bounds(unsigned long long max_threads, const char *kernel, int registered);
+/* A kernel's __launch_bounds__ known before it runs (the rewriter's, through cudasim_bounds_of) */
 CUDASIM_EXTERN_C int cudasim_register_bounds(const void *kernel, unsigned long long max_threads);
 /* a launch function given a kernel by a pointer of no type: the error, and what to do (launch.c) */
 CUDASIM_EXTERN_C cudaError_t cudasim_untyped_launch(const char *kernel, const char *file, int line);
+/* What cudaFuncGetAttributes and the occupancy API answer: a kernel's registered bound, 0 where none is */
 CUDASIM_EXTERN_C unsigned cudasim_kernel_bound(const void *kernel);
 CUDASIM_EXTERN_C void cudasim_syncthreads(const char *file, int line);
 /* grid.sync() (cooperative_groups.h); the next launch is a cooperative one (cudaLaunchCooperativeKernel). */
@@ -790,6 +791,17 @@ static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_
 { return cudaMemcpyFromSymbol_impl(dst, (const void *)&symbol, sizeof(T), count, offset, kind); }
 template <class T>
 static inline cudaError_t cudaGetSymbolAddress(void **dev, T &symbol) { *dev = (void *)&symbol; return cudaSuccess; }
+
+/* __launch_bounds__'s arguments, whole (the rewriter's): the most threads per block is the first. */
+template <class... R>
+constexpr unsigned long long cudasim_bound_first(unsigned long long max_threads, R...) { return max_threads; }
+/* A kernel's bound, registered as the program loads: the rewriter names cudasim_bounds_of<&k<B>, B>::known
+   in the kernel's body, so each instance of a template that is compiled has its own, as each has on a GPU. */
+template <auto kernel, unsigned long long max_threads>
+struct cudasim_bounds_of { static const int known; };
+template <auto kernel, unsigned long long max_threads>
+const int cudasim_bounds_of<kernel, max_threads>::known =
+	cudasim_register_bounds((const void *)kernel, max_threads);
 
 /* ------------------------------------------------------------ the launch */
 namespace cudasim {

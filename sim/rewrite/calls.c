@@ -2,9 +2,9 @@
  * calls.c — what nvcc's front end refuses and g++ would let through, judged
  * on the functions this file defines: a kernel called without <<<>>>, a host
  * function called from device code, <<<>>> on a host function. And what a
- * definition's first statement tells the simulator: that host code runs, a
- * kernel's __launch_bounds__. And the attributes that would take code out of
- * the simulator's checks.
+ * definition's first statement tells the simulator: that host code runs (and
+ * which kernels bounds.c gives their __launch_bounds__). And the attributes
+ * that would take code out of the simulator's checks.
  */
 #include "sim/rewrite/rewrite.h"
 
@@ -241,18 +241,17 @@ surely_host(int name)
 	return true;
 }
 
-/* Is kernel k of defs neither a template nor one of several kernels of its name? */
+/* Does another kernel of this file, defined or declared, have the name of kernel k of defs? */
 static bool
-one_plain_kernel(const struct definition *defs, int n, int k)
+overloaded(const struct definition *defs, int n, int k)
 {
-	for (int j = defs[k].name - 1; j >= 0 && !toks[j].seg && !tok_is(j, ";") && !tok_is(j, "}") && !tok_is(j, "{");
-	     j--)
-		if (ident_is(j, "template"))
-			return false;
 	for (int o = 0; o < n; o++)
 		if (o != k && same_text(defs[o].name, defs[k].name))
-			return false;
-	return true;
+			return true;
+	for (int i = 0; is_kernel_decl && i < ntoks; i++)
+		if (is_kernel_decl[i] && i != defs[k].name && same_text(i, defs[k].name))
+			return true;
+	return false;
 }
 
 void
@@ -309,47 +308,10 @@ check_host_device_calls(void)
 		if (defs[k].side == SIDE_HOST && surely_host(defs[k].name))
 			add_edit(toks[defs[k].body].end, toks[defs[k].body].end,
 				 xstrdup(" ::cudasim_host_function(__func__);"));
-	/*
-	 * A kernel's __launch_bounds__(N): its first statement tells the simulator N, since a GPU refuses
-	 * a launch of more threads per block than the kernel was compiled for.
-	 */
-	for (int k = 0; k < n; k++) {
-		if (defs[k].side != SIDE_GLOBAL)
-			continue;
-		for (int j = defs[k].name - 1; j >= 0 && toks[j].seg == toks[defs[k].name].seg && !tok_is(j, ";") &&
-						!tok_is(j, "}") && !tok_is(j, "{"); j--) {
-			if (!ident_is(j, "__launch_bounds__") || !tok_is(j + 1, "("))
-				continue;
-			int close = match_forward(j + 1), last = j + 2, depth = 0;
-
-			for (; close > 0 && last < close; last++) {
-				if (tok_is(last, "(") || tok_is(last, "<") || tok_is(last, "["))
-					depth++;
-				else if (tok_is(last, ")") || tok_is(last, ">") || tok_is(last, "]"))
-					depth--;
-				else if (depth == 0 && tok_is(last, ","))
-					break;
-			}
-			if (close > 0 && last > j + 2) {
-				int len = (int)(toks[last - 1].end - toks[j + 2].start);
-				const char *bound = src + toks[j + 2].start;
-
-				add_edit(toks[defs[k].body].end, toks[defs[k].body].end,
-					 xasprintf(" ::cudasim_launch_bounds((unsigned long long)(%.*s), __func__);",
-						   len, bound));
-				/* and, where the kernel is one function (no template, no overload), known
-				   before its first launch: cudaFuncGetAttributes and the occupancy API ask */
-				if (one_plain_kernel(defs, n, k))
-					add_edit(toks[defs[k].end].end, toks[defs[k].end].end,
-						 xasprintf(" static const int cudasim_bounds%d_ __attribute__((unused)) = "
-							   "::cudasim_register_bounds((const void *)&%.*s, "
-							   "(unsigned long long)(%.*s));", k,
-							   (int)(toks[defs[k].name].end - toks[defs[k].name].start),
-							   src + toks[defs[k].name].start, len, bound));
-			}
-			break;
-		}
-	}
+	/* a kernel's __launch_bounds__ (bounds.c) */
+	for (int k = 0; k < n; k++)
+		if (defs[k].side == SIDE_GLOBAL)
+			rewrite_launch_bounds(defs[k].name, defs[k].body, overloaded(defs, n, k));
 	/* <<<>>> on a name this file defines, but not as a kernel */
 	for (int i = 1; i < ntoks; i++) {
 		if (!triple(i, '<') || toks[i].seg)

@@ -63,5 +63,6 @@ void rewrite_pragma(int hash);			/* include.c */
 void check_unconfigured_calls(void);		/* calls.c */
 void check_uninstrumented(void);		/* calls.c */
 void check_host_device_calls(void);		/* calls.c */
+void rewrite_launch_bounds(int name, int body, bool overloaded);	/* bounds.c */
 
 #endif

@@ -51,6 +51,21 @@ Test(rewrite, launch_bounds_known_before_the_first_launch, .timeout = 10)
 	cr_assert(block > 0 && block <= 96, "cudaOccupancyMaxPotentialBlockSize: a block of %d", block);
 }
 
+Test(rewrite, launch_bounds_of_instances_and_overloads, .timeout = 10)
+{
+	int bounds[4] = { 0 }, block = 0, launch = -1;
+
+	cr_assert_eq(sim_bounds_of_instances(bounds, &block, &launch), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_assert_eq(bounds[0], 128, "bounded_t<128>: %d threads at most", bounds[0]);
+	cr_assert_eq(bounds[1], 512, "bounded_t<1024>, bounded at 1024 > 512 ? 512 : 1024: %d", bounds[1]);
+	cr_assert_eq(bounds[2], 64, "bounded_o(int *), bounded at 1 << 6: %d", bounds[2]);
+	cr_assert_eq(bounds[3], 32, "bounded_o(float *), bounded at 32: %d", bounds[3]);
+	/* a bound no query could know: the launch sized by the simulator's answer runs */
+	cr_assert_gt(block, 64, "the occupancy API knew a bound the rewriter could not register: %d", block);
+	cr_assert_eq(launch, cudaSuccess, "a launch sized by an answer that did not know the bound failed: %s",
+		     cudaGetErrorString((cudaError_t)launch));
+}
+
 struct run {
 	int status;
 	char err[8192];
@@ -398,4 +413,48 @@ Test(rewrite, pragma_unroll_becomes_gcc_unroll, .init = make_dir, .fini = remove
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	r = sh("%s -Wall -Werror -fsyntax-only %s/unroll.cpp", SIM_COMPILE_LINE, dir);
 	cr_assert_eq(r.status, 0, "%s", r.err);
+}
+
+Test(rewrite, launch_bounds_name_each_kernel, .init = make_dir, .fini = remove_dir, .timeout = 30)
+{
+	char path[256], text[8192] = "";
+	int named = 0;
+	struct run r;
+	FILE *f;
+
+	/* a bound across lines with a line comment, default arguments, a pack, a template template parameter,
+	   a declaration before the definition, extern "C", a specialization; and one of no name */
+	write_file("bounds.cu",
+		   "template <class T> struct box { static constexpr int n = 128; };\n"
+		   "__global__ void k(int *p, int n);\n"
+		   "__global__ void __launch_bounds__(256 // most\n"
+		   "\t, 2) k(int *p, int n = 4) { p[0] = n; }\n"
+		   "extern \"C\" __global__ void __launch_bounds__(1 << 7) c(float *p) { p[0] = 1; }\n"
+		   "template <class T, int N = 2, class... Ts>\n"
+		   "__global__ void __launch_bounds__(box<T>::n >= 64 ? box<T>::n : 64, N) t(T *p, Ts... r) { p[0] = N; }\n"
+		   "template <template <class> class B, typename T>\n"
+		   "__global__ void __launch_bounds__(B<T>::n) tt(T *p) { p[0] = B<T>::n; }\n"
+		   "template <int> __global__ void __launch_bounds__(64) nameless(int *p) { p[0] = 1; }\n"
+		   "void launch(int *p, float *q)\n"
+		   "{\n"
+		   "\tk<<<1, 1>>>(p, 1);\n"
+		   "\tc<<<1, 1>>>(q);\n"
+		   "\tt<float, 4><<<1, 1>>>(q, 1, 2.0);\n"
+		   "\ttt<box, int><<<1, 1>>>(p);\n"
+		   "\tnameless<1><<<1, 1>>>(p);\n"
+		   "}\n");
+	r = sh("%s %s/bounds.cu %s/bounds.cpp", REWRITE, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	r = sh("%s -Wall -Werror -fsyntax-only %s/bounds.cpp", SIM_COMPILE_LINE, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	snprintf(path, sizeof(path), "%s/bounds.cpp", dir);
+	f = fopen(path, "r");
+	cr_assert(f, "cannot read %s", path);
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	for (const char *p = text; (p = strstr(p, "cudasim_bounds_of<")); p++)
+		named++;
+	cr_assert_eq(named, 4, "%d kernels registered their bound; all but the nameless template's should:\n%s",
+		     named, text);
+	cr_assert(strstr(text, "(64), __func__, 0);"), "the nameless template's bound, unregistered:\n%s", text);
 }

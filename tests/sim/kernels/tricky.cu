@@ -113,3 +113,53 @@ sim_bounds_known(int *max_threads, int *block)
 	cudaOccupancyMaxPotentialBlockSize(&min_grid, block, bounded);
 	return cudaGetLastError();
 }
+
+// Each instance of a template and each overload has its own bound, known before its first launch; bounds
+// that are expressions with comparisons, shifts, comments and commas of their own.
+template <int B>
+__global__ void __launch_bounds__(B > 512 ? 512 : B, 2048 / B) bounded_t(int *out)
+{
+	out[threadIdx.x] = B;
+}
+
+__global__ void __launch_bounds__(1 << 6) bounded_o(int *out)
+{
+	out[threadIdx.x] = 1;
+}
+
+__global__ void __launch_bounds__(32 /* a warp */, 1) bounded_o(float *out)
+{
+	out[threadIdx.x] = 1;
+}
+
+// A template's parameter of no name: no instance can be named, so its bound is unknown before it runs.
+template <int>
+__global__ void __launch_bounds__(64) unnamed(int *out)
+{
+	out[threadIdx.x] = 1;
+}
+
+extern "C" int
+sim_bounds_of_instances(int bounds[4], int *unknown_block, int *unknown_launch)
+{
+	struct cudaFuncAttributes attr;
+	void (*ints)(int *) = bounded_o;
+	void (*floats)(float *) = bounded_o;
+	int min_grid = 0, *d = NULL;
+
+	cudaFuncGetAttributes(&attr, bounded_t<128>);
+	bounds[0] = attr.maxThreadsPerBlock;
+	cudaFuncGetAttributes(&attr, bounded_t<1024>);
+	bounds[1] = attr.maxThreadsPerBlock;
+	cudaFuncGetAttributes(&attr, ints);
+	bounds[2] = attr.maxThreadsPerBlock;
+	cudaFuncGetAttributes(&attr, floats);
+	bounds[3] = attr.maxThreadsPerBlock;
+	/* the simulator's answer for a kernel of no known bound: the launch it sizes must not fail for it */
+	cudaOccupancyMaxPotentialBlockSize(&min_grid, unknown_block, unnamed<0>);
+	cudaMalloc(&d, 1024 * sizeof(int));
+	unnamed<0><<<1, *unknown_block>>>(d);
+	*unknown_launch = cudaDeviceSynchronize();
+	cudaFree(d);
+	return cudaGetLastError();
+}

@@ -324,7 +324,8 @@ cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
 cudaError_t
 cudaOccupancyMaxPotentialBlockSize_impl(int *min_grid, int *block_size, size_t dyn_smem, int limit)
 {
-	int best = 32;
+	/* a bound under a warp is the block itself, as CUDA answers it */
+	int best = limit > 0 && limit < 32 ? limit : 32;
 
 	STICKY();
 	if (!min_grid || !block_size)

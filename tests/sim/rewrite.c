@@ -53,13 +53,14 @@ Test(rewrite, launch_bounds_known_before_the_first_launch, .timeout = 10)
 
 Test(rewrite, launch_bounds_of_instances_and_overloads, .timeout = 10)
 {
-	int bounds[4] = { 0 }, block = 0, launch = -1;
+	int bounds[5] = { 0 }, block = 0, launch = -1;
 
 	cr_assert_eq(sim_bounds_of_instances(bounds, &block, &launch), cudaSuccess, "%s", cudasimLastErrorDetail());
 	cr_assert_eq(bounds[0], 128, "bounded_t<128>: %d threads at most", bounds[0]);
 	cr_assert_eq(bounds[1], 512, "bounded_t<1024>, bounded at 1024 > 512 ? 512 : 1024: %d", bounds[1]);
 	cr_assert_eq(bounds[2], 64, "bounded_o(int *), bounded at 1 << 6: %d", bounds[2]);
 	cr_assert_eq(bounds[3], 32, "bounded_o(float *), bounded at 32: %d", bounds[3]);
+	cr_assert_eq(bounds[4], 16, "cudaOccupancyMaxPotentialBlockSize for a bound under a warp: %d", bounds[4]);
 	/* a bound no query could know: the launch sized by the simulator's answer runs */
 	cr_assert_gt(block, 64, "the occupancy API knew a bound the rewriter could not register: %d", block);
 	cr_assert_eq(launch, cudaSuccess, "a launch sized by an answer that did not know the bound failed: %s",

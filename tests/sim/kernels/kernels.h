@@ -32,9 +32,10 @@ int sim_fill(unsigned long bytes, unsigned *last);
    __launch_bounds__(96, 2) that has not run yet */
 int sim_bounds_known(int *max_threads, int *block);
 /* maxThreadsPerBlock before any launch of bounded_t<128>, bounded_t<1024> (bounded at B > 512 ? 512 : B),
-   the two overloads of bounded_o (64 and 32); the block cudaOccupancyMaxPotentialBlockSize gives a kernel
-   whose bound the rewriter cannot register, and its launch's error with that block */
-int sim_bounds_of_instances(int bounds[4], int *unknown_block, int *unknown_launch);
+   the two overloads of bounded_o (64 and 32), and cudaOccupancyMaxPotentialBlockSize's block for
+   bounded_t<16>; its block for a kernel whose bound the rewriter cannot register, and the error of that
+   kernel's launch with that block */
+int sim_bounds_of_instances(int bounds[5], int *unknown_block, int *unknown_launch);
 /* CUB's block reductions (a sum, a sum of the first 50, a max) of 1 … 96 over a 16 × 6 block, and the sums of
    the first 10 lanes of each logical warp of 16 */
 #define SIM_CUB_OUT 9

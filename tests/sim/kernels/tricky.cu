@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(64) unnamed(int *out)
 }
 
 extern "C" int
-sim_bounds_of_instances(int bounds[4], int *unknown_block, int *unknown_launch)
+sim_bounds_of_instances(int bounds[5], int *unknown_block, int *unknown_launch)
 {
 	struct cudaFuncAttributes attr;
 	void (*ints)(int *) = bounded_o;
@@ -155,6 +155,7 @@ sim_bounds_of_instances(int bounds[4], int *unknown_block, int *unknown_launch)
 	bounds[2] = attr.maxThreadsPerBlock;
 	cudaFuncGetAttributes(&attr, floats);
 	bounds[3] = attr.maxThreadsPerBlock;
+	cudaOccupancyMaxPotentialBlockSize(&min_grid, &bounds[4], bounded_t<16>);
 	/* the simulator's answer for a kernel of no known bound: the launch it sizes must not fail for it */
 	cudaOccupancyMaxPotentialBlockSize(&min_grid, unknown_block, unnamed<0>);
 	cudaMalloc(&d, 1024 * sizeof(int));

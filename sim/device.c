@@ -321,21 +321,43 @@ cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
 	return cudaSuccess;
 }
 
+/* The block of most threads on a multiprocessor, the largest of those, at most limit (0: none). */
+cudaError_t
+cudaOccupancyMaxPotentialBlockSizeVariableSMem_impl(int *min_grid, int *block_size,
+						    size_t (*smem_of)(const void *ctx, int block_size), const void *ctx,
+						    int limit)
+{
+	/* a bound under a warp is the block itself, as CUDA answers it */
+	int best = limit > 0 && limit < 32 ? limit : 32, best_blocks;
+
+	STICKY();
+	if (!min_grid || !block_size || !smem_of)
+		return sim_error(cudaErrorInvalidValue, "cudaOccupancyMaxPotentialBlockSize: a null pointer");
+	best_blocks = blocks_per_sm(best, smem_of(ctx, best));
+	for (int b = 32; b <= 1024 && (!limit || b <= limit); b += 32) {
+		int n = blocks_per_sm(b, smem_of(ctx, b));
+
+		if (b * n >= best * best_blocks) {
+			best = b;
+			best_blocks = n;
+		}
+	}
+	*block_size = best;
+	*min_grid = best_blocks * cpus();
+	return cudaSuccess;
+}
+
+static size_t
+fixed_smem(const void *dyn_smem, int block_size)
+{
+	(void)block_size;
+	return *(const size_t *)dyn_smem;
+}
+
 cudaError_t
 cudaOccupancyMaxPotentialBlockSize_impl(int *min_grid, int *block_size, size_t dyn_smem, int limit)
 {
-	/* a bound under a warp is the block itself, as CUDA answers it */
-	int best = limit > 0 && limit < 32 ? limit : 32;
-
-	STICKY();
-	if (!min_grid || !block_size)
-		return sim_error(cudaErrorInvalidValue, "cudaOccupancyMaxPotentialBlockSize: a null pointer");
-	for (int b = 32; b <= 1024 && (!limit || b <= limit); b += 32)
-		if (b * blocks_per_sm(b, dyn_smem) >= best * blocks_per_sm(best, dyn_smem))
-			best = b;
-	*block_size = best;
-	*min_grid = blocks_per_sm(best, dyn_smem) * cpus();
-	return cudaSuccess;
+	return cudaOccupancyMaxPotentialBlockSizeVariableSMem_impl(min_grid, block_size, fixed_smem, &dyn_smem, limit);
 }
 
 cudaError_t

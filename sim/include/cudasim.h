@@ -505,6 +505,9 @@ CUDASIM_EXTERN_C cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t w
 CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size, size_t dyn_smem);
 CUDASIM_EXTERN_C cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dyn_smem, const void *func, int blocks, int block_size);
 CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxPotentialBlockSize_impl(int *min_grid, int *block_size, size_t dyn_smem, int limit);
+/* the same, a block of each size with smem_of(ctx, size) bytes of dynamic shared memory */
+CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem_impl(int *min_grid, int *block_size,
+	size_t (*smem_of)(const void *ctx, int block_size), const void *ctx, int limit);
 CUDASIM_EXTERN_C cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream);
 CUDASIM_EXTERN_C cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream);
 CUDASIM_EXTERN_C cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
@@ -771,16 +774,35 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blo
 template <class T>
 static inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dyn_smem, T *func, int blocks, int block_size)
 { return cudaOccupancyAvailableDynamicSMemPerBlock(dyn_smem, (const void *)func, blocks, block_size); }
+/* a kernel's __launch_bounds__ limits the block, as a GPU's answer does */
+template <class T>
+static inline int cudasim_block_limit(T func, int limit)
+{
+	unsigned bound = cudasim_kernel_bound((const void *)func);
+	return bound && (limit <= 0 || bound < (unsigned)limit) ? (int)bound : limit;
+}
 template <class T>
 static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block_size, T func,
 	size_t dyn_smem = 0, int limit = 0)
+{ return cudaOccupancyMaxPotentialBlockSize_impl(min_grid, block_size, dyn_smem, cudasim_block_limit(func, limit)); }
+template <class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int *min_grid, int *block_size, T func,
+	size_t dyn_smem = 0, int limit = 0, unsigned flags = 0)
+{ (void)flags; return cudaOccupancyMaxPotentialBlockSize(min_grid, block_size, func, dyn_smem, limit); }
+/* the dynamic shared memory of a block of each size, from the caller's functor */
+template <class F>
+static size_t cudasim_smem_of(const void *smem_of, int block_size) { return (size_t)(*(const F *)smem_of)(block_size); }
+template <class T, class F>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *min_grid, int *block_size, T func,
+	F smem_of, int limit = 0)
 {
-	/* a kernel's __launch_bounds__ limits the block, as a GPU's answer does */
-	unsigned bound = cudasim_kernel_bound((const void *)func);
-	if (bound && (limit <= 0 || bound < (unsigned)limit))
-		limit = (int)bound;
-	return cudaOccupancyMaxPotentialBlockSize_impl(min_grid, block_size, dyn_smem, limit);
+	return cudaOccupancyMaxPotentialBlockSizeVariableSMem_impl(min_grid, block_size, cudasim_smem_of<F>,
+								   (const void *)&smem_of, cudasim_block_limit(func, limit));
 }
+template <class T, class F>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int *min_grid, int *block_size,
+	T func, F smem_of, int limit = 0, unsigned flags = 0)
+{ (void)flags; return cudaOccupancyMaxPotentialBlockSizeVariableSMem(min_grid, block_size, func, smem_of, limit); }
 template <class T>
 static inline cudaError_t cudaMemcpyToSymbol(T &symbol, const void *src, size_t count, size_t offset = 0,
 	enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)

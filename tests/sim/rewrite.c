@@ -67,6 +67,15 @@ Test(rewrite, launch_bounds_of_instances_and_overloads, .timeout = 10)
 		     cudaGetErrorString((cudaError_t)launch));
 }
 
+Test(rewrite, occupancy_with_shared_memory_by_block_size, .timeout = 10)
+{
+	int unbounded = 0, bounded = 0;
+
+	cr_assert_eq(sim_block_by_smem(&unbounded, &bounded), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_assert_eq(unbounded, 256, "8 blocks of 256 threads, or 1 of more: %d", unbounded);
+	cr_assert_eq(bounded, 128, "a kernel bounded at 128: %d", bounded);
+}
+
 struct run {
 	int status;
 	char err[8192];

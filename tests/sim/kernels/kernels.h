@@ -36,6 +36,9 @@ int sim_bounds_known(int *max_threads, int *block);
    bounded_t<16>; its block for a kernel whose bound the rewriter cannot register, and the error of that
    kernel's launch with that block */
 int sim_bounds_of_instances(int bounds[5], int *unknown_block, int *unknown_launch);
+/* cudaOccupancyMaxPotentialBlockSizeVariableSMem's blocks, where a block past 256 threads needs 120 KB of
+   shared memory: for a kernel of no bound (256), and for bounded_t<128> (128) */
+int sim_block_by_smem(int *unbounded, int *bounded);
 /* CUB's block reductions (a sum, a sum of the first 50, a max) of 1 … 96 over a 16 × 6 block, and the sums of
    the first 10 lanes of each logical warp of 16 */
 #define SIM_CUB_OUT 9

@@ -164,3 +164,19 @@ sim_bounds_of_instances(int bounds[5], int *unknown_block, int *unknown_launch)
 	cudaFree(d);
 	return cudaGetLastError();
 }
+
+// cudaOccupancyMaxPotentialBlockSizeVariableSMem: blocks past 256 threads need 120 KB, so one at most fits.
+struct big_past_256 {
+	size_t operator()(int block) const { return block > 256 ? 120000 : 0; }
+};
+
+extern "C" int
+sim_block_by_smem(int *unbounded, int *bounded)
+{
+	int min_grid = 0;
+
+	cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, unbounded, by_value, big_past_256());
+	cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(&min_grid, bounded, bounded_t<128>, big_past_256(), 0,
+								cudaOccupancyDefault);
+	return cudaGetLastError();
+}

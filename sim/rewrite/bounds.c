@@ -14,8 +14,6 @@
 #include "sim/rewrite/rewrite.h"
 
 #include <stdbool.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "lib/util.h"
 
@@ -163,7 +161,8 @@ parameter_types(struct buf *b, int lp)
 }
 
 /* The kernel's own address, an expression constant in its body: &k, &k<B, T> for a template's instance, cast
-   to the kernel's type where its name is overloaded (or a template's specialization). */
+   to the kernel's type where its name is overloaded (or a template's specialization); false where the
+   body cannot name it. */
 static bool
 kernel_address(struct buf *b, int name, bool overloaded)
 {
@@ -174,6 +173,10 @@ kernel_address(struct buf *b, int name, bool overloaded)
 	while (start > 0 && toks[start - 1].seg == toks[name].seg && !tok_is(start - 1, ";") &&
 	       !tok_is(start - 1, "}") && !tok_is(start - 1, "{"))
 		start--;
+	/* a parameter of the kernel's name hides the kernel in its body */
+	for (int i = name + 2, rp = match_forward(name + 1); i < rp; i++)
+		if (same_text(i, name))
+			return false;
 	if (ident_is(start, "extern") && toks[start + 1].kind == LEX_STRING)
 		start += 2;	/* extern "C" */
 	if (ident_is(start, "template") && tok_is(start + 1, "<")) {

@@ -83,13 +83,6 @@ in_explicit_instantiation(int i)
 	return ident_is(j, "template") && !tok_is(j + 1, "<");
 }
 
-static bool
-same_text(int a, int b)
-{
-	return toks[a].end - toks[a].start == toks[b].end - toks[b].start &&
-	       !memcmp(src + toks[a].start, src + toks[b].start, toks[a].end - toks[a].start);
-}
-
 /*
  * nvcc refuses a __global__ function called without <<<>>>: say so here too,
  * rather than let g++ run the kernel once on the host.

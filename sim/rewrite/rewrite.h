@@ -43,6 +43,8 @@ void buf_src(struct buf *b, size_t from, size_t to);
 int newlines(size_t from, size_t to);
 bool tok_is(int i, const char *s);
 bool ident_is(int i, const char *s);
+/* Tokens a and b are the same text. */
+bool same_text(int a, int b);
 /* The index of the bracket that closes the one at i, or -1. */
 int match_forward(int i);
 /* The index of the bracket open that the close at i closes, or -1. */

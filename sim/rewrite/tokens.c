@@ -36,6 +36,13 @@ newlines(size_t from, size_t to)
 /* ---------------------------------------------------------------- tokens */
 
 bool
+same_text(int a, int b)
+{
+	return toks[a].end - toks[a].start == toks[b].end - toks[b].start &&
+	       !memcmp(src + toks[a].start, src + toks[b].start, toks[a].end - toks[a].start);
+}
+
+bool
 tok_is(int i, const char *s)
 {
 	size_t n = strlen(s);

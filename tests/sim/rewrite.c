@@ -433,7 +433,7 @@ Test(rewrite, launch_bounds_name_each_kernel, .init = make_dir, .fini = remove_d
 	FILE *f;
 
 	/* a bound across lines with a line comment, default arguments, a pack, a template template parameter,
-	   a declaration before the definition, extern "C", a specialization; and one of no name */
+	   a declaration before the definition, extern "C"; and one of no name, one its parameter hides */
 	write_file("bounds.cu",
 		   "template <class T> struct box { static constexpr int n = 128; };\n"
 		   "__global__ void k(int *p, int n);\n"
@@ -445,6 +445,7 @@ Test(rewrite, launch_bounds_name_each_kernel, .init = make_dir, .fini = remove_d
 		   "template <template <class> class B, typename T>\n"
 		   "__global__ void __launch_bounds__(B<T>::n) tt(T *p) { p[0] = B<T>::n; }\n"
 		   "template <int> __global__ void __launch_bounds__(64) nameless(int *p) { p[0] = 1; }\n"
+		   "__global__ void __launch_bounds__(32) hidden(int *hidden) { hidden[0] = 1; }\n"
 		   "void launch(int *p, float *q)\n"
 		   "{\n"
 		   "\tk<<<1, 1>>>(p, 1);\n"
@@ -452,6 +453,7 @@ Test(rewrite, launch_bounds_name_each_kernel, .init = make_dir, .fini = remove_d
 		   "\tt<float, 4><<<1, 1>>>(q, 1, 2.0);\n"
 		   "\ttt<box, int><<<1, 1>>>(p);\n"
 		   "\tnameless<1><<<1, 1>>>(p);\n"
+		   "\thidden<<<1, 1>>>(p);\n"
 		   "}\n");
 	r = sh("%s %s/bounds.cu %s/bounds.cpp", REWRITE, dir, dir);
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -464,7 +466,8 @@ Test(rewrite, launch_bounds_name_each_kernel, .init = make_dir, .fini = remove_d
 	fclose(f);
 	for (const char *p = text; (p = strstr(p, "cudasim_bounds_of<")); p++)
 		named++;
-	cr_assert_eq(named, 4, "%d kernels registered their bound; all but the nameless template's should:\n%s",
-		     named, text);
+	cr_assert_eq(named, 4, "%d kernels registered their bound; all but the nameless template's and the one "
+		     "its parameter hides should:\n%s", named, text);
 	cr_assert(strstr(text, "(64), __func__, 0);"), "the nameless template's bound, unregistered:\n%s", text);
+	cr_assert(strstr(text, "(32), __func__, 0);"), "the hidden kernel's bound, unregistered:\n%s", text);
 }

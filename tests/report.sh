@@ -2,8 +2,9 @@
 # tests/report.sh LOGS SUITE...: every suite's output, whole and in order, with
 # its status and what it took (wall clock, and CPU, which a busy machine
 # affects less), then a table of them, then the end of each failed suite's
-# output once more; exits 1 when any suite failed or did not run. A suite that exited 77 was skipped, and said why: it is counted
-# apart, as neither passed nor failed.
+# output once more; exits 1 when any suite failed or did not run. A suite
+# that exited 77 was skipped, and said why: it is counted apart, as neither
+# passed nor failed. TEST_TIER names the tier in its lines (make test).
 set -u
 logs=$1
 shift

@@ -3,7 +3,7 @@
 # starter fails, every wrong variant fails at the stage it declares; and the
 # mutants of two solutions fail (make check-exercises grades every
 # exercise's; these two between them make mutants of every kind but
-# plain_store, whose are tests/e2e/typed.sh's: it keeps make test's time
+# plain_store, whose are tests/e2e/typed.sh's: it keeps make test-long's time
 # bounded).
 set -u
 cd "$(dirname "$0")/../.."
@@ -12,7 +12,7 @@ rest=$(build/cudalings list --json | python3 -c '
 import json, sys
 skip = set(sys.argv[1].split())
 print(" ".join(i["name"] for i in json.load(sys.stdin)["items"] if i["name"] not in skip))' "$mutated")
-# the two side by side: this is make test's longest suite, and the rest of the suites wait on it at the end
+# the two side by side: this is make test-long's longest suite, and the rest of the suites wait on it at the end
 source tests/lib.sh
 build/cudalings check --mutants $mutated >"$tmp/mutants" 2>&1 &
 mutants_pid=$!

@@ -30,6 +30,10 @@ extern char __stop_cudasim_device[] __attribute__((weak));
 static struct { const void *p; int kind; float scale; } atomic_set[ATOMIC_SLOTS];
 static int atomic_count;
 static bool atomic_overflow;
+/* the largest |value| any float atomic of the launch saw, shared memory's too: a block's threads that
+   meet in a shared word through atomicAdd and store it plainly leave a word whose rounding follows the
+   order of their adds, and it is measured against the size of those partial sums */
+static float atomic_float_scale;
 
 void
 sim_atomic_reset(void)
@@ -38,6 +42,7 @@ sim_atomic_reset(void)
 		memset(atomic_set, 0, sizeof(atomic_set));
 	atomic_count = 0;
 	atomic_overflow = false;
+	atomic_float_scale = 0;
 	sim_atomics_used = false;
 }
 
@@ -53,9 +58,11 @@ cudasim_atomic_note(void *p, int kind)
 	size_t h = slot_of(p);
 
 	sim_atomics_used = true;
+	float magnitude = kind == CUDASIM_ATOMIC_FLOAT ? fabsf(*(const float *)p) : 0;
+	if (isfinite(magnitude) && magnitude > atomic_float_scale)
+		atomic_float_scale = magnitude;
 	if (!sim_alloc_find(p) && !sim_is_devvar(p))
 		return;		/* shared memory: not compared */
-	float magnitude = kind == CUDASIM_ATOMIC_FLOAT ? fabsf(*(const float *)p) : 0;
 	for (int i = 0; i < ATOMIC_SLOTS; i++, h = (h + 1) % ATOMIC_SLOTS) {
 		if (atomic_set[h].p == p) {
 			if (magnitude > atomic_set[h].scale)
@@ -74,6 +81,12 @@ cudasim_atomic_note(void *p, int kind)
 			return;
 		}
 	}
+}
+
+float
+sim_atomic_float_scale(void)
+{
+	return atomic_float_scale;
 }
 
 bool

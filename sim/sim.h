@@ -255,6 +255,7 @@ void sim_track_restore_orig(void);
 /* Atomic targets seen while tracking. */
 void sim_atomic_reset(void);
 bool sim_atomic_was(const void *p, int *kind, float *scale);
+float sim_atomic_float_scale(void);
 extern bool sim_atomics_used;
 
 /* __device__ variables: the cudasim_device section, copied whole into slots

@@ -312,6 +312,26 @@ Test(warps, float_atomics_that_cancel_to_zero_are_no_race, .timeout = 10)
 	cr_assert_float_eq(got, 0.0f, 5.0f);
 }
 
+Test(warps, shared_float_atomics_that_cancel_stored_plainly_are_no_race, .timeout = 10)
+{
+	enum { ROWS = 64, COLS = 40 };
+	static float a[ROWS * COLS], sums[COLS];
+
+	/* each column's 8 partial sums are about +-8000 and cancel to near zero: the word stored from the
+	   shared total rounds differently in the other order, by far more than 1e-4 of itself */
+	for (int r = 0; r < ROWS; r++)
+		for (int c = 0; c < COLS; c++)
+			a[r * COLS + c] = (r % 8 < 4 ? 1000.0f : -1000.0f) + 1.0f / (float)(r * COLS + c + 3) *
+				(r % 8 < 4 ? 1.0f : -1.0f) * (float)(c % 7 + 1);
+	cr_assert_eq(sim_shared_atomic_col_sums(a, ROWS, COLS, sums), cudaSuccess, "%s", detail());
+	for (int c = 0; c < COLS; c++) {
+		double want = 0;
+		for (int r = 0; r < ROWS; r++)
+			want += a[r * COLS + c];
+		cr_assert_float_eq(sums[c], want, 0.01, "column %d: %g, not %g", c, sums[c], want);
+	}
+}
+
 /* ---------------------------------------------------------------- printf and intrinsics */
 
 Test(printf, device_printf_once_in_order, .init = cr_redirect_stdout, .timeout = 10)

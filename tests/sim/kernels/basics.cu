@@ -338,6 +338,42 @@ sim_block_sum(const float *in, int n, float *out)
 	return cudaGetLastError();
 }
 
+// Column sums of 8 groups of rows that meet in shared memory through atomicAdd, stored with a plain store:
+// the stored word's rounding follows the order of the adds, on a GPU as in the check's second run.
+__global__ void shared_atomic_col_sums_kernel(const float *a, float *sums, int rows, int cols)
+{
+	__shared__ float acc[32];
+	int col = blockIdx.x * 32 + threadIdx.x;
+
+	if (threadIdx.y == 0)
+		acc[threadIdx.x] = 0.0f;
+	__syncthreads();
+	if (col < cols) {
+		float s = 0.0f;
+		for (int r = threadIdx.y; r < rows; r += 8)
+			s += a[r * cols + col];
+		atomicAdd(&acc[threadIdx.x], s);
+	}
+	__syncthreads();
+	if (threadIdx.y == 0 && col < cols)
+		sums[col] = acc[threadIdx.x];
+}
+
+extern "C" int
+sim_shared_atomic_col_sums(const float *a, int rows, int cols, float *sums)
+{
+	float *da, *ds;
+
+	cudaMalloc(&da, rows * cols * sizeof(float));
+	cudaMalloc(&ds, cols * sizeof(float));
+	cudaMemcpy(da, a, rows * cols * sizeof(float), cudaMemcpyHostToDevice);
+	shared_atomic_col_sums_kernel<<<(cols + 31) / 32, dim3(32, 8)>>>(da, ds, rows, cols);
+	cudaMemcpy(sums, ds, cols * sizeof(float), cudaMemcpyDeviceToHost);
+	cudaFree(da);
+	cudaFree(ds);
+	return cudaGetLastError();
+}
+
 // ---------------------------------------------------------------- printf and intrinsics
 
 __global__ void hello_kernel(void)

@@ -24,6 +24,7 @@ int sim_histogram(const int *in, int n, unsigned *bins);
 int sim_counts(int *out, int threads, int modulus);
 int sim_shuffle(const int *in, int *out, int threads);
 int sim_block_sum(const float *in, int n, float *out);
+int sim_shared_atomic_col_sums(const float *a, int rows, int cols, float *sums);
 int sim_hello(void);
 int sim_intrinsics(float *f, int *i);
 int sim_barrier_loop(int blocks, int threads, int rounds, double *seconds);

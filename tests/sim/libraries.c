@@ -1,9 +1,11 @@
 /*
  * The simulator's stand-ins for the toolkit's header libraries a student's
  * kernel may build on (sim/include/cub/, sim/include/cuda/) and for compute
- * capability 9's vector atomics: their values, as a GPU gives them.
+ * capability 9's vector atomics, and the toolkit's small headers (math_constants.h): their
+ * values, as a GPU gives them.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include "cudasim.h"
 #include "tests/sim/kernels/kernels.h"
 
@@ -52,4 +54,19 @@ Test(intrinsics, byte_perm_funnel_shifts_brevll, .timeout = 20)
 	for (int i = 0; i < 8; i++)
 		cr_expect_eq(out[i], want[i], "result %d: %#x, expected %#x", i, out[i], want[i]);
 	cr_expect_eq(wide, 0x8000000000000000ull, "__brevll(1): %#llx", wide);
+}
+
+Test(headers, math_constants_by_name, .timeout = 20)
+{
+	float f[4] = { 0 };
+	double d[3] = { 0 };
+
+	cr_assert_eq(sim_math_constants(f, d), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_expect_float_eq(f[0], 3.14159265f, 1e-6, "CUDART_PI_F: %g", f[0]);
+	cr_expect(isinf(f[1]) && f[1] > 0, "CUDART_INF_F: %g", f[1]);
+	cr_expect(isnan(f[2]), "CUDART_NAN_F: %g", f[2]);
+	cr_expect_float_eq(f[3], 0.70710678f, 1e-6, "CUDART_SQRT_HALF_F: %g", f[3]);
+	cr_expect_float_eq(d[0], 3.14159265358979, 1e-13, "CUDART_PI: %g", d[0]);
+	cr_expect(isinf(d[1]) && d[1] > 0, "CUDART_INF: %g", d[1]);
+	cr_expect_float_eq(d[2], 0.69314718055994, 1e-13, "CUDART_LN2: %g", d[2]);
 }

@@ -50,6 +50,8 @@ long long sim_ceil_div(long long a, int b);
 int sim_vector_atomics(float *four, float *two);
 /* __byte_perm, the funnel shifts and __brevll on fixed operands (tests/sim/libraries.c has a GPU's answers) */
 int sim_bit_intrinsics(unsigned *out, unsigned long long *wide);
+/* CUDART_PI_F, CUDART_INF_F, CUDART_NAN_F, CUDART_SQRT_HALF_F; CUDART_PI, CUDART_INF, CUDART_LN2 (math_constants.h) */
+int sim_math_constants(float *f, double *d);
 /* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative; 4: cudaLaunchKernel of a void *) whose blocks pass their values around a ring, a grid.sync() apart. */
 int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);

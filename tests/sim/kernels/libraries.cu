@@ -1,11 +1,39 @@
 // The toolkit's header libraries as the simulator gives them: CUB's block and
 // warp reductions (sim/include/cub/), libcu++'s cuda::ceil_div, and compute
 // capability 9's vector atomicAdd, and bit intrinsics (__byte_perm, the funnel
-// shifts, __brevll); tests/sim/libraries.c checks what this
-// computes against what a GPU computes.
+// shifts, __brevll), and the toolkit's smaller headers a kernel file may name
+// (vector_types.h, device_functions.h, math_constants.h, ...: the simulator's own,
+// ahead of a toolkit's in /usr/local/include, whose declarations clash with
+// cudasim.h's); tests/sim/libraries.c checks what this computes against what a GPU
+// computes.
+#include <builtin_types.h>
+#include <common_functions.h>
 #include <cub/cub.cuh>
 #include <cuda/cmath>
+#include <cuda_device_runtime_api.h>
 #include <cuda_runtime.h>
+#include <cuda_stdint.h>
+#include <device_atomic_functions.h>
+#include <device_double_functions.h>
+#include <device_functions.h>
+#include <device_types.h>
+#include <driver_functions.h>
+#include <driver_types.h>
+#include <host_config.h>
+#include <host_defines.h>
+#include <math_constants.h>
+#include <math_functions.h>
+#include <sm_20_atomic_functions.h>
+#include <sm_20_intrinsics.h>
+#include <sm_30_intrinsics.h>
+#include <sm_32_atomic_functions.h>
+#include <sm_32_intrinsics.h>
+#include <sm_35_atomic_functions.h>
+#include <sm_35_intrinsics.h>
+#include <sm_60_atomic_functions.h>
+#include <sm_61_intrinsics.h>
+#include <vector_functions.h>
+#include <vector_types.h>
 
 #include "kernels.h"
 
@@ -102,5 +130,32 @@ sim_bit_intrinsics(unsigned *out, unsigned long long *wide)
 	cudaMemcpy(wide, w, sizeof(*w), cudaMemcpyDeviceToHost);
 	cudaFree(d);
 	cudaFree(w);
+	return cudaGetLastError();
+}
+
+__global__ void math_constants(float *f, double *d)
+{
+	f[0] = CUDART_PI_F;
+	f[1] = CUDART_INF_F;
+	f[2] = CUDART_NAN_F;
+	f[3] = CUDART_SQRT_HALF_F;
+	d[0] = CUDART_PI;
+	d[1] = CUDART_INF;
+	d[2] = CUDART_LN2;
+}
+
+extern "C" int
+sim_math_constants(float *f, double *d)
+{
+	float *df;
+	double *dd;
+
+	cudaMalloc(&df, 4 * sizeof(float));
+	cudaMalloc(&dd, 3 * sizeof(double));
+	math_constants<<<1, 1>>>(df, dd);
+	cudaMemcpy(f, df, 4 * sizeof(float), cudaMemcpyDeviceToHost);
+	cudaMemcpy(d, dd, 3 * sizeof(double), cudaMemcpyDeviceToHost);
+	cudaFree(df);
+	cudaFree(dd);
 	return cudaGetLastError();
 }

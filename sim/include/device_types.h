@@ -1,0 +1,2 @@
+/* device_types.h for the CPU simulator: everything is in cudasim.h. */
+#include "cudasim.h"

@@ -1,0 +1,2 @@
+/* host_config.h for the CPU simulator: everything is in cudasim.h. */
+#include "cudasim.h"

@@ -1,0 +1,2 @@
+/* host_defines.h for the CPU simulator: everything is in cudasim.h. */
+#include "cudasim.h"

@@ -1,0 +1,2 @@
+/* sm_20_intrinsics.h for the CPU simulator: everything is in cudasim.h. */
+#include "cudasim.h"

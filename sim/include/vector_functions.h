@@ -1,0 +1,2 @@
+/* vector_functions.h for the CPU simulator: everything is in cudasim.h. */
+#include "cudasim.h"

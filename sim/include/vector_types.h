@@ -1,0 +1,2 @@
+/* vector_types.h for the CPU simulator: everything is in cudasim.h. */
+#include "cudasim.h"

@@ -132,6 +132,17 @@ check_device_range(const char *call, const char *which, const void *p, size_t co
 {
 	struct sim_alloc *a = sim_alloc_find(p);
 
+	if (!a && sim_is_devvar(p)) {
+		/* a __device__ variable's address (cudaGetSymbolAddress): device memory, as on a GPU */
+		size_t n;
+		const char *lo = sim_devvars(&n);
+		if ((const char *)p + count > lo + n)
+			return sim_error(cudaErrorInvalidValue,
+					 "%s(..., %s): %zu bytes from the %s (%p), a __device__ variable's, "
+					 "run past the end of the __device__ variables", call, kind_name(kind), count,
+					 which, p);
+		return cudaSuccess;
+	}
 	if (!a || a->kind != SIM_DEVICE)
 		return sim_error(cudaErrorInvalidValue,
 				 "%s(..., %s): the %s (%p) is not device memory from cudaMalloc%s",

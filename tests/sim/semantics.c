@@ -194,6 +194,15 @@ Test(atomics, contention_on_one_word, .timeout = 10)
 	cr_assert_eq(counter, n, "__device__ counter is %d after %d increments", counter, n);
 }
 
+Test(atomics, a_device_variable_is_device_memory_to_memset, .timeout = 10)
+{
+	int counter = 0, past_end = 0;
+
+	cr_assert_eq(sim_symbol_memset(&counter, &past_end), cudaSuccess, "%s", detail());
+	cr_assert_eq(counter, 0x01010101, "%#x", counter);
+	cr_assert_eq(past_end, cudaErrorInvalidValue, "a memset of 1 GiB from the variable: %d", past_end);
+}
+
 Test(atomics, shared_memory_histogram, .timeout = 10)
 {
 	enum { N = 5000 };

@@ -202,6 +202,23 @@ sim_atomics(struct atomic_results *out, float *fsum, double *dsum, float *big, i
 	return cudaGetLastError();
 }
 
+// A __device__ variable's address from cudaGetSymbolAddress is device memory to cudaMemset, as on a GPU (a
+// counter reset before each launch); a memset past the end of the __device__ variables is an invalid value.
+extern "C" int
+sim_symbol_memset(int *counter, int *past_end)
+{
+	int *d = NULL;
+
+	cudaGetSymbolAddress((void **)&d, device_counter);
+	int err = cudaMemsetAsync(d, 1, sizeof(int));
+	if (err)
+		return err;
+	cudaMemcpyFromSymbol(counter, device_counter, sizeof(int));
+	*past_end = cudaMemset(d, 0, 1u << 30);
+	cudaGetLastError();
+	return cudaGetLastError();
+}
+
 // Per-block histogram in shared memory, then merged into global memory.
 __global__ void histogram_kernel(const int *in, int n, unsigned *bins)
 {

@@ -20,6 +20,7 @@ int sim_unwritten(float *out, int blocks);
 int sim_dynamic(float *out, int n);
 int sim_atomics(struct atomic_results *out, float *fsum, double *dsum, float *big, int *counter,
 		int blocks, int threads);
+int sim_symbol_memset(int *counter, int *past_end);
 int sim_histogram(const int *in, int n, unsigned *bins);
 int sim_counts(int *out, int threads, int modulus);
 int sim_shuffle(const int *in, int *out, int threads);

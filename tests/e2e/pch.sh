@@ -11,7 +11,11 @@ source tests/lib.sh
 { cat solutions/col_sums.cu; echo "// pch $$ $(date +%N)"; } >"$tmp/col_sums.cu"
 build/cudalings grade col_sums --file "$tmp/col_sums.cu" --backend sim >"$tmp/grade.log" 2>&1 ||
 	{ echo "pch: FAIL: the solution did not pass: $(cat "$tmp/grade.log")"; exit 1; }
-cmdfile=$(ls -t build/sim/sub/col_sums-*/col_sums.o.cmd | head -1)
+# this grading's build folder, found by the #line its rewritten source starts with: the newest of them all may
+# be another suite's, graded beside this one, whose file is gone by the time its command is run again here
+src=$(grep -lF "\"$tmp/col_sums.cu\"" build/sim/sub/col_sums-*/col_sums.sim.cpp 2>/dev/null | head -1)
+cmdfile=${src%/*}/col_sums.o.cmd
+[ -n "$src" ] && [ -f "$cmdfile" ] || { echo "pch: FAIL: no build folder for $tmp/col_sums.cu"; exit 1; }
 # the command as the grader ran it (one word per argument, none with a space), its object elsewhere; where
 # nvcc is installed the cache's key goes on with nvcc's front-end command, which is not the compile's
 read -r -a words <"$cmdfile"

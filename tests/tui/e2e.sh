@@ -109,7 +109,7 @@ loop_at() {
 	wait_for "grading row_sums cancelled"
 	golden 16-cancelled
 	hung_grader_gone() { ! kill -0 "$pid" 2>/dev/null || grep -q '^State:.*Z' "/proc/$pid/status"; }
-	check "the hung grader is gone" "wait_until 5 hung_grader_gone"
+	check "the hung grader is gone" "wait_until 60 hung_grader_gone"
 
 	echo "== $size: a compile error shows its line"
 	printf '__global__ void row_sums()\n{\n    int r = 0 SYNTAX\n}\n' > "$wb/exercises/row_sums.cu"
@@ -274,13 +274,14 @@ for how in Escape q Q C-c; do
 	esac
 	[ "$how" = Escape ] && { wait_for "grading row_sums cancelled"; keys Q; }
 	wait_for "[exited"
-	check "after $how in mid-grade, the grader ($pid) and its group are gone" "wait_until 5 ! proc_group $pid >/dev/null"
+	check "after $how in mid-grade, the grader ($pid) and its group are gone" "wait_until 60 ! proc_group $pid >/dev/null"
 done
 
 echo "== colours, unless NO_COLOR"
 start "$wb" "$env NO_COLOR="
 wait_for "of 4 done"
-check "colour escapes on screen" "T capture-pane -e -p -t tui | grep -q $'\e\\[3[0-9]m'"
+coloured() { T capture-pane -e -p -t tui | grep -q $'\e\\[3[0-9]m'; }
+check "colour escapes on screen" "wait_until 60 coloured"
 echo "== SIGTERM restores the terminal"
 kill -TERM "$(proc_children "$(T list-panes -t tui -F '#{pane_pid}')")"
 wait_for "[exited 143]"

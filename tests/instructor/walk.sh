@@ -193,19 +193,19 @@ mkdir -p "$tmp/slow"
 cp "$class/h15_oli.cu" "$tmp/slow/"
 expect 0 "fail at error .*not final" -- "$g" batch scale "$tmp/slow" --out "$tmp/slow-out" --timeout 10
 expect 0 "took longer than 10 s" -- cat "$tmp/slow-out/h15_oli.json"
-wait_until 5 ! runners_left && ok || bad "a runner outlived its stopped grading"
+wait_until 60 ! runners_left && ok || bad "a runner outlived its stopped grading"
 
 # interrupted: Ctrl-C stops the gradings and keeps what was done
 cp "$class/r01_ada.cu" "$tmp/slow/"
 "$g" batch scale "$tmp/slow" --out "$tmp/int-out" --jobs 1 >"$tmp/int.log" 2>&1 &
 batch=$!
 # the check for runners left behind sees one while it runs
-wait_until 30 runners_left && ok || bad "no runner of the hanging kernel seen while the batch runs"
+wait_until 120 runners_left && ok || bad "no runner of the hanging kernel seen while the batch runs"
 kill -INT "$batch"
 wait "$batch"
 status=$?
 if [ "$status" = 130 ] && grep -q "interrupted" "$tmp/int.log" && ! [ -e "$tmp/int-out/h15_oli.json" ] &&
-	wait_until 5 ! runners_left; then
+	wait_until 60 ! runners_left; then
 	ok
 else
 	bad "an interrupted batch: status $status, $(cat "$tmp/int.log")"
@@ -215,19 +215,21 @@ fi
 "$g" batch scale "$tmp/slow" --out "$tmp/kill-out" --jobs 1 >"$tmp/kill.log" 2>&1 &
 batch=$!
 grader=
-for _ in $(seq 300); do # at most a minute: a loaded machine starts the grading late
-	# the grading itself, not its watchdog (a fork of it, named cudalings-watch)
+# the grading itself, not its watchdog (a fork of it, named cudalings-watch), once its runner runs
+grading_runs() {
+	local p
 	for p in $(proc_find "grade scale --file h15_oli\.cu"); do
 		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = cudalings ] && grader=$p
 	done
-	[ -n "$grader" ] && runners_left && break
-	sleep 0.2
-done
+	[ -n "$grader" ] && runners_left
+}
+# a loaded machine starts the grading late, after a compile of seconds
+wait_until 300 grading_runs || bad "the grading of the hanging kernel was never seen running"
 [ -n "$grader" ] && kill -KILL "$grader"
 wait "$batch"
 status=$?
 if [ "$status" = 0 ] && grep -q "killed by signal 9" "$tmp/kill-out/h15_oli.json" &&
-	grep -q '"verdict":	"pass"' "$tmp/kill-out/r01_ada.json" && ! runners_left; then
+	grep -q '"verdict":	"pass"' "$tmp/kill-out/r01_ada.json" && wait_until 60 ! runners_left; then
 	ok
 else
 	bad "a batch whose grader was killed: status $status, $(cat "$tmp/kill.log")"

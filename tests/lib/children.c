@@ -2,6 +2,7 @@
 #include "tests/lib/children.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,41 @@ gone_within(pid_t pid, double seconds)
 		if (gone(pid))
 			return true;
 	return gone(pid);
+}
+
+/* Whether a process of the group runs (a zombie does not). */
+static bool
+group_runs(pid_t group)
+{
+	DIR *proc = opendir("/proc");
+	bool runs = false;
+	for (struct dirent *e; proc && !runs && (e = readdir(proc));) {
+		char path[300], *text, *close;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (!(text = read_file(path, NULL)))
+			continue;
+		/* after the name: the state, the parent, the group */
+		char state;
+		int parent, pgrp;
+		close = strrchr(text, ')');
+		runs = close && sscanf(close + 1, " %c %d %d", &state, &parent, &pgrp) == 3 && pgrp == (int)group &&
+		       state != 'Z' && state != 'X';
+		free(text);
+	}
+	if (proc)
+		closedir(proc);
+	return runs;
+}
+
+bool
+group_gone_within(pid_t group, double seconds)
+{
+	for (double until = now_seconds() + seconds; now_seconds() < until; usleep(10000))
+		if (!group_runs(group))
+			return true;
+	return !group_runs(group);
 }
 
 /* Read a pid a helper wrote on a pipe. */

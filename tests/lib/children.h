@@ -11,6 +11,15 @@ char *fresh_path(void);
 bool gone(pid_t pid);
 /* Whether it is gone within `seconds`, polled. */
 bool gone_within(pid_t pid, double seconds);
+/* Whether every process of the group is gone (zombies count as gone) within `seconds`, polled. */
+bool group_gone_within(pid_t group, double seconds);
+
+/*
+ * The bound on a wait for what must happen soon (a killed child gone, a child's short script ended): a
+ * loaded machine may take seconds, and a bound costs nothing when things go right. A test's .timeout
+ * is above every bound it waits on.
+ */
+#define SOON_S 60
 /* Read a pid a helper wrote on a pipe (a failed test if none came). */
 pid_t read_pid(int fd);
 

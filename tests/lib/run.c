@@ -18,9 +18,10 @@
 #include "lib/util.h"
 #include "tests/lib/children.h"
 
-static struct spawn_options capture = { .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .timeout_s = 5 };
+/* a deadline only a hang reaches: the scripts here end at once, on a loaded machine within seconds */
+static struct spawn_options capture = { .out = SPAWN_CAPTURE, .err = SPAWN_TO_STDOUT, .timeout_s = SOON_S };
 
-Test(run, output_is_captured_and_status_kept, .timeout = 10)
+Test(run, output_is_captured_and_status_kept, .timeout = 120)
 {
 	struct buf out = BUF_INIT;
 	char *argv[] = { "sh", "-c", "echo hello; echo oops >&2; exit 0", NULL };
@@ -31,7 +32,7 @@ Test(run, output_is_captured_and_status_kept, .timeout = 10)
 	cr_assert_eq(run_capture(fail, NULL, NULL, NULL), 3);
 }
 
-Test(run, stdout_and_stderr_apart, .timeout = 10)
+Test(run, stdout_and_stderr_apart, .timeout = 120)
 {
 	char *argv[] = { "sh", "-c", "echo out; echo err >&2; exit 3", NULL };
 	struct buf out = BUF_INIT, err = BUF_INIT;
@@ -42,7 +43,7 @@ Test(run, stdout_and_stderr_apart, .timeout = 10)
 	buf_free(&err);
 }
 
-Test(run, a_missing_program_is_127_with_the_reason, .timeout = 10)
+Test(run, a_missing_program_is_127_with_the_reason, .timeout = 120)
 {
 	char *argv[] = { "/nonexistent/program", NULL };
 	struct buf out = BUF_INIT, err = BUF_INIT;
@@ -53,7 +54,7 @@ Test(run, a_missing_program_is_127_with_the_reason, .timeout = 10)
 	buf_free(&err);
 }
 
-Test(run, a_missing_program_is_an_error_not_a_crash, .timeout = 10)
+Test(run, a_missing_program_is_an_error_not_a_crash, .timeout = 120)
 {
 	struct child c = { .label = "missing" };
 	char *argv[] = { "/no/such/program", NULL };
@@ -67,7 +68,7 @@ Test(run, a_missing_program_is_an_error_not_a_crash, .timeout = 10)
 	cr_assert(strstr(last_error(), "cannot enter '/no/such/folder'"), "%s", last_error());
 }
 
-Test(run, a_crash_is_described_in_plain_words, .timeout = 10)
+Test(run, a_crash_is_described_in_plain_words, .timeout = 120)
 {
 	struct child c = { .label = "crash" };
 	char *argv[] = { "sh", "-c", "kill -SEGV $$", NULL };
@@ -80,7 +81,7 @@ Test(run, a_crash_is_described_in_plain_words, .timeout = 10)
 	child_release(&c);
 }
 
-Test(run, a_flood_of_output_is_capped, .timeout = 10)
+Test(run, a_flood_of_output_is_capped, .timeout = 120)
 {
 	struct child c = { .label = "flood" };
 	char *argv[] = { "sh", "-c", "yes | head -c 5000000", NULL };
@@ -94,7 +95,7 @@ Test(run, a_flood_of_output_is_capped, .timeout = 10)
 	child_release(&c);
 }
 
-Test(run, output_to_a_file_and_the_environment_changed, .timeout = 10)
+Test(run, output_to_a_file_and_the_environment_changed, .timeout = 120)
 {
 	char *path = fresh_path();
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -121,7 +122,7 @@ collect(struct child *c, const char *data, size_t n)
 	buf_add(c->ctx, data, n);
 }
 
-Test(run, a_channel_at_a_descriptor_of_the_childs_choosing, .timeout = 10)
+Test(run, a_channel_at_a_descriptor_of_the_childs_choosing, .timeout = 120)
 {
 	struct buf got = BUF_INIT;
 	struct child c = { .label = "channel", .on_channel = collect, .ctx = &got };
@@ -137,36 +138,30 @@ Test(run, a_channel_at_a_descriptor_of_the_childs_choosing, .timeout = 10)
 	child_release(&c);
 }
 
-Test(run, a_hang_is_killed_at_the_deadline_with_its_whole_group, .timeout = 10)
+Test(run, a_hang_is_killed_at_the_deadline_with_its_whole_group, .timeout = 120)
 {
-	char *marker = fresh_path();
-	/* the background child says its pid: it is gone once the deadline killed the group, and never wrote */
-	char *script = xasprintf("(sleep 1; touch %s) & echo $!; sleep 100", marker);
+	/* a background child in the group, which the deadline must take too: the group is looked at, not a pid
+	   the shell says, which a loaded machine may not let it say before the deadline */
+	char *argv[] = { "sh", "-c", "sleep 100 & sleep 100", NULL };
 	struct child c = { .label = "hang" };
-	char *argv[] = { "sh", "-c", script, NULL };
 	struct spawn_options o = capture;
-	o.timeout_s = 0.5;
+	o.timeout_s = 2;
 	cr_assert_eq(child_spawn(&c, argv, &o), 0);
 	child_wait(&c);
 	cr_assert(c.timed_out);
 	cr_assert_not(child_succeeded(&c));
-	pid_t background = (pid_t)atoi(buf_str(&c.output));
-	cr_assert_gt(background, 0, "the child said no pid: '%s'", buf_str(&c.output));
-	cr_assert(gone_within(background, 5), "a child of the killed program lived on: %d", (int)background);
-	cr_assert_not(file_exists(marker), "a child of the killed program wrote after the kill");
-	unlink(marker);
-	free(marker);
-	free(script);
+	cr_assert(group_gone_within(c.pid, SOON_S), "a child of the killed program lived on in its group %d", (int)c.pid);
 	child_release(&c);
 }
 
-Test(run, a_cpu_limit_counts_work_not_waiting, .timeout = 20)
+Test(run, a_cpu_limit_counts_work_not_waiting, .timeout = 300)
 {
 	struct child spin = { .label = "spin" }, idle = { .label = "idle" };
 	char *busy[] = { "sh", "-c", "while :; do :; done", NULL };
 	char *sleepy[] = { "sleep", "1", NULL };
 	struct spawn_options o = capture;
-	o.timeout_s = 15;
+	/* 0.3 s of CPU: seconds of wall clock where the machine is loaded, a second's sleep none */
+	o.timeout_s = 4 * SOON_S;
 	o.cpu_limit_s = 0.3;
 	cr_assert_eq(child_spawn(&spin, busy, &o), 0);
 	cr_assert_eq(child_spawn(&idle, sleepy, &o), 0);
@@ -178,7 +173,7 @@ Test(run, a_cpu_limit_counts_work_not_waiting, .timeout = 20)
 	child_release(&idle);
 }
 
-Test(run, a_pump_of_no_time_returns_at_once, .timeout = 10)
+Test(run, a_pump_of_no_time_returns_at_once, .timeout = 120)
 {
 	struct child c = { .label = "sleep" };
 	char *argv[] = { "sleep", "100", NULL };
@@ -195,7 +190,7 @@ Test(run, a_pump_of_no_time_returns_at_once, .timeout = 10)
 	child_release(&c);
 }
 
-Test(run, stop_asks_then_kills, .timeout = 10)
+Test(run, stop_asks_then_kills, .timeout = 120)
 {
 	struct child polite = { .label = "polite" }, stubborn = { .label = "stubborn" };
 	char *ends[] = { "sleep", "100", NULL };
@@ -206,7 +201,7 @@ Test(run, stop_asks_then_kills, .timeout = 10)
 	struct child *one = &stubborn;
 	while (!strstr(buf_str(&stubborn.output), "ready") && child_pump(&one, 1, 0.05))
 		;
-	child_stop(&polite, 2);
+	child_stop(&polite, SOON_S); /* it dies of the SIGTERM at once: the grace is a bound, not a wait */
 	cr_assert_eq(child_exit_code(&polite), 128 + SIGTERM);
 	child_stop(&stubborn, 0.3);
 	cr_assert_not(stubborn.running);
@@ -248,17 +243,17 @@ helper_with_a_child(bool clean_on_exit, pid_t *grandchild)
 	return helper;
 }
 
-Test(run, kill_9_of_the_parent_takes_the_child_with_it, .timeout = 20)
+Test(run, kill_9_of_the_parent_takes_the_child_with_it, .timeout = 120)
 {
 	pid_t child;
 	pid_t helper = helper_with_a_child(false, &child);
 	cr_assert_not(gone(child));
 	kill(helper, SIGKILL);
 	waitpid(helper, NULL, 0);
-	cr_assert(gone_within(child, 5), "the child %d outlived a kill -9 of its parent", (int)child);
+	cr_assert(gone_within(child, SOON_S), "the child %d outlived a kill -9 of its parent", (int)child);
 }
 
-Test(run, a_signal_to_the_parent_cleans_up_first, .timeout = 30)
+Test(run, a_signal_to_the_parent_cleans_up_first, .timeout = 300)
 {
 	int signals[] = { SIGTERM, SIGINT, SIGHUP };
 	for (size_t i = 0; i < sizeof(signals) / sizeof(*signals); i++) {
@@ -268,11 +263,11 @@ Test(run, a_signal_to_the_parent_cleans_up_first, .timeout = 30)
 		int status;
 		waitpid(helper, &status, 0);
 		cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == signals[i], "the parent still dies of the signal");
-		cr_assert(gone_within(child, 5), "the child outlived signal %d of its parent", signals[i]);
+		cr_assert(gone_within(child, SOON_S), "the child outlived signal %d of its parent", signals[i]);
 	}
 }
 
-Test(run, an_exit_of_the_parent_cleans_up, .timeout = 10)
+Test(run, an_exit_of_the_parent_cleans_up, .timeout = 120)
 {
 	int p[2];
 	cr_assert_eq(pipe(p), 0);
@@ -289,13 +284,13 @@ Test(run, an_exit_of_the_parent_cleans_up, .timeout = 10)
 	pid_t child = read_pid(p[0]);
 	close(p[0]);
 	waitpid(helper, NULL, 0);
-	cr_assert(gone_within(child, 5), "the child outlived its parent's exit");
+	cr_assert(gone_within(child, SOON_S), "the child outlived its parent's exit");
 }
 
-Test(run, limits_reach_the_child, .timeout = 10)
+Test(run, limits_reach_the_child, .timeout = 120)
 {
 	struct buf out = BUF_INIT;
-	struct spawn_options o = { .memory_limit = 512ul << 20, .timeout_s = 5 };
+	struct spawn_options o = { .memory_limit = 512ul << 20, .timeout_s = SOON_S };
 	char *limits[] = { "cat", "/proc/self/limits", NULL };
 	cr_assert_eq(run_capture(limits, &o, &out, NULL), 0);
 	cr_assert(strstr(buf_str(&out), "Max address space         536870912"), "%s", buf_str(&out));
@@ -303,10 +298,10 @@ Test(run, limits_reach_the_child, .timeout = 10)
 	buf_free(&out);
 }
 
-Test(run, no_processes_means_no_fork_but_threads, .timeout = 10)
+Test(run, no_processes_means_no_fork_but_threads, .timeout = 120)
 {
 	struct buf out = BUF_INIT;
-	struct spawn_options o = { .no_processes = true, .timeout_s = 5 };
+	struct spawn_options o = { .no_processes = true, .timeout_s = SOON_S };
 	char *forks[] = { "sh", "-c", "/bin/true; echo forked", NULL };
 	run_capture(forks, &o, &out, NULL);
 	cr_assert_null(strstr(buf_str(&out), "forked"), "%s", buf_str(&out));
@@ -317,11 +312,11 @@ Test(run, no_processes_means_no_fork_but_threads, .timeout = 10)
 	buf_free(&out);
 }
 
-Test(run, run_command_says_whether_it_worked, .timeout = 10)
+Test(run, run_command_says_whether_it_worked, .timeout = 120)
 {
 	struct buf out = BUF_INIT;
 	char *ok[] = { "sh", "-c", "echo fine; echo said >&2", NULL };
-	cr_assert(run_command(ok, "/", 5, &out));
+	cr_assert(run_command(ok, "/", SOON_S, &out));
 	cr_assert_str_eq(buf_str(&out), "fine\nsaid\n");
 	buf_free(&out);
 	char *slow[] = { "sleep", "10", NULL };
@@ -330,7 +325,7 @@ Test(run, run_command_says_whether_it_worked, .timeout = 10)
 	buf_free(&out);
 }
 
-Test(run, input_reaches_the_child_and_its_end_is_an_end_of_file, .timeout = 30)
+Test(run, input_reaches_the_child_and_its_end_is_an_end_of_file, .timeout = 120)
 {
 	struct child c = { .label = "cat" };
 	char *argv[] = { "cat", NULL };
@@ -344,10 +339,10 @@ Test(run, input_reaches_the_child_and_its_end_is_an_end_of_file, .timeout = 30)
 	child_release(&c);
 }
 
-Test(run, input_to_a_child_that_has_ended_is_an_error_not_a_signal, .timeout = 30)
+Test(run, input_to_a_child_that_has_ended_is_an_error_not_a_signal, .timeout = 120)
 {
 	struct child c = { .label = "sh" };
-	char *argv[] = { "sh", "-c", "exec 0<&-; sleep 5", NULL };
+	char *argv[] = { "sh", "-c", "exec 0<&-; sleep 100", NULL };
 	struct spawn_options o = { .input_pipe = true };
 	cr_assert_eq(child_spawn(&c, argv, &o), 0);
 	/* more than a pipe holds: the write waits until the reader is gone, then EPIPE, and this
@@ -359,15 +354,15 @@ Test(run, input_to_a_child_that_has_ended_is_an_error_not_a_signal, .timeout = 3
 }
 
 /* An editor is the terminal's while it runs: in our process group (the terminal's keys reach it). */
-Test(run, a_foreground_child_stays_in_our_group, .timeout = 10)
+Test(run, a_foreground_child_stays_in_our_group, .timeout = 120)
 {
 	struct buf out = BUF_INIT;
-	struct spawn_options o = { .foreground = true, .timeout_s = 5 };
+	struct spawn_options o = { .foreground = true, .timeout_s = SOON_S };
 	char *argv[] = { "sh", "-c", "cut -d' ' -f5 /proc/$$/stat", NULL };
 	cr_assert_eq(run_capture(argv, &o, &out, NULL), 0);
 	cr_assert_eq(atoi(buf_str(&out)), (int)getpgrp(), "%s", buf_str(&out));
 	buf_free(&out);
-	struct spawn_options own = { .timeout_s = 5 };
+	struct spawn_options own = { .timeout_s = SOON_S };
 	cr_assert_eq(run_capture(argv, &own, &out, NULL), 0);
 	cr_assert_neq(atoi(buf_str(&out)), (int)getpgrp(), "any other child has a group of its own");
 	buf_free(&out);
@@ -376,7 +371,7 @@ Test(run, a_foreground_child_stays_in_our_group, .timeout = 10)
 /* The watchdog starts with the first child, forked from this program with its descriptors: a batch's
  * flock on its folder's .lock stayed held by it until it had closed them, and a batch run next in the
  * same process found its own folder taken (tests/instructor/batch.c, once under load). */
-Test(run, the_watchdog_keeps_no_lock_of_ours_once_a_child_has_started, .timeout = 10)
+Test(run, the_watchdog_keeps_no_lock_of_ours_once_a_child_has_started, .timeout = 120)
 {
 	char *path = fresh_path();
 	int held = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -385,7 +380,7 @@ Test(run, the_watchdog_keeps_no_lock_of_ours_once_a_child_has_started, .timeout 
 	setenv("CUDALINGS_WATCHDOG_PAUSE_MS", "300", 1);
 	char *argv[] = { "true", NULL };
 	struct buf out = BUF_INIT;
-	cr_assert(run_command(argv, NULL, 5, &out), "%s", buf_str(&out));
+	cr_assert(run_command(argv, NULL, SOON_S, &out), "%s", buf_str(&out));
 	buf_free(&out);
 	unsetenv("CUDALINGS_WATCHDOG_PAUSE_MS");
 	close(held);

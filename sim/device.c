@@ -232,6 +232,65 @@ cudaDeviceSetCacheConfig(enum cudaFuncCache config)
 	return sim_sticky();
 }
 
+/* One bank width (four bytes) on compute capability 9: the deprecated settings change nothing. */
+cudaError_t
+cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+	(void)func, (void)config;
+	return sim_sticky();
+}
+
+cudaError_t
+cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+	(void)config;
+	return sim_sticky();
+}
+
+cudaError_t
+cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *config)
+{
+	if (!config)
+		return sim_error(cudaErrorInvalidValue, "cudaDeviceGetSharedMemConfig: a null pointer");
+	*config = cudaSharedMemBankSizeFourByte;
+	return sim_sticky();
+}
+
+/* What a device nobody set flags on answers: automatic scheduling, host memory mappable. */
+cudaError_t
+cudaGetDeviceFlags(unsigned *flags)
+{
+	if (!flags)
+		return sim_error(cudaErrorInvalidValue, "cudaGetDeviceFlags: a null pointer");
+	*flags = cudaDeviceScheduleAuto | cudaDeviceMapHost;
+	return sim_sticky();
+}
+
+/* One device: no peer. */
+cudaError_t
+cudaDeviceCanAccessPeer(int *can, int device, int peer)
+{
+	if (!can)
+		return sim_error(cudaErrorInvalidValue, "cudaDeviceCanAccessPeer: a null pointer");
+	if (device != 0 || peer != 0)
+		return sim_error(cudaErrorInvalidDevice, "cudaDeviceCanAccessPeer: device %d and %d, where device 0 is "
+				 "the only one", device, peer);
+	*can = 0;
+	return sim_sticky();
+}
+
+cudaError_t
+cudaProfilerStart(void)
+{
+	return sim_sticky();
+}
+
+cudaError_t
+cudaProfilerStop(void)
+{
+	return sim_sticky();
+}
+
 /* An sm_90 multiprocessor: 2048 threads, 32 blocks, 228 KiB of shared memory. */
 static int
 blocks_per_sm(int block_size, size_t dyn_smem)

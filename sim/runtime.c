@@ -236,6 +236,31 @@ cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
 	return cudaMemset(ptr, value, count);
 }
 
+/* Rows of width bytes, pitch bytes apart, each checked as cudaMemset checks its range. */
+cudaError_t
+cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_t height)
+{
+	STICKY();
+	if (width > pitch && height > 1)
+		return sim_error(cudaErrorInvalidPitchValue, "cudaMemset2D: a row of %zu bytes is wider than the "
+				 "pitch (%zu)", width, pitch);
+	for (size_t r = 0; r < height; r++) {
+		cudaError_t err = cudaMemset((char *)ptr + r * pitch, value, width);
+
+		if (err)
+			return err;
+	}
+	return cudaSuccess;
+}
+
+cudaError_t
+cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)
+{
+	if (!sim_stream_valid(stream))
+		return sim_error(cudaErrorInvalidResourceHandle, "cudaMemset2DAsync: an invalid stream");
+	return cudaMemset2D(ptr, pitch, value, width, height);
+}
+
 /* Device memory: a cudaMalloc block or a __device__ variable; anything else is host memory CUDA never saw. */
 cudaError_t
 cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
@@ -391,6 +416,27 @@ cudaError_t
 cudaStreamQuery(cudaStream_t stream)
 {
 	return cudaStreamSynchronize(stream);
+}
+
+/* The default stream's: the priority of least urgency, blocking. */
+cudaError_t
+cudaStreamGetPriority(cudaStream_t stream, int *priority)
+{
+	STICKY();
+	if (!sim_stream_valid(stream) || !priority)
+		return sim_error(cudaErrorInvalidValue, "cudaStreamGetPriority: an invalid stream or a null pointer");
+	*priority = 0;
+	return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamGetFlags(cudaStream_t stream, unsigned *flags)
+{
+	STICKY();
+	if (!sim_stream_valid(stream) || !flags)
+		return sim_error(cudaErrorInvalidValue, "cudaStreamGetFlags: an invalid stream or a null pointer");
+	*flags = cudaStreamDefault;
+	return cudaSuccess;
 }
 
 cudaError_t

@@ -268,6 +268,20 @@ enum cudaFuncCache {
 	cudaFuncCachePreferEqual = 3
 };
 
+/* deprecated, as a GPU of compute capability 9 has one bank width: accepted and ignored */
+enum cudaSharedMemConfig {
+	cudaSharedMemBankSizeDefault = 0,
+	cudaSharedMemBankSizeFourByte = 1,
+	cudaSharedMemBankSizeEightByte = 2
+};
+
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
+
 enum cudaDeviceAttr {
 	cudaDevAttrMaxThreadsPerBlock = 1,
 	cudaDevAttrMaxBlockDimX = 2,
@@ -455,6 +469,9 @@ CUDASIM_EXTERN_C cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t 
 CUDASIM_EXTERN_C cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
 CUDASIM_EXTERN_C cudaError_t cudaMemset(void *ptr, int value, size_t count);
 CUDASIM_EXTERN_C cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream CUDASIM_DEFAULT(0));
+CUDASIM_EXTERN_C cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_t height);
+CUDASIM_EXTERN_C cudaError_t cudaMemset2DAsync(void *ptr, size_t pitch, int value, size_t width, size_t height,
+					       cudaStream_t stream CUDASIM_DEFAULT(0));
 CUDASIM_EXTERN_C cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 enum cudaMemoryType {
 	cudaMemoryTypeUnregistered = 0,
@@ -480,6 +497,8 @@ CUDASIM_EXTERN_C cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, uns
 CUDASIM_EXTERN_C cudaError_t cudaStreamDestroy(cudaStream_t stream);
 CUDASIM_EXTERN_C cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 CUDASIM_EXTERN_C cudaError_t cudaStreamQuery(cudaStream_t stream);
+CUDASIM_EXTERN_C cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
+CUDASIM_EXTERN_C cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags);
 CUDASIM_EXTERN_C cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags CUDASIM_DEFAULT(0));
 CUDASIM_EXTERN_C cudaError_t cudaGetLastError(void);
 CUDASIM_EXTERN_C cudaError_t cudaPeekAtLastError(void);
@@ -501,6 +520,14 @@ CUDASIM_EXTERN_C cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFun
 CUDASIM_EXTERN_C cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 CUDASIM_EXTERN_C cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
 CUDASIM_EXTERN_C cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+CUDASIM_EXTERN_C cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+CUDASIM_EXTERN_C cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+CUDASIM_EXTERN_C cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *config);
+CUDASIM_EXTERN_C cudaError_t cudaGetDeviceFlags(unsigned *flags);
+CUDASIM_EXTERN_C cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);
+/* cuda_profiler_api.h's: no profiler runs here */
+CUDASIM_EXTERN_C cudaError_t cudaProfilerStart(void);
+CUDASIM_EXTERN_C cudaError_t cudaProfilerStop(void);
 CUDASIM_EXTERN_C cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
 CUDASIM_EXTERN_C cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size, size_t dyn_smem);
 CUDASIM_EXTERN_C cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dyn_smem, const void *func, int blocks, int block_size);
@@ -765,6 +792,9 @@ static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
 template <class T>
 static inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache config)
 { return cudaFuncSetCacheConfig((const void *)func, config); }
+template <class T>
+static inline cudaError_t cudaFuncSetSharedMemConfig(T *func, enum cudaSharedMemConfig config)
+{ return cudaFuncSetSharedMemConfig((const void *)func, config); }
 template <class T>
 static inline cudaError_t cudaMallocPitch(T **ptr, size_t *pitch, size_t width, size_t height)
 { return cudaMallocPitch((void **)ptr, pitch, width, height); }

@@ -741,6 +741,42 @@ Test(runtime, device_properties, .timeout = 10)
 	cr_assert_eq(cudaSetDevice(1), cudaErrorInvalidDevice);
 }
 
+Test(runtime, a_careful_launchers_other_queries, .timeout = 10)
+{
+	enum cudaSharedMemConfig bank = cudaSharedMemBankSizeDefault;
+	unsigned flags = 99;
+	int v = -1;
+	static float rows[4][16];
+	float *d;
+
+	/* deprecated or idle on one device of compute capability 9, but declared, and answered as a GPU does */
+	cr_assert_eq(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte), cudaSuccess);
+	cr_assert_eq(cudaDeviceGetSharedMemConfig(&bank), cudaSuccess);
+	cr_assert_eq(bank, cudaSharedMemBankSizeFourByte);
+	cr_assert_eq(cudaFuncSetSharedMemConfig((const void *)sim_hello, cudaSharedMemBankSizeFourByte), cudaSuccess);
+	cr_assert_eq(cudaGetDeviceFlags(&flags), cudaSuccess);
+	cr_assert_eq(flags & cudaDeviceScheduleBlockingSync, 0u);
+	cr_assert_eq(cudaDeviceCanAccessPeer(&v, 0, 0), cudaSuccess);
+	cr_assert_eq(v, 0);
+	cr_assert_eq(cudaStreamGetPriority(0, &v), cudaSuccess);
+	cr_assert_eq(v, 0);
+	cr_assert_eq(cudaStreamGetFlags(0, &flags), cudaSuccess);
+	cr_assert_eq(flags, (unsigned)cudaStreamDefault);
+	cr_assert_eq(cudaProfilerStart(), cudaSuccess);
+	cr_assert_eq(cudaProfilerStop(), cudaSuccess);
+	/* cudaMemset2D: the first 8 floats of each of 4 rows of 16 */
+	cr_assert_eq(cudaMalloc((void **)&d, sizeof(rows)), cudaSuccess);
+	cr_assert_eq(cudaMemset(d, 0xff, sizeof(rows)), cudaSuccess);
+	cr_assert_eq(cudaMemset2DAsync(d, sizeof(rows[0]), 0, 8 * sizeof(float), 4, 0), cudaSuccess);
+	cr_assert_eq(cudaMemcpy(rows, d, sizeof(rows), cudaMemcpyDeviceToHost), cudaSuccess);
+	for (int r = 0; r < 4; r++)
+		for (int c = 0; c < 16; c++)
+			cr_assert_eq(rows[r][c] == 0.0f, c < 8, "row %d column %d: %g", r, c, rows[r][c]);
+	cr_assert_eq(cudaMemset2D(d, sizeof(rows[0]), 0, sizeof(rows[0]), 5), cudaErrorInvalidValue,
+		     "a fifth row, past the allocation");
+	cr_assert_eq(cudaFree(d), cudaSuccess);
+}
+
 Test(runtime, error_names_and_values, .timeout = 10)
 {
 	cr_assert_eq(cudaSuccess, 0);

@@ -101,7 +101,7 @@ export SLURM_CONF=$cluster/slurm.conf
 slurmctld -i || skip "slurmctld does not start: $(tail -3 "$cluster/slurmctld.log")"
 slurmd -N localhost || skip "slurmd does not start: $(tail -3 "$cluster/slurmd.log")"
 node_idle() { sinfo --noheader --format=%t 2>/dev/null | grep -q idle; }
-wait_until 20 node_idle || skip "the node never became idle: $(sinfo 2>&1 | tail -2)"
+wait_until 120 node_idle || skip "the node never became idle: $(sinfo 2>&1 | tail -2)"
 echo "slurm: a cluster of one node ($cpus CPUs, $memory_mb MB) on ports $ctld_port and $slurmd_port"
 
 # ------------------------------------------------------------ a class of 200

@@ -561,7 +561,7 @@ Test(faults, stack_overflow, .timeout = 10)
 	assert_detail_has("overflowed its stack");
 }
 
-Test(faults, endless_loop_times_out, .timeout = 10)
+Test(faults, endless_loop_times_out, .timeout = 60)
 {
 	setenv("CUDASIM_TIMEOUT", "0.5", 1);
 	cr_assert_eq(sim_spin(), cudaErrorLaunchTimeout);

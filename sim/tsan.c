@@ -141,11 +141,25 @@ __wrap___memset_chk(void *dst, int c, size_t n, size_t room)
  * Atomics in the instrumented file (a function-local static's guard, a
  * std::atomic in host code) come as __tsan_atomic* calls: they are atomics,
  * no plain access to check, so they do what they say, sequentially
- * consistent whatever order was asked for. In kernel code (GNU's __atomic
- * builtins, which nvcc refuses there but g++ takes) each is a request, as
- * cudasim.h's atomics are: counted, its target checked (check.c).
+ * consistent whatever order was asked for. In kernel code they are GNU's
+ * __atomic builtins, which nvcc refuses there but g++ takes: a load, a
+ * store or both, checked and counted as the plain accesses they stand for
+ * (a relaxed __atomic_load_n of shared memory is a shared load, with its
+ * bank conflicts), so that no kernel hides an access from the figures by
+ * spelling it as an atomic.
  */
-#define TSAN_SEEN(a) cudasim_atomic_access((const void *)(a), sizeof(*(a)), __builtin_return_address(0))
+static void
+tsan_atomic_seen(const volatile void *a, size_t size, bool read, bool write, void *ret)
+{
+	if (!sim_checking())
+		return;
+	if (read)
+		sim_check_access((const void *)a, size, false, (uintptr_t)ret);
+	if (write)
+		sim_check_access((const void *)a, size, true, (uintptr_t)ret);
+}
+#define TSAN_SEEN_AS(a, r, w) tsan_atomic_seen((a), sizeof(*(a)), (r), (w), __builtin_return_address(0))
+#define TSAN_SEEN(a) TSAN_SEEN_AS(a, true, true)
 #define TSAN_ATOMIC(bits, T) \
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo); \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo); \
@@ -160,9 +174,9 @@ __wrap___memset_chk(void *dst, int c, size_t n, size_t room)
 	int __tsan_atomic##bits##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fail_mo); \
 	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fail_mo); \
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo) \
-	{ (void)mo; TSAN_SEEN(a); return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN_AS(a, true, false); return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo) \
-	{ (void)mo; TSAN_SEEN(a); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+	{ (void)mo; TSAN_SEEN_AS(a, false, true); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_exchange(volatile T *a, T v, int mo) \
 	{ (void)mo; TSAN_SEEN(a); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
 	T __tsan_atomic##bits##_fetch_add(volatile T *a, T v, int mo) \

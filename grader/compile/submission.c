@@ -189,10 +189,16 @@ submission_prepare(struct student_build *s, const struct exercise *e, enum backe
 			buf_free(&rwlog);
 			args_free(&rw);
 			/* cudasim.h precompiled (sim/sim.mk): its folder searched before sim/include */
+			/* the assembler's listing and g++'s last dump, where unseen.c finds inline assembly and the
+			   target's builtins, whose accesses the instrumentation does not see */
+			char *listing = xasprintf("-al=%s%s", s->object, SUBMISSION_LISTING);
+			char *dump = xasprintf("-fdump-tree-optimized=%s%s", s->object, SUBMISSION_DUMP);
 			ARGS_ADD(&cmd, SIM_CXX, "-I" SIM_PCH_DIR_LINE, SIM_CXXFLAGS, SIM_CHECK, "-fPIC", "-Xassembler", "--MD",
-				 "-Xassembler", as_deps,
+				 "-Xassembler", as_deps, "-Xassembler", listing, dump,
 				 include_flag, "-MD", "-MF", depfile,
 				 "-c", s->compile_source, "-o", s->object);
+			free(listing);
+			free(dump);
 			/* the rewriter copies headers it rewrites into the build folder: what the original
 			   file includes comes from the preprocessor, run on it as the compile would see it */
 			struct args scan = ARGS_INIT;

@@ -10,6 +10,11 @@
 
 #include "grader/compile/build.h"
 
+/* What the simulator's student compile writes beside its object, for unseen.c: the assembler's listing and
+   g++'s last GIMPLE dump. */
+#define SUBMISSION_LISTING ".lst"
+#define SUBMISSION_DUMP ".opt"
+
 /* The per-exercise build of one student file. All paths are owned by it. */
 struct student_build {
 	const struct exercise *e;

@@ -32,6 +32,7 @@
 #include "harness/sandbox.h"
 #include "grader/engine/session.h"
 #include "grader/compile/submission.h"
+#include "grader/compile/unseen.h"
 #include "grader/engine/cmdline.h"
 #include "lib/util.h"
 #include "common/root.h"
@@ -356,6 +357,11 @@ stage_inspect(struct grade_state *g)
 		char *undefined = xasprintf("undefined reference to `%s'", g->e->launcher_name);
 		result = compile_failed(g, undefined);
 		free(undefined);
+	} else if (unseen_check(&g->b, &why)) {
+		/* after the checks above, whose messages name what a file with an asm statement reached for */
+		verdict_fail(g->r, STAGE_COMPILE, xasprintf("%s was refused before linking: %s", g->r->file, why.data));
+		diagnose_add(g->r, "refused", xstrdup(why.data));
+		result = STEP_VERDICT;
 	} else if (submission_link(&g->b, &why)) {
 		/* a link error names the student's symbols: treat it as theirs */
 		result = compile_failed(g, why.data);

@@ -209,7 +209,8 @@ json.dump(r, open(sys.argv[1], "w"))
 PY
 expect 0 "1 of them again: the grader gave no verdict on it last time" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --backend sim
 expect 0 "0 graded now, 1 from an earlier run" -- $g batch col_sums "$tmp/class" --out "$tmp/out" --backend sim
-# odd submissions: said, graded or recorded, never a hang or a stop
+# odd submissions: said, graded or recorded, never a hang or a stop (the bound on a hang: far past three
+# compiles and their cases on a loaded machine)
 mkdir -p "$tmp/odd"
 cp solutions/col_sums.cu "$tmp/odd/BOB.CU"
 cp solutions/col_sums.cu "$tmp/odd/.hidden.cu"
@@ -217,11 +218,11 @@ echo notes >"$tmp/odd/notes.txt"
 mkfifo "$tmp/odd/fifo.cu"
 long=$(printf 'x%.0s' $(seq 250))
 cp solutions/col_sums.cu "$tmp/odd/$long.cu"
-expect 0 "'notes.txt' is not a .cu file" -- timeout 300 $g batch col_sums "$tmp/odd" --out "$tmp/odd-out" --backend sim
+expect 0 "'notes.txt' is not a .cu file" -- timeout 900 $g batch col_sums "$tmp/odd" --out "$tmp/odd-out" --backend sim
 expect 0 "^BOB,pass" -- cat "$tmp/odd-out/gradebook.csv"
 expect 0 "^fifo,fail,submission,.*not a regular file" -- cat "$tmp/odd-out/gradebook.csv"
 expect 0 "^$long,pass" -- cat "$tmp/odd-out/gradebook.csv"
-expect 0 "0 graded now, 5 from an earlier run" -- timeout 300 $g batch col_sums "$tmp/odd" --out "$tmp/odd-out" --backend sim
+expect 0 "0 graded now, 5 from an earlier run" -- timeout 900 $g batch col_sums "$tmp/odd" --out "$tmp/odd-out" --backend sim
 expect 2 "not a regular file" -- timeout 60 $g grade col_sums --file "$tmp/odd/fifo.cu"
 
 # one batch at a time per out folder

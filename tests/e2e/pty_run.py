@@ -5,7 +5,8 @@ usage: pty_run.py [--interrupt-on REGEX] [--limit SECONDS] -- COMMAND...
 
 With --interrupt-on, a Ctrl-C is typed (as the terminal's own ^C, to the whole foreground
 group) once the output matches REGEX. Exits with the command's status as a shell says it
-(128 + N for a signal), or 124 when it outlived --limit and was killed.
+(128 + N for a signal), or 124 when it outlived --limit (600 s unless told: a bound on a hang,
+far past a grading's compile and cases on a loaded machine) and was killed.
 """
 import os
 import pty
@@ -18,7 +19,7 @@ import time
 
 def main():
     args = sys.argv[1:]
-    interrupt_on, limit = None, 120.0
+    interrupt_on, limit = None, 600.0
     while args and args[0] != "--":
         if args[0] == "--interrupt-on":
             interrupt_on = re.compile(args[1].encode())

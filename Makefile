@@ -197,7 +197,10 @@ test-long:
 	@$(call test_tier,make test-long,$(TEST_LONG_LOGS),test-long-suites)
 	$(Q)set -e; for s in $(LONE_TEST_SCRIPTS); do echo "== $$s"; bash $$s; done
 
-test-built: $(B)/cudalings $(SIM_BUILT) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui) $(TEST_PREREQS) $(PREPARED)
+# make grade's plugin too: the suites that run make grade side by side would each build it into one path,
+# and one make could load the other's half-written file
+test-built: $(B)/cudalings $(SIM_BUILT) $(if $(wildcard tui/tui.mk),$(B)/cudalings-tui) $(TEST_PREREQS) $(PREPARED) \
+	$(B)/make_exit.so
 
 ## check-exercises: every exercise compiles; starters fail, solutions pass, every mutant of a solution fails
 check-exercises: $(B)/cudalings $(SIM_BUILT)

@@ -77,8 +77,9 @@ dir=${src%/*}
 touch "$tmp/endless.cu"
 out=$(python3 $pty --interrupt-on 'compiling' -- build/cudalings grade col_sums --file "$tmp/endless.cu")
 check_output "Ctrl-C while compiling: interrupted, status 130" $? 130 "$out" "interrupted"
-# the grader has ended (pty_run.py waited for it), and removed what it had half made before it did
-check_output "Ctrl-C while compiling: no half-made file in $dir" "$([ -n "$dir" ] && find "$dir" -name '*.tmp-*')" "" ""
+# the grader has ended (pty_run.py waited for it), and removed what it had half made before it did (in the
+# folder, or in the one of its own, FOLDER.PID, it builds in where another grading holds the folder)
+check_output "Ctrl-C while compiling: no half-made file in $dir" "$([ -n "$dir" ] && find "$dir" "$dir".* -name '*.tmp-*' 2>/dev/null)" "" ""
 
 # no terminal: the same verdict, no control code, the status still the grader's
 out=$(make --no-print-directory grade EX=col_sums FILE="$tmp/nosuch.cu" 2>&1)

@@ -40,8 +40,8 @@
  * instrumentation's entry points are tsan.c's.
  *
  * Layer 6: calls error.c, current_launch.c, symbols.c, sched.c, memory.c, measure.c (the
- * request count) and lines.c; sets sched.c's hooks sim_exited_past and
- * sim_barrier_diverged.
+ * request count) and lines.c; sets sched.c's hooks sim_exited_past,
+ * sim_barrier_diverged and sim_barrier_passing.
  */
 #include "sim.h"
 
@@ -154,6 +154,7 @@ sim_check_launch_begin(bool dry)
 	seen.nlaunches++;
 	sim_exited_past = exited_past;
 	sim_barrier_diverged = drop_races;
+	sim_barrier_passing = sim_check_shared_barrier;
 	seen.threads += (unsigned long long)sim_cur.grid.x * sim_cur.grid.y * sim_cur.grid.z *
 			sim_cur.block.x * sim_cur.block.y * sim_cur.block.z;
 	blocks_done = 0;

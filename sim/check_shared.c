@@ -4,10 +4,15 @@
  * readers, their block and barrier interval, so two threads in one interval,
  * one writing, are a race, and a read of a word the block never wrote is
  * uninitialized; a block of a cooperative launch parked at a grid.sync()
- * keeps its shadow words.
+ * keeps its shadow words. Two threads that write one word in an interval
+ * race only where they write different values (a flag every thread that
+ * found something sets to 1 is one value on a GPU, whichever write lands):
+ * the word's value after the first is kept, and the next access in the
+ * interval compares what is there with it.
  *
  * Layer 6, one module with check.c: calls sched.c and smem.c.
  */
+#include "lib/util.h"
 #include "sim.h"
 
 #include <stdlib.h>
@@ -21,7 +26,22 @@ struct word {
 	unsigned wwarp, rwarp;		/* and how many warp syncs their warps had passed */
 	int writer, reader, reader2;	/* reader2: another reader in the same interval */
 	uintptr_t wpc, rpc;
+	/* two threads wrote it unordered in interval pgen of block pepoch: each write must leave pvalue,
+	   which the first (pother, at ppc) wrote */
+	bool pending;
+	unsigned pepoch, pgen;
+	int pother;
+	uintptr_t ppc;
+	uint32_t pvalue;
 };
+
+/* the words of the block's current interval that two threads wrote, judged at its barrier at the latest */
+static struct pending_word {
+	struct word *w;
+	const char *word, *addr;
+	long long offset;
+} pending_words[256];
+static int npending;
 
 static struct word dyn_words[SIM_DYN_ARENA / 4];
 static struct word *static_words;
@@ -40,13 +60,56 @@ warp_ordered(int t, int other, unsigned warp_syncs)
 	return other >= 0 && other / SIM_WARP == warp && sim_blk.warp_gen[warp] != warp_syncs;
 }
 
+/*
+ * The writes of a word that two threads wrote unordered in this interval: the last one has landed (a
+ * thread runs from its hook to its store without a switch), so a value other than the first's is a race
+ * between the last writer and the first, whichever thread looks now. A later interval's or block's
+ * look drops it: an atomic (not instrumented) may have changed the word since, and the order check's
+ * second run sees a race whose value shows.
+ */
 static void
-shared_word(struct word *w, const char *addr, long long offset, bool write, uintptr_t pc)
+writes_agree(struct word *w, const char *word, const char *addr, long long offset)
+{
+	uint32_t now;
+
+	if (!w->pending)
+		return;
+	if (w->pepoch != cudasim_block_epoch || w->pgen != sim_blk.gen) {
+		w->pending = false;
+		return;
+	}
+	memcpy(&now, word, 4);
+	if (now == w->pvalue)
+		return;
+	w->pending = false;
+	struct cudasimFinding *f = sim_check_finding(CUDASIM_RACE, addr, 4, true, w->wpc);
+	if (!f)
+		return;
+	f->thread = sim_blk.th[w->writer].idx;
+	f->shared = 1;
+	f->offset = offset;
+	sim_check_other_access(f, w->pother, true, w->ppc);
+}
+
+/* sched.c's hook as a barrier releases: every word two threads wrote in the interval it closes (a word
+   whose last writes nobody looked at again in it) is judged now, before any thread goes on */
+void
+sim_check_shared_barrier(void)
+{
+	for (int i = 0; i < npending; i++)
+		writes_agree(pending_words[i].w, pending_words[i].word, pending_words[i].addr, pending_words[i].offset);
+	npending = 0;
+}
+
+static void
+shared_word(struct word *w, const char *word, const char *addr, long long offset, bool write, uintptr_t pc)
 {
 	unsigned epoch = cudasim_block_epoch, gen = sim_blk.gen;
 	int t = sim_blk.cur;
 	unsigned warp_syncs = sim_blk.warp_gen[t / SIM_WARP];
 	struct cudasimFinding *f = NULL;
+
+	writes_agree(w, word, addr, offset);
 
 	if (write) {
 		bool read_now = w->repoch == epoch && w->rgen == gen;
@@ -54,10 +117,19 @@ shared_word(struct word *w, const char *addr, long long offset, bool write, uint
 
 		if (reader != NOBODY && warp_ordered(t, reader, w->rwarp))
 			reader = NOBODY;
-		if (w->wepoch == epoch && w->wgen == gen && w->writer != t && !warp_ordered(t, w->writer, w->wwarp)) {
-			f = sim_check_finding(CUDASIM_RACE, addr, 4, true, pc);
-			sim_check_other_access(f, w->writer, true, w->wpc);
-		} else if (reader != NOBODY) {
+		if (w->wepoch == epoch && w->wgen == gen && w->writer != t && !warp_ordered(t, w->writer, w->wwarp) &&
+		    !w->pending) {
+			/* judged at the word's next access, when this write has landed */
+			w->pending = true;
+			w->pepoch = epoch;
+			w->pgen = gen;
+			w->pother = w->writer;
+			w->ppc = w->wpc;
+			memcpy(&w->pvalue, word, 4);
+			if (npending < (int)ARRAY_SIZE(pending_words))
+				pending_words[npending++] = (struct pending_word){ w, word, addr, offset };
+		}
+		if (reader != NOBODY) {
 			f = sim_check_finding(CUDASIM_RACE, addr, 4, true, pc);
 			sim_check_other_access(f, reader, false, w->rpc);
 		}
@@ -118,7 +190,7 @@ sim_check_shared_access(bool dynamic, const char *base, const char *p, unsigned 
 		struct word *w = words ? &words[i] : static_word(i);
 
 		if (w)
-			shared_word(w, p, (long long)(p - base), write, pc);
+			shared_word(w, base + 4 * i, p, (long long)(p - base), write, pc);
 	}
 	sim_check_keep(p, size, write, true, pc);
 }

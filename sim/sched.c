@@ -14,7 +14,7 @@
  * Layer 2: owns the block's state (sim_blk), which the layers above read;
  * calls error.c, current_launch.c and fiber.c, and hears check.c and measure.c only
  * through the hooks they set (sim_exited_past, sim_barrier_diverged,
- * sim_block_started, sim_shared_protected).
+ * sim_barrier_passing, sim_block_started, sim_shared_protected).
  */
 #include "sim.h"
 #include "fill.h"
@@ -30,6 +30,7 @@ void (*sim_block_resuming)(void *state);
 void (*sim_block_started)(void);
 bool (*sim_exited_past)(int thread, const char *file, int line);
 void (*sim_barrier_diverged)(void);
+void (*sim_barrier_passing)(void);
 bool sim_shared_protected;
 /* What kernel code reads of the simulator's, in a section of their own, which check.c lets it read. */
 SIM_BUILTIN uint3 threadIdx, blockIdx;
@@ -229,6 +230,8 @@ release_barrier(void)
 		if (b->th[t].state == T_BAR)
 			b->th[t].state = T_READY;
 	b->nbar = 0;
+	if (sim_barrier_passing)
+		sim_barrier_passing();
 	b->gen++;
 }
 

@@ -149,6 +149,8 @@ bool sim_static_slot(size_t at, size_t *start, size_t *size);
 extern void (*sim_block_started)(void);
 extern bool (*sim_exited_past)(int thread, const char *file, int line);
 extern void (*sim_barrier_diverged)(void);
+/* a barrier releases its threads, before the interval it closes ends (check_shared.c) */
+extern void (*sim_barrier_passing)(void);
 /* Shared memory is protected (measure.c measures a block): the runtime's own writes unprotect first. */
 extern bool sim_shared_protected;
 /* Make the dynamic shared memory past what a launch asked for fault, and undo it. */
@@ -342,6 +344,7 @@ void sim_check_block_done(void);
  * run); the first finding of a kind, NULL if one was kept already (count them all); the other thread of a
  * race; an access kept for the request count; check one access (tsan.c's entry points). */
 bool sim_checking(void);
+void sim_check_shared_barrier(void);
 struct cudasimFinding *sim_check_finding(int kind, const void *addr, unsigned size, bool write, uintptr_t pc);
 void sim_check_other_access(struct cudasimFinding *f, int thread, bool write, uintptr_t pc);
 void sim_check_keep(const char *p, unsigned size, bool write, bool shared, uintptr_t pc);

@@ -968,6 +968,20 @@ Test(checks, atomics_are_no_race, .timeout = 10)
 	cr_assert_eq(c.nfindings, 0);
 }
 
+Test(checks, threads_that_write_one_value_to_a_word_do_not_race, .timeout = 10)
+{
+	struct cudasimChecks c;
+
+	cr_assert_eq(sim_checked_shared(2, &c), cudaSuccess, "%s", detail());
+	cr_assert_eq(c.nfindings, 0, "a flag set to 1 by 22 threads");
+	cr_assert_eq(sim_checked_shared(3, &c), cudaSuccess, "%s", detail());
+	const struct cudasimFinding *f = found(&c, CUDASIM_RACE);
+	cr_assert_not_null(f, "each thread its own value: judged at the barrier, though nobody read it before");
+	cr_assert(f->write && f->other_write);
+	cr_assert_neq(f->thread.x, f->other_thread.x);
+	cr_assert(strstr(f->where, "checked.cu:") && strstr(f->other_where, "checked.cu:"));
+}
+
 Test(checks, the_tile_transposes_bank_conflicts_and_sectors, .timeout = 20)
 {
 	struct cudasimChecks c;

@@ -79,14 +79,32 @@ __global__ void shared_counter(int *out)
         *out = count;
 }
 
+// A flag that a third of the threads, in both warps, set in one interval: to 1 each (one value, whichever
+// write lands: no race) or each to its own number (a race, though nobody reads the word before the barrier).
+__global__ void shared_flag(int *out, bool distinct)
+{
+    __shared__ int flag;
+    int t = threadIdx.x;
+    if (t == 0)
+        flag = 0;
+    __syncthreads();
+    if (t % 3 == 0)
+        flag = distinct ? t + 1 : 1;
+    __syncthreads();
+    if (t == 0)
+        *out = flag != 0;
+}
+
 int sim_checked_shared(int which, struct cudasimChecks *out)
 {
     void *d;
-    cudaMalloc(&d, 32 * sizeof(float));
+    cudaMalloc(&d, 64 * sizeof(float));
     if (which == 0)
         no_halo<<<1, 32>>>((float *)d);
-    else
+    else if (which == 1)
         shared_counter<<<1, 32>>>((int *)d);
+    else
+        shared_flag<<<1, 64>>>((int *)d, which == 3);
     int e = finish(out);
     cudaFree(d);
     return e;

@@ -96,6 +96,8 @@ int sim_checked_guard_le(int n, struct cudasimChecks *out, unsigned long *alloc)
 int sim_checked_atomic_stores(struct cudasimChecks *out);
 int sim_checked_wrapped_index(struct cudasimChecks *out);
 int sim_checked_tree(int with_barrier, struct cudasimChecks *out);
+/* which: 0 a tile whose halo nobody loads, 1 a counter of shared atomics, 2 a flag threads set to one value,
+   3 the flag each thread sets to its own */
 int sim_checked_shared(int which, struct cudasimChecks *out);
 int sim_checked_transpose(int pad, struct cudasimChecks *out);
 int sim_checked_host_memory(int which);

@@ -243,8 +243,10 @@ probe(struct batch *b, struct lane *lane)
 			       (char *)build_backend_name(b->o->backend), NULL };
 	/* the starter is given more time than a student: on a loaded machine a starter stopped at a tight
 	   --timeout would stop the whole batch as a broken environment (tests/instructor/walk.sh's 10 s, at
-	   a load of 35, did) */
-	double limit = 3 * b->o->timeout_s < 60 ? 60 : 3 * b->o->timeout_s;
+	   a load of 35, did). At least 5 minutes: the probe's file is new to each batch (its name has the
+	   pid), so it is compiled afresh, then run, at a fraction of a core where the machine is loaded;
+	   the grader's own limits (the compile's 40 s) end a starter that hangs well before */
+	double limit = 3 * b->o->timeout_s < 300 ? 300 : 3 * b->o->timeout_s;
 	struct child c;
 	if (spawn_on_lane(b, lane, &c, starter_argv, NULL, limit) || child_wait(&c) != 0 ||
 	    write_file_atomic(path, c.output.data, c.output.len)) {

@@ -24,6 +24,35 @@
 #include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
+#ifdef __SANITIZE_THREAD__
+/*
+ * A copy or fill whose size g++ knows is expanded into plain moves after the instrumentation has run, so
+ * that memcpy(v, &tile[i][j], 20) in a kernel read 20 bytes no check and no figure saw. The student's
+ * file is compiled with -fno-builtin-memcpy and its kind (SIM_CHECK), so the plain names stay calls, which
+ * the grader's --wrap sends through the simulator's checks (sim/tsan.c); here, before any header that
+ * uses them (std::copy's __builtin_memmove), the builtins' own spellings become those calls. The rewriter
+ * refuses a #define or #undef of them in the student's file.
+ */
+static inline void *cudasim_memcpy_chk(void *d, const void *s, size_t n, size_t room)
+{ if (n > room) abort(); return memcpy(d, s, n); }
+static inline void *cudasim_memmove_chk(void *d, const void *s, size_t n, size_t room)
+{ if (n > room) abort(); return memmove(d, s, n); }
+static inline void *cudasim_memset_chk(void *d, int c, size_t n, size_t room)
+{ if (n > room) abort(); return memset(d, c, n); }
+static inline void *cudasim_mempcpy(void *d, const void *s, size_t n) { return (char *)memcpy(d, s, n) + n; }
+static inline void *cudasim_mempcpy_chk(void *d, const void *s, size_t n, size_t room)
+{ if (n > room) abort(); return (char *)memcpy(d, s, n) + n; }
+#define __builtin_memcpy memcpy
+#define __builtin_memmove memmove
+#define __builtin_memset memset
+#define __builtin_mempcpy cudasim_mempcpy
+#define __builtin___memcpy_chk cudasim_memcpy_chk
+#define __builtin___memmove_chk cudasim_memmove_chk
+#define __builtin___memset_chk cudasim_memset_chk
+#define __builtin___mempcpy_chk cudasim_mempcpy_chk
+#define __builtin_bzero(p, n) memset((p), 0, (n))
+#define __builtin_bcopy(s, d, n) memmove((d), (s), (n))
+#endif
 #include <limits.h>
 #include <math.h>
 #ifdef __cplusplus

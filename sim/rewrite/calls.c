@@ -33,6 +33,18 @@ check_uninstrumented(void)
 			if (ident_is(i, names[k]))
 				fail(toks[i].line, "'%s' would take code out of the simulator's checks of every access: "
 				     "remove it (nvcc ignores it, and no kernel needs it)", names[k]);
+	/* cudasim.h makes a copy's builtins the calls the checks see (g++ expands a builtin of a known size
+	   into moves no check sees): they may be used, never given back their own meaning */
+	static const char *const copies[] = { "__builtin_memcpy", "__builtin_memmove", "__builtin_memset",
+					       "__builtin_mempcpy", "__builtin___memcpy_chk", "__builtin___memmove_chk",
+					       "__builtin___memset_chk", "__builtin___mempcpy_chk", "__builtin_bzero",
+					       "__builtin_bcopy" };
+	for (int i = 2; i < ntoks; i++)
+		for (size_t k = 0; toks[i].seg && toks[i].kind == LEX_IDENT && k < ARRAY_SIZE(copies); k++)
+			if (ident_is(i, copies[k]) && toks[i - 1].seg == toks[i].seg && tok_is(i - 2, "#") &&
+			    (ident_is(i - 1, "undef") || ident_is(i - 1, "define")))
+				fail(toks[i].line, "'#%s %s' would hide a copy from the simulator's checks of every "
+				     "access: remove it", ident_is(i - 1, "undef") ? "undef" : "define", copies[k]);
 }
 
 /* ---------------------------------------------------------------- kernels called like functions */

@@ -1198,6 +1198,20 @@ CUDASIM_CAS(unsigned short)
 #define atomicMax_block atomicMax
 #define atomicMin_block atomicMin
 
+/* Any read-modify-write of *p, whole, noted as the atomics above are (kind: how two orders may differ):
+   libcu++'s cuda::atomic_ref and cuda::atomic (include/cuda/atomic) are made of it. Here, not in that
+   header, as the instrumentation must leave it out: f computes on values alone. */
+#ifdef __cplusplus
+template <class T, class F>
+CUDASIM_UNCHECKED static inline T cudasim_atomic_update(T *p, int kind, F f)
+{
+	CUDASIM_NOTE(p, kind);
+	T old = *p;
+	*p = f(old);
+	return old;
+}
+#endif
+
 /* ------------------------------------------------------------ math */
 static inline int min(int a, int b) { return a < b ? a : b; }
 static inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }

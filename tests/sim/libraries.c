@@ -1,7 +1,7 @@
 /*
  * The simulator's stand-ins for the toolkit's header libraries a student's
  * kernel may build on (sim/include/cub/, sim/include/cuda/) and for compute
- * capability 9's vector atomics, and the toolkit's small headers (math_constants.h): their
+ * capability 9's vector atomics, libcu++'s atomics, and the toolkit's small headers (math_constants.h): their
  * values, as a GPU gives them.
  */
 #include <criterion/criterion.h>
@@ -69,4 +69,17 @@ Test(headers, math_constants_by_name, .timeout = 20)
 	cr_expect_float_eq(d[0], 3.14159265358979, 1e-13, "CUDART_PI: %g", d[0]);
 	cr_expect(isinf(d[1]) && d[1] > 0, "CUDART_INF: %g", d[1]);
 	cr_expect_float_eq(d[2], 0.69314718055994, 1e-13, "CUDART_LN2: %g", d[2]);
+}
+
+Test(libcudacxx, atomic_ref_and_atomic, .timeout = 20)
+{
+	int ints[4] = { 0 };
+	float f = 0;
+
+	cr_assert_eq(sim_libcu_atomics(ints, &f), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_expect_eq(ints[0], 192, "the blocks' counts: %d", ints[0]);
+	cr_expect_eq(ints[1], 191, "fetch_max: %d", ints[1]);
+	cr_expect_eq(ints[2], -63, "fetch_min: %d", ints[2]);
+	cr_expect_eq(ints[3], 7, "compare_exchange_strong: %d", ints[3]);
+	cr_expect_float_eq(f, 96.0f, 1e-6, "fetch_add of a float: %g", f);
 }

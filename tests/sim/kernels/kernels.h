@@ -53,6 +53,10 @@ int sim_vector_atomics(float *four, float *two);
 int sim_bit_intrinsics(unsigned *out, unsigned long long *wide);
 /* CUDART_PI_F, CUDART_INF_F, CUDART_NAN_F, CUDART_SQRT_HALF_F; CUDART_PI, CUDART_INF, CUDART_LN2 (math_constants.h) */
 int sim_math_constants(float *f, double *d);
+/* 3 blocks of 64 threads: a __shared__ cuda::atomic<int> counts the block's threads, thread 0 of each adds the
+   count into ints[0] through a cuda::atomic_ref; ints[1] the largest thread index (fetch_max), ints[2] the
+   least of -threadIdx.x (fetch_min), ints[3] 7 by compare_exchange_strong from 0; *f 0.5 a thread */
+int sim_libcu_atomics(int *ints, float *f);
 /* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative; 4: cudaLaunchKernel of a void *) whose blocks pass their values around a ring, a grid.sync() apart. */
 int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);

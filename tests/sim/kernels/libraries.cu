@@ -1,7 +1,7 @@
 // The toolkit's header libraries as the simulator gives them: CUB's block and
 // warp reductions (sim/include/cub/), libcu++'s cuda::ceil_div, and compute
 // capability 9's vector atomicAdd, and bit intrinsics (__byte_perm, the funnel
-// shifts, __brevll), and the toolkit's smaller headers a kernel file may name
+// shifts, __brevll), libcu++'s cuda::atomic_ref and cuda::atomic, and the toolkit's smaller headers a kernel file may name
 // (vector_types.h, device_functions.h, math_constants.h, ...: the simulator's own,
 // ahead of a toolkit's in /usr/local/include, whose declarations clash with
 // cudasim.h's); tests/sim/libraries.c checks what this computes against what a GPU
@@ -9,6 +9,7 @@
 #include <builtin_types.h>
 #include <common_functions.h>
 #include <cub/cub.cuh>
+#include <cuda/atomic>
 #include <cuda/cmath>
 #include <cuda_device_runtime_api.h>
 #include <cuda_runtime.h>
@@ -157,5 +158,41 @@ sim_math_constants(float *f, double *d)
 	cudaMemcpy(d, dd, 3 * sizeof(double), cudaMemcpyDeviceToHost);
 	cudaFree(df);
 	cudaFree(dd);
+	return cudaGetLastError();
+}
+
+__global__ void libcu_atomics(int *ints, float *f)
+{
+	__shared__ cuda::atomic<int, cuda::thread_scope_block> count;
+	if (threadIdx.x == 0)
+		count.store(0, cuda::memory_order_relaxed);
+	__syncthreads();
+	count.fetch_add(1);
+	__syncthreads();
+	cuda::atomic_ref<int, cuda::thread_scope_device> total(ints[0]), most(ints[1]), least(ints[2]), swapped(ints[3]);
+	if (threadIdx.x == 0)
+		total += count.load();
+	most.fetch_max((int)(blockIdx.x * blockDim.x + threadIdx.x));
+	least.fetch_min(-(int)threadIdx.x);
+	int expected = 0;
+	swapped.compare_exchange_strong(expected, 7);
+	cuda::atomic_ref<float>(f[0]).fetch_add(0.5f, cuda::memory_order_relaxed);
+}
+
+extern "C" int
+sim_libcu_atomics(int *ints, float *f)
+{
+	int *di;
+	float *df;
+
+	cudaMalloc(&di, 4 * sizeof(int));
+	cudaMalloc(&df, sizeof(float));
+	cudaMemset(di, 0, 4 * sizeof(int));
+	cudaMemset(df, 0, sizeof(float));
+	libcu_atomics<<<3, 64>>>(di, df);
+	cudaMemcpy(ints, di, 4 * sizeof(int), cudaMemcpyDeviceToHost);
+	cudaMemcpy(f, df, sizeof(float), cudaMemcpyDeviceToHost);
+	cudaFree(di);
+	cudaFree(df);
 	return cudaGetLastError();
 }

@@ -522,8 +522,8 @@ submission_beyond_simulator(const struct student_build *s)
 		{ "thrust/", "Thrust" }, { "thrust::", "Thrust" }, { "asm(", "inline PTX (asm)" },
 		{ "asm volatile", "inline PTX (asm)" }, { "__asm__", "inline PTX (asm)" },
 		{ "cudaLaunchKernel", "this form of cudaLaunchKernel" }, { "wmma::", "warp matrix instructions (wmma)" },
-		{ "<cuda/", "libcu++ beyond cuda::std, <cuda/cmath> and <cuda/atomic>" },
-		{ "cuda::", "libcu++ beyond cuda::std, <cuda/cmath> and <cuda/atomic>" },
+		{ "<cuda/", "libcu++ beyond cuda::std, <cuda/cmath>, <cuda/atomic>, <cuda/barrier> and <cuda/pipeline>" },
+		{ "cuda::", "libcu++ beyond cuda::std, <cuda/cmath>, <cuda/atomic>, <cuda/barrier> and <cuda/pipeline>" },
 		{ "cuda_fp16.h", "half precision (cuda_fp16.h)" }, { "cuda_bf16.h", "bfloat16 (cuda_bf16.h)" },
 	};
 	/* the file as submission_prepare took it: absolute, or relative to the workbook */

@@ -1,7 +1,8 @@
 /*
  * The simulator's stand-ins for the toolkit's header libraries a student's
- * kernel may build on (sim/include/cub/, sim/include/cuda/) and for compute
- * capability 9's vector atomics, libcu++'s atomics, and the toolkit's small headers (math_constants.h): their
+ * kernel may build on (sim/include/cub/, sim/include/cuda/: libcu++'s
+ * atomics, barrier and pipeline too), for compute capability 9's vector
+ * atomics and for the toolkit's small headers (math_constants.h): their
  * values, as a GPU gives them.
  */
 #include <criterion/criterion.h>
@@ -82,4 +83,17 @@ Test(libcudacxx, atomic_ref_and_atomic, .timeout = 20)
 	cr_expect_eq(ints[2], -63, "fetch_min: %d", ints[2]);
 	cr_expect_eq(ints[3], 7, "compare_exchange_strong: %d", ints[3]);
 	cr_expect_float_eq(f, 96.0f, 1e-6, "fetch_add of a float: %g", f);
+}
+
+Test(libcudacxx, memcpy_async_into_a_barrier_and_a_pipeline, .timeout = 20)
+{
+	int in[64], out[128] = { 0 };
+
+	for (int i = 0; i < 64; i++)
+		in[i] = 1000 + i;
+	cr_assert_eq(sim_libcu_copies(in, out), cudaSuccess, "%s", cudasimLastErrorDetail());
+	for (int t = 0; t < 64; t++) {
+		cr_expect_eq(out[t], in[63 - t], "the barrier's copy, thread %d: %d", t, out[t]);
+		cr_expect_eq(out[64 + t], in[(t + 1) % 64], "the pipeline's copy, thread %d: %d", t, out[64 + t]);
+	}
 }

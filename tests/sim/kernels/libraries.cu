@@ -1,7 +1,7 @@
 // The toolkit's header libraries as the simulator gives them: CUB's block and
 // warp reductions (sim/include/cub/), libcu++'s cuda::ceil_div, and compute
 // capability 9's vector atomicAdd, and bit intrinsics (__byte_perm, the funnel
-// shifts, __brevll), libcu++'s cuda::atomic_ref and cuda::atomic, and the toolkit's smaller headers a kernel file may name
+// shifts, __brevll), libcu++'s cuda::atomic_ref and cuda::atomic, cuda::barrier and cuda::pipeline, and the toolkit's smaller headers a kernel file may name
 // (vector_types.h, device_functions.h, math_constants.h, ...: the simulator's own,
 // ahead of a toolkit's in /usr/local/include, whose declarations clash with
 // cudasim.h's); tests/sim/libraries.c checks what this computes against what a GPU
@@ -10,6 +10,8 @@
 #include <common_functions.h>
 #include <cub/cub.cuh>
 #include <cuda/atomic>
+#include <cuda/barrier>
+#include <cuda/pipeline>
 #include <cuda/cmath>
 #include <cuda_device_runtime_api.h>
 #include <cuda_runtime.h>
@@ -194,5 +196,42 @@ sim_libcu_atomics(int *ints, float *f)
 	cudaMemcpy(f, df, sizeof(float), cudaMemcpyDeviceToHost);
 	cudaFree(di);
 	cudaFree(df);
+	return cudaGetLastError();
+}
+
+__global__ void libcu_copies(const int *in, int *out)
+{
+	__shared__ int s[64], s2[64];
+	__shared__ cuda::barrier<cuda::thread_scope_block> bar;
+	auto block = cooperative_groups::this_thread_block();
+	int t = threadIdx.x;
+	if (t == 0)
+		init(&bar, block.size());
+	block.sync();
+	cuda::memcpy_async(block, s, in, sizeof(s), bar);
+	bar.arrive_and_wait();
+	out[t] = s[63 - t];
+	cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+	pipe.producer_acquire();
+	cuda::memcpy_async(&s2[t], &in[t], sizeof(int), pipe);
+	pipe.producer_commit();
+	cuda::pipeline_consumer_wait_prior<0>(pipe);
+	__syncthreads();
+	out[64 + t] = s2[(t + 1) % 64];
+	pipe.consumer_release();
+}
+
+extern "C" int
+sim_libcu_copies(const int *in, int *out)
+{
+	int *di, *dout;
+
+	cudaMalloc(&di, 64 * sizeof(int));
+	cudaMalloc(&dout, 128 * sizeof(int));
+	cudaMemcpy(di, in, 64 * sizeof(int), cudaMemcpyHostToDevice);
+	libcu_copies<<<1, 64>>>(di, dout);
+	cudaMemcpy(out, dout, 128 * sizeof(int), cudaMemcpyDeviceToHost);
+	cudaFree(di);
+	cudaFree(dout);
 	return cudaGetLastError();
 }

@@ -176,16 +176,33 @@ rewrite_shared(int sh)
 	n = declarator_names(first, end, names, 64);
 	if (!n)
 		fail(toks[sh].line, "__shared__: cannot find the variable's name");
-	/* the type ends where the first declarator starts: at a '*' or '&', or its name */
+	/* the type ends where the first declarator starts: at a '*' or '&' (not one inside a class's body), or
+	   its name */
 	type_end = names[0];
-	for (int j = first; j < names[0]; j++)
-		if (tok_is(j, "*") || tok_is(j, "&")) {
+	bool body = false;
+	for (int j = first, depth = 0; j < names[0]; j++) {
+		if (tok_is(j, "{"))
+			depth++, body = true;
+		else if (tok_is(j, "}"))
+			depth--;
+		else if (depth == 0 && (tok_is(j, "*") || tok_is(j, "&"))) {
 			type_end = j;
 			break;
 		}
+	}
 	add_tokens(&type, first, type_end);
 	if (!type.len)
 		fail(toks[sh].line, "__shared__: the variable has no type");
+	if (body) {
+		/* __shared__ struct { ... } s;: a type defined in the declaration may not be defined again in each
+		   cast and sizeof, so it is named once */
+		struct buf named = BUF_INIT;
+
+		buf_addf(&named, "cudasim_shared_type%d_", counter);
+		buf_addf(&b, "typedef %s %s; ", type.data, named.data);
+		buf_free(&type);
+		type = named;
+	}
 	for (int i = 0; i < n; i++) {
 		struct buf pre = BUF_INIT, post = BUF_INIT, nm = BUF_INIT;
 		int from = i == 0 ? type_end : part + 1, to;

@@ -42,6 +42,14 @@ Test(rewrite, tricky_sources_run, .timeout = 10)
 	cr_assert_str_eq(text, "k<<<1, 2>>>(x) in a string|k<<<g, b>>>() in a \"raw\" string|\"<");
 }
 
+Test(rewrite, a_shared_variable_of_a_type_defined_in_its_declaration, .timeout = 10)
+{
+	int value = 0;
+
+	cr_assert_eq(sim_shared_struct(&value), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_assert_eq(value, 31 * 32 / 2 + 100, "__shared__ struct { ... } st, other: %d", value);
+}
+
 Test(rewrite, launch_bounds_known_before_the_first_launch, .timeout = 10)
 {
 	int max_threads = 0, block = 0;

@@ -113,6 +113,8 @@ int sim_checked_skips_barrier(void);
 
 /* tricky.cu */
 int sim_tricky(char *text, int size, int *values);
+/* 0 + 1 + ... + 31 + 100, through two __shared__ variables of a struct type defined in their declaration */
+int sim_shared_struct(int *value);
 
 #ifdef __cplusplus
 }

@@ -95,6 +95,37 @@ sim_tricky(char *text, int size, int *values)
 	return cudaGetLastError();
 }
 
+// __shared__ variables whose type is defined in their own declaration, a pointer among its members.
+__global__ void shared_struct(int *out)
+{
+	__shared__ struct {
+		int sum;
+		int *where;
+	} st, other;
+	if (threadIdx.x == 0) {
+		st.sum = 0;
+		st.where = out;
+		other.sum = 100;
+	}
+	__syncthreads();
+	atomicAdd(&st.sum, (int)threadIdx.x);
+	__syncthreads();
+	if (threadIdx.x == 0)
+		*st.where = st.sum + other.sum;
+}
+
+extern "C" int
+sim_shared_struct(int *value)
+{
+	int *d;
+
+	cudaMalloc(&d, sizeof(int));
+	shared_struct<<<1, 32>>>(d);
+	cudaMemcpy(value, d, sizeof(int), cudaMemcpyDeviceToHost);
+	cudaFree(d);
+	return cudaGetLastError();
+}
+
 // A kernel's __launch_bounds__, known before its first launch to the calls that ask about it.
 __global__ void __launch_bounds__(96, 2)
 bounded(int *out)

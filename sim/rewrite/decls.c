@@ -284,12 +284,19 @@ rewrite_device_var(int i)
 		/* "__device__ __constant__": the section goes with __constant__ */
 		if (ident_is(j, "const") || ident_is(j, "constexpr") || (!constant && ident_is(j, "__constant__")))
 			return;
-		if (tok_is(j, "<"))
+		if (tok_is(j, "(") && (ident_is(j - 1, "decltype") || ident_is(j - 1, "__typeof__") ||
+				       ident_is(j - 1, "typeof") || ident_is(j - 1, "alignas"))) {
+			/* a type's parentheses, not a function's */
+			if ((j = match_forward(j)) < 0)
+				return;
+		} else if (tok_is(j, "<"))
 			depth++;
 		else if (tok_is(j, ">"))
 			depth--;
+		else if (depth == 0 && tok_is(j, "(") && !tok_is(j + 1, "*") && !tok_is(j + 1, "&"))
+			return;		/* a function; "T (*name)(args)" is a pointer to one, a variable */
 		else if (depth == 0 && tok_is(j, "("))
-			return;		/* a function */
+			break;
 		else if (depth == 0 && (tok_is(j, ";") || tok_is(j, "=") || tok_is(j, "[") ||
 					tok_is(j, ",") || tok_is(j, "{")))
 			break;

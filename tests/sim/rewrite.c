@@ -50,6 +50,14 @@ Test(rewrite, a_shared_variable_of_a_type_defined_in_its_declaration, .timeout =
 	cr_assert_eq(value, 31 * 32 / 2 + 100, "__shared__ struct { ... } st, other: %d", value);
 }
 
+Test(rewrite, device_pointers_to_functions_are_device_variables, .timeout = 10)
+{
+	int value = 0;
+
+	cr_assert_eq(sim_checked_device_function_pointers(&value), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_assert_eq(value, -20, "steps[1](scale(again(5))): %d", value);
+}
+
 Test(rewrite, launch_bounds_known_before_the_first_launch, .timeout = 10)
 {
 	int max_threads = 0, block = 0;

@@ -304,3 +304,28 @@ int sim_checked_atomic_stores(struct cudasimChecks *out)
     cudaFree(d);
     return e;
 }
+
+// __device__ variables whose declarators hold parentheses: pointers to __device__ functions, an array of
+// them, and one whose type is a decltype; each must live in device memory, as on a GPU, where the checks
+// let kernel code read it (a host variable's read ends the launch as an illegal address).
+__device__ int twice(int x) { return 2 * x; }
+__device__ int negate(int x) { return -x; }
+__device__ int (*scale)(int) = twice;
+__device__ int (*steps[2])(int) = { twice, negate };
+__device__ decltype(&twice) again = twice;
+
+__global__ void through_pointers(int *out)
+{
+    out[0] = steps[1](scale(again(5)));
+}
+
+int sim_checked_device_function_pointers(int *value)
+{
+    int *d;
+    cudaMalloc(&d, sizeof(int));
+    through_pointers<<<1, 1>>>(d);
+    int e = cudaDeviceSynchronize();
+    cudaMemcpy(value, d, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    return e;
+}

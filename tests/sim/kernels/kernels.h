@@ -107,6 +107,8 @@ int sim_checked_tree(int with_barrier, struct cudasimChecks *out);
    3 the flag each thread sets to its own */
 int sim_checked_shared(int which, struct cudasimChecks *out);
 int sim_checked_transpose(int pad, struct cudasimChecks *out);
+/* -(2 * (2 * 5)), through __device__ pointers to __device__ functions, checked */
+int sim_checked_device_function_pointers(int *value);
 int sim_checked_host_memory(int which);
 int sim_checked_reachable(float *first);
 int sim_checked_skips_barrier(void);

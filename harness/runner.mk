@@ -26,6 +26,11 @@ SIM_CXXFLAGS := -std=gnu++17 -O1 -g -fno-omit-frame-pointer -Isim/include -inclu
 # holds garbage, not the zero a fresh host stack often does. A copy or fill of a known size stays a
 # call (cudasim.h says why), which goes through the checks.
 SIM_CHECK := -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -ftrivial-auto-var-init=pattern -fno-builtin-memcpy -fno-builtin-memmove -fno-builtin-memset -fno-builtin-mempcpy -fno-builtin-bcopy -fno-builtin-bzero
+# The C library's functions whose calls in the student's object go to the simulator's __wrap_ forms
+# (the linker's --wrap; sim/tsan.c, sim/kernel_memory.c): the memory functions and malloc, checked as the
+# accesses a kernel makes; the math functions with outputs, stored as a kernel's stores; the others that
+# read or write through the caller's pointers, refused in a kernel (the library is not instrumented).
+SIM_WRAPS := memcpy memmove memset __memcpy_chk __memmove_chk __memset_chk malloc free sincosf sincos modff modf frexpf frexp remquof remquo wmemcpy wmemmove wmemset wmemcmp mempcpy memccpy memchr memrchr rawmemchr memmem memcmp bcmp swab explicit_bzero strcpy strncpy stpcpy stpncpy strcat strncat strlen strnlen strcmp strncmp wcscpy wcsncpy wcslen qsort vsnprintf vsprintf vsscanf snprintf sprintf sscanf
 # The student's compile finds cudasim.h precompiled in this folder (sim/sim.mk makes it with
 # SIM_CXXFLAGS, SIM_CHECK and -fPIC, the flags that compile is made with): half of g++'s time on it.
 SIM_PCH_DIR := $(BUILD_DIR)/sim/student-pch

@@ -460,12 +460,14 @@ submission_link(struct student_build *s, struct buf *log)
 		free(arch);
 	} else {
 		/* the simulator's symbols come from the runner that loads it, and only those it exports */
-		/* the C library's memory functions and malloc, called by kernel code, go through the simulator's
-		   checks (sim/check.c, sim/memory.c) */
+		/* the C library's functions that touch memory through a pointer, and malloc, called by kernel code,
+		   go through the simulator's checks (harness/runner.mk's SIM_WRAPS) */
 		/* __device__ variables on pages of their own, which host code may not touch (sim/student.ld) */
-		ARGS_ADD(&cmd, SIM_CXX, "-shared", "-Wl,--wrap=memcpy,--wrap=memmove,--wrap=memset,--wrap=__memcpy_chk",
-			 "-Wl,--wrap=__memmove_chk,--wrap=__memset_chk,--wrap=malloc,--wrap=free", "-Wl,-T,sim/student.ld",
-			 "-o", s->library, s->object);
+		ARGS_ADD(&cmd, SIM_CXX, "-shared");
+		static const char *const wraps[] = { SIM_WRAPS };
+		for (size_t i = 0; i < ARRAY_SIZE(wraps); i++)
+			args_addf(&cmd, "-Wl,--wrap=%s", wraps[i]);
+		ARGS_ADD(&cmd, "-Wl,-T,sim/student.ld", "-o", s->library, s->object);
 	}
 	const char *deps[] = { s->object, "sim/student.ld" };
 	int status = buildstep_run(s->library, &cmd, deps, s->backend == BACKEND_SIM ? 2 : 1, NULL, log);

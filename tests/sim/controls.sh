@@ -4,7 +4,8 @@
 # sim/include/cudasim.h declares (a cudasimName function) is on it; the runner
 # exports none of them to the student's object (build/sim/student.dynlist,
 # sim/sim.mk); the grader's inspection keeps no list of its own (no control's
-# name in grader/'s sources, and SIM_CONTROLS read there).
+# name in grader/'s sources, and SIM_CONTROLS read there). And every name of SIM_WRAPS, whose calls the
+# grader's link sends to __wrap_NAME, has that function among the runner's exports.
 set -u
 cd "$(dirname "$0")/../.."
 controls=$(sh tools/runner-flags.sh SIM_CONTROLS) || exit 1
@@ -35,6 +36,13 @@ else
 	[ -n "$exported" ] || fail "$dynlist exports nothing: has its form changed?"
 	for name in $exported; do
 		on_list "$name" && fail "$dynlist exports $name, a control of SIM_CONTROLS, to the student's object"
+	done
+	# every function the grader's --wrap sends elsewhere has its __wrap_ form there, or the student's
+	# object would not load
+	wraps=$(sh tools/runner-flags.sh SIM_WRAPS) || exit 1
+	[ -n "$wraps" ] || fail "harness/runner.mk's SIM_WRAPS is empty"
+	for name in $wraps; do
+		echo "$exported" | grep -qx "__wrap_$name" || fail "SIM_WRAPS names $name, but $dynlist exports no __wrap_$name"
 	done
 fi
 

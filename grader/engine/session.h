@@ -28,6 +28,7 @@ struct case_state {
 	uint64_t addrs[PROTO_MAX_BUFFERS];      /* where the runner put the case's arrays */
 	struct proto_finding uninitialized;    /* said only if the case fails */
 	bool have_uninitialized;
+	bool have_counts;                      /* simulator: the runner's figures of the case came (one report) */
 	struct buf plan;                       /* GPU: the capture process's plan of the launcher's calls */
 	bool have_plan;
 };

@@ -284,9 +284,8 @@ finding_message(struct session *s, int index, const char *payload)
 static void
 error_message(struct session *s, const struct proto_header *h, int index, const char *payload)
 {
-	/* the GPU not opened, the filter not installed: said before the submission's code is loaded, never
-	   once a case began (on the simulator the launcher runs in the runner's process, and a forged one
-	   would turn its fail into an environment's error) */
+	/* said before the submission's code is loaded, never once a case began (on the simulator the launcher
+	   runs in the runner's process: a forged one would turn its fail into an environment's error) */
 	if (h->aux == PROTO_STAGE_DEVICE && s->current >= 0) {
 		session_fail_case(s, s->current, xstrdup("the program sent the grader a report that the GPU could not "
 							 "be opened, from a case the harness was running: forged; has it "
@@ -386,9 +385,8 @@ runner_message(struct session *s, const struct proto_header *h, const char *payl
 			finding_message(s, index, payload);
 		break;
 	case MSG_COUNTS: {
-		/* the simulator's runner reports a case's figures once, after its launch, while in it; on the
-		   simulator the launcher runs in that process and can write to its channel: a report of figures
-		   for another case, or a second one, would dilute the figures that judge the budgets */
+		/* the simulator's runner reports a case's figures once, after its launch, while in it; the
+		   launcher, run in that process, could write another report that dilutes the budgets' figures */
 		if (index >= s->ncases || index != s->current || s->cases[index].have_counts) {
 			int failed = index < s->ncases ? index : s->current >= 0 ? s->current : 0;
 			session_fail_case(s, failed, xstrdup("the program sent the simulator's figures of a case that "

@@ -9,6 +9,9 @@
  *                                  ballot, match_any, meta_group_rank/size
  *   tiled_partition(parent, n)     thread_group: sync, thread_rank, size
  *   coalesced_threads()            coalesced_group: the lanes active here
+ *   labeled_partition(g, label), binary_partition(g, pred)
+ *                                  coalesced_group: the lanes of g (a warp's tile
+ *                                  or a coalesced group) with this lane's label
  *   reduce, inclusive_scan, exclusive_scan  (cooperative_groups/reduce.h, scan.h)
  *
  *   memcpy_async, wait, wait_prior (cooperative_groups/memcpy_async.h)
@@ -144,6 +147,8 @@ public:
 	unsigned ballot(int pred, CUDASIM_CG_AT) const { return __ballot_sync(mask(), pred, file, line) >> first_lane(); }
 	template <class T> unsigned match_any(T value, CUDASIM_CG_AT) const
 	{ return __match_any_sync(mask(), value, file, line) >> first_lane(); }
+	/* the simulator's: the tile's lanes of its warp (labeled_partition) */
+	static unsigned cudasim_lanes() { return mask(); }
 private:
 	static unsigned first_lane() { return (details::block_rank() & 31) / N * N; }
 	static unsigned mask()
@@ -162,6 +167,14 @@ static inline thread_group tiled_partition(const Parent &, unsigned n) { return 
 class coalesced_group {
 public:
 	coalesced_group() : mask_(__activemask()) {}
+	/* the simulator's: a group of the given lanes of this warp (labeled_partition), and its lanes */
+	static coalesced_group cudasim_of(unsigned lanes)
+	{
+		coalesced_group g(0u, 0);
+		g.mask_ = lanes;
+		return g;
+	}
+	unsigned cudasim_lanes() const { return mask_; }
 	void sync(CUDASIM_CG_AT) const { __syncwarp(mask_, file, line); }
 	unsigned long long thread_rank() const { return __popc(mask_ & ((1u << (details::block_rank() & 31)) - 1)); }
 	unsigned long long size() const { return __popc(mask_); }
@@ -195,10 +208,25 @@ public:
 		return packed;
 	}
 private:
+	coalesced_group(unsigned lanes, int) : mask_(lanes) {}
 	unsigned mask_;
 };
 
 static inline coalesced_group coalesced_threads() { return coalesced_group(); }
+
+/* The lanes of a warp's group that hold this lane's label, or its predicate's value: a coalesced group
+   each (every lane of the parent calls it, as __match_any_sync asks). */
+template <class Parent, class Label>
+static inline coalesced_group labeled_partition(const Parent &parent, Label label, CUDASIM_CG_AT)
+{
+	return coalesced_group::cudasim_of(__match_any_sync(parent.cudasim_lanes(), label, file, line));
+}
+
+template <class Parent>
+static inline coalesced_group binary_partition(const Parent &parent, bool pred, CUDASIM_CG_AT)
+{
+	return labeled_partition(parent, pred ? 1u : 0u, file, line);
+}
 
 template <class Group> static inline void sync(const Group &g, CUDASIM_CG_AT) { g.sync(file, line); }
 template <class Group> static inline unsigned long long thread_rank(const Group &g) { return g.thread_rank(); }

@@ -1,5 +1,6 @@
 // Cooperative groups as a kernel launched with <<< >>> may use them: the
-// block, tiles of 4 to 32 threads, coalesced groups, reduce and scans. The
+// block, tiles of 4 to 32 threads, coalesced groups (labeled and binary
+// partitions of a warp too), reduce and scans. The
 // simulator has its own cooperative_groups.h; the same file runs on a GPU,
 // so the two must agree on every value checked here.
 #include <cstdio>
@@ -76,6 +77,16 @@ __global__ void coalesced(int *out)
 	}
 }
 
+__global__ void partitions(int *out)
+{
+	cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+	int t = threadIdx.x;
+	cg::coalesced_group by_three = cg::labeled_partition(warp, t % 3);
+	cg::coalesced_group odd = cg::binary_partition(warp, t % 2 == 1);
+	int odds = cg::reduce(odd, 1, cg::plus<int>());
+	out[t] = (int)by_three.size() * 10000 + (int)by_three.thread_rank() * 100 + (int)odd.size() + odds;
+}
+
 __global__ void dynamic_tiles(int *out)
 {
 	cg::thread_group four = cg::tiled_partition(cg::this_thread_block(), 4);
@@ -137,6 +148,12 @@ int main()
 	cudaMemcpy(h, d, 32 * sizeof(int), cudaMemcpyDeviceToHost);
 	expect(h[0] == 11 * 10000 + 0 + 11 && h[30] == 11 * 10000 + 10 * 100 + 11 && h[1] == -1,
 	       "a coalesced group: size, thread_rank and reduce");
+
+	partitions<<<1, 32>>>(d);
+	said("partitions");
+	cudaMemcpy(h, d, 32 * sizeof(int), cudaMemcpyDeviceToHost);
+	expect(h[0] == 11 * 10000 + 0 + 32 && h[31] == 11 * 10000 + 10 * 100 + 32 && h[29] == 10 * 10000 + 9 * 100 + 32,
+	       "labeled_partition and binary_partition of a warp: sizes, ranks, a reduce over the part");
 
 	dynamic_tiles<<<1, 32>>>(d);
 	said("dynamic_tiles");

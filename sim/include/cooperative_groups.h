@@ -7,7 +7,8 @@
  *   tiled_partition<N>(parent)     thread_block_tile<N> (N = 1, 2, 4, ..., 32):
  *                                  sync, shfl, shfl_up/down/xor, any, all,
  *                                  ballot, match_any, meta_group_rank/size
- *   tiled_partition(parent, n)     thread_group: sync, thread_rank, size
+ *   tiled_partition(parent, n)     thread_group: sync, thread_rank, size (the block, a
+ *                                  tile or a coalesced group convert to one)
  *   coalesced_threads()            coalesced_group: the lanes active here
  *   labeled_partition(g, label), binary_partition(g, pred)
  *                                  coalesced_group: the lanes of g (a warp's tile
@@ -92,22 +93,42 @@ public:
 
 static inline grid_group this_grid() { return grid_group(); }
 
-/* A tile of a size known only at run time: what tiled_partition(parent, n) returns. */
+template <unsigned N, class Parent = void>
+class thread_block_tile;
+class coalesced_group;
+
+/* Any group, as a function that takes a thread_group sees it (by value, as CUDA's base class): a tile of
+   n threads (what tiled_partition(parent, n) returns), the block, a thread_block_tile<N>, or a coalesced
+   group's lanes. A tile of more than a warp waits at the block's barrier; a GPU waits for its threads only. */
 class thread_group {
 public:
-	explicit thread_group(unsigned n) : n_(n) {}
+	explicit thread_group(unsigned n) : n_(n), lanes_(0), block_(false) {}
+	thread_group(const thread_block &) : n_(details::block_threads()), lanes_(0), block_(true) {}
+	template <unsigned N, class Parent>
+	thread_group(const thread_block_tile<N, Parent> &) : n_(N), lanes_(0), block_(false) {}
+	inline thread_group(const coalesced_group &g);
 	void sync(CUDASIM_CG_AT) const
 	{
-		if (n_ >= 32)
+		if (lanes_)
+			__syncwarp(lanes_, file, line);
+		else if (block_ || n_ > 32)
 			__syncthreads(file, line);
 		else
 			__syncwarp(mask(), file, line);
 	}
-	unsigned long long thread_rank() const { return details::block_rank() % n_; }
+	unsigned long long thread_rank() const
+	{
+		if (lanes_)
+			return __popc(lanes_ & ((1u << (details::block_rank() & 31)) - 1));
+		return details::block_rank() % n_;
+	}
 	unsigned long long size() const { return n_; }
 	unsigned long long num_threads() const { return n_; }
-	unsigned long long meta_group_rank() const { return details::block_rank() / n_; }
-	unsigned long long meta_group_size() const { return (details::block_threads() + n_ - 1) / n_; }
+	unsigned long long meta_group_rank() const { return lanes_ || block_ ? 0 : details::block_rank() / n_; }
+	unsigned long long meta_group_size() const
+	{
+		return lanes_ || block_ ? 1 : (details::block_threads() + n_ - 1) / n_;
+	}
 	bool is_valid() const { return true; }
 private:
 	unsigned mask() const
@@ -115,12 +136,13 @@ private:
 		unsigned lane = details::block_rank() & 31, first = lane / n_ * n_;
 		return (n_ >= 32 ? 0xffffffffu : ((1u << n_) - 1) << first) & details::warp_lanes();
 	}
-	unsigned n_;
+	unsigned n_, lanes_; /* lanes_: a coalesced group's, or 0 */
+	bool block_;
 };
 
 /* thread_block_tile<N> and thread_block_tile<N, Parent> (what tiled_partition of a parent
  * gives on a GPU) are one tile, converting into each other. */
-template <unsigned N, class Parent = void>
+template <unsigned N, class Parent>
 class thread_block_tile {
 	static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
 		      "thread_block_tile<N>: N is a power of two up to 32");
@@ -213,6 +235,9 @@ private:
 };
 
 static inline coalesced_group coalesced_threads() { return coalesced_group(); }
+
+inline thread_group::thread_group(const coalesced_group &g)
+	: n_((unsigned)g.size()), lanes_(g.cudasim_lanes()), block_(false) {}
 
 /* The lanes of a warp's group that hold this lane's label, or its predicate's value: a coalesced group
    each (every lane of the parent calls it, as __match_any_sync asks). */

@@ -1,6 +1,6 @@
 // Cooperative groups as a kernel launched with <<< >>> may use them: the
 // block, tiles of 4 to 32 threads, coalesced groups (labeled and binary
-// partitions of a warp too), reduce and scans. The
+// partitions of a warp too), any of them as a thread_group, reduce and scans. The
 // simulator has its own cooperative_groups.h; the same file runs on a GPU,
 // so the two must agree on every value checked here.
 #include <cstdio>
@@ -87,6 +87,35 @@ __global__ void partitions(int *out)
 	out[t] = (int)by_three.size() * 10000 + (int)by_three.thread_rank() * 100 + (int)odd.size() + odds;
 }
 
+// the cooperative groups blog's reduce_sum: one function for any group, taken as a thread_group
+__device__ int group_sum(cg::thread_group g, int *temp, int val)
+{
+	int lane = (int)g.thread_rank();
+	for (int i = (int)g.size() / 2; i > 0; i /= 2) {
+		temp[lane] = val;
+		g.sync();
+		if (lane < i)
+			val += temp[lane + i];
+		g.sync();
+	}
+	return val;
+}
+
+__global__ void generic_groups(int *out)
+{
+	__shared__ int temp[64];
+	cg::thread_block block = cg::this_thread_block();
+	int t = (int)block.thread_rank();
+	int whole = group_sum(block, temp, 1);
+	block.sync();
+	cg::thread_group tile32 = cg::tiled_partition(block, 32);
+	int warp = group_sum(tile32, temp + t / 32 * 32, t);
+	block.sync();
+	cg::thread_block_tile<16> sixteen = cg::tiled_partition<16>(block);
+	int part = group_sum(sixteen, temp + t / 16 * 16, 2);
+	out[t] = t == 0 ? whole : t % 32 == 0 ? warp : t % 16 == 0 ? part : -1;
+}
+
 __global__ void dynamic_tiles(int *out)
 {
 	cg::thread_group four = cg::tiled_partition(cg::this_thread_block(), 4);
@@ -154,6 +183,12 @@ int main()
 	cudaMemcpy(h, d, 32 * sizeof(int), cudaMemcpyDeviceToHost);
 	expect(h[0] == 11 * 10000 + 0 + 32 && h[31] == 11 * 10000 + 10 * 100 + 32 && h[29] == 10 * 10000 + 9 * 100 + 32,
 	       "labeled_partition and binary_partition of a warp: sizes, ranks, a reduce over the part");
+
+	generic_groups<<<1, 64>>>(d);
+	said("generic_groups");
+	cudaMemcpy(h, d, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+	expect(h[0] == 64 && h[32] == (32 + 63) * 32 / 2 && h[16] == 32 && h[48] == 32 && h[1] == -1,
+	       "one function over a thread_group: the block, a tile of 32 at run time, a thread_block_tile<16>");
 
 	dynamic_tiles<<<1, 32>>>(d);
 	said("dynamic_tiles");

@@ -189,6 +189,12 @@ load_student(void)
 		proto_send(channel, MSG_DONE, 0, 0, NULL, 0);
 		exit(1);
 	}
+#ifdef __CUDASIM__
+	/* HELLO once the filter is in, still before the loading: what the simulator's runner says of its
+	   machine comes before it, so that the grader takes such a report after it for what it is, the
+	   submission's own (its constructors and launcher run in this process) */
+	send_device();
+#endif
 	/* started while the submission compiled: the GPU is open, the filter in place; the grader says
 	   when the file is there, or closes our input when there is nothing to run */
 	char go;
@@ -242,7 +248,9 @@ main(int argc, char **argv)
 		gpu_open_profile_warm_up();
 	}
 #endif
+#ifndef __CUDASIM__
 	send_device();
+#endif
 	load_student();
 	for (int i = 0; i < cfg.ncases; i++) {
 		if (i == cfg.timed)

@@ -284,13 +284,13 @@ finding_message(struct session *s, int index, const char *payload)
 static void
 error_message(struct session *s, const struct proto_header *h, int index, const char *payload)
 {
-	/* said before the submission's code is loaded, never once a case began (on the simulator the launcher
-	   runs in the runner's process: a forged one would turn its fail into an environment's error) */
-	if (h->aux == PROTO_STAGE_DEVICE && s->current >= 0) {
-		session_fail_case(s, s->current, xstrdup("the program sent the grader a report that the GPU could not "
-							 "be opened, from a case the harness was running: forged; has it "
-							 "written to a file descriptor it does not own?"));
-		s->r->cases[s->current].wrong = true;
+	/* said before the submission's code is loaded (on the simulator, before HELLO), never once a case began:
+	   its launcher and constructors run in the simulator's runner, and would turn a fail into an error */
+	if (h->aux == PROTO_STAGE_DEVICE && (s->current >= 0 || (s->hello && s->device.is_simulator))) {
+		session_fail_case(s, s->current >= 0 ? s->current : 0, xstrdup("the program sent the grader a report that the GPU could not "
+							 "be opened, after the runner had said it was open: forged; has "
+							 "it written to a file descriptor it does not own?"));
+		s->r->cases[s->current >= 0 ? s->current : 0].wrong = true;
 		return;
 	}
 	if (h->aux == PROTO_STAGE_DEVICE && !s->device_error) {

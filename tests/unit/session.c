@@ -470,3 +470,86 @@ Test(session, a_plan_reaching_past_the_case_arrays_is_refused_by_name, .timeout 
 	buf_free(&plan);
 	teardown(&f);
 }
+
+/* The simulator's runner reports a case's figures once, while in it: the launcher, run in that process,
+   could write more to its channel (tests/adversarial/forges_simulator_figures_on_its_channel.cu). */
+Test(session, a_second_report_of_a_cases_figures_is_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 2, -1, 4);
+	struct proto_device d = { .name = "cudalings CPU simulator", .is_simulator = 1 };
+	struct proto_counts n;
+	memset(&n, 0, sizeof(n));
+	n.shared_requests = n.shared_wavefronts = n.shared_ideal = 1;
+	float good[4] = { 1, 1, 1, 1 };
+	say(&f.runner, MSG_HELLO, 0, 0, &d, sizeof(d));
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_COUNTS, 0, 0, &n, sizeof(n));
+	say(&f.runner, MSG_OUTPUT, 0, 0, good, sizeof(good));
+	say(&f.runner, MSG_CASE_BEGIN, 1, 0, NULL, 0);
+	say(&f.runner, MSG_COUNTS, 1, 0, &n, sizeof(n));
+	say(&f.runner, MSG_COUNTS, 1, 0, &n, sizeof(n));
+	say(&f.runner, MSG_OUTPUT, 1, 0, good, sizeof(good));
+	say(&f.runner, MSG_DONE, 0, 0, NULL, 0);
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert(f.r.cases[0].passed, "one report, in its case: %s", f.r.cases[0].message);
+	cr_assert_not(f.r.cases[1].passed);
+	cr_assert_not_null(strstr(f.r.cases[1].message, "forged"));
+	teardown(&f);
+}
+
+Test(session, figures_for_a_case_not_running_are_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 2, -1, 4);
+	struct proto_counts n;
+	memset(&n, 0, sizeof(n));
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_COUNTS, 1, 0, &n, sizeof(n));
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_not(f.r.cases[1].passed);
+	cr_assert_not_null(strstr(f.r.cases[1].message, "forged"));
+	teardown(&f);
+}
+
+/* A machine's error comes before the submission's code runs: before the simulator's HELLO, and on a GPU
+   before the first case; after that it is the submission's, which would turn its fail into an error. */
+Test(session, a_device_error_before_the_simulators_hello_is_the_machines, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 1, -1, 4);
+	say(&f.runner, MSG_ERROR, 0, PROTO_STAGE_DEVICE, "the filter", 10);
+	say(&f.runner, MSG_DONE, 0, 0, NULL, 0);
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_not_null(f.s.device_error);
+	teardown(&f);
+}
+
+Test(session, a_device_error_after_the_simulators_hello_is_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 1, -1, 4);
+	struct proto_device d = { .name = "cudalings CPU simulator", .is_simulator = 1 };
+	say(&f.runner, MSG_HELLO, 0, 0, &d, sizeof(d));
+	say(&f.runner, MSG_ERROR, 0, PROTO_STAGE_DEVICE, "no GPU", 6);
+	say(&f.runner, MSG_DONE, 0, 0, NULL, 0);
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_null(f.s.device_error);
+	cr_assert_not(f.r.cases[0].passed);
+	cr_assert_not_null(strstr(f.r.cases[0].message, "forged"));
+	teardown(&f);
+}
+
+Test(session, a_device_error_once_a_case_began_is_forged, .timeout = 5)
+{
+	struct fixture f;
+	setup(&f, 1, -1, 4);
+	struct proto_device d = { .name = "test GPU" };
+	say(&f.runner, MSG_HELLO, 0, 0, &d, sizeof(d));
+	say(&f.runner, MSG_CASE_BEGIN, 0, 0, NULL, 0);
+	say(&f.runner, MSG_ERROR, 0, PROTO_STAGE_DEVICE, "no GPU", 6);
+	session_feed(&f.s, FROM_RUNNER, f.runner.data, f.runner.len);
+	cr_assert_null(f.s.device_error);
+	cr_assert_not_null(strstr(f.r.cases[0].message, "forged"));
+	teardown(&f);
+}

@@ -82,6 +82,13 @@ static inline void *cudasim_mempcpy_chk(void *d, const void *s, size_t n, size_t
 #define __launch_bounds__(...)
 #define __grid_constant__
 #define __device_builtin__
+/* the compiler's hints for a GPU's code: registers, inlining, purity; nothing to do on the host */
+#define __maxnreg__(n)
+#define __local_maxnreg__(n)
+#define __inline_hint__
+#define __nv_pure__
+#define __no_return__ __attribute__((noreturn))
+#define __builtin_align__(n) __attribute__((aligned(n)))
 /* What the rewriter did not turn into a poisoned static still compiles. */
 #define __shared__ static
 #ifndef __restrict__

@@ -273,7 +273,7 @@ check_host_device_calls(void)
 		    tok_is(i - 1, "->") || ident_is(i, "if") || ident_is(i, "for") || ident_is(i, "while") ||
 		    ident_is(i, "switch") || ident_is(i, "return") || ident_is(i, "sizeof") ||
 		    ident_is(i, "__launch_bounds__") || ident_is(i, "__attribute__") || ident_is(i, "alignas") ||
-		    ident_is(i, "__align__") || ident_is(i, "decltype"))
+		    ident_is(i, "__align__") || ident_is(i, "decltype") || skip_attribute(i) != i)
 			continue;
 		if (definition_at(i, &defs[n]))
 			i = defs[n++].end;

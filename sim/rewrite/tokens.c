@@ -124,12 +124,14 @@ triple(int i, char c)
 	       toks[i].seg == toks[i + 2].seg;
 }
 
-/* Skip "__align__(...)", "alignas(...)", "__attribute__((...))" at j; returns the next index. */
+/* Skip "__align__(...)", "alignas(...)", "__attribute__((...))" and nvcc's register hints ("__maxnreg__(64)") at
+   j; returns the next index. */
 int
 skip_attribute(int j)
 {
 	if ((ident_is(j, "__align__") || ident_is(j, "alignas") || ident_is(j, "__attribute__") ||
-	     ident_is(j, "__declspec")) && tok_is(j + 1, "(")) {
+	     ident_is(j, "__declspec") || ident_is(j, "__maxnreg__") || ident_is(j, "__local_maxnreg__") ||
+	     ident_is(j, "__builtin_align__")) && tok_is(j + 1, "(")) {
 		int c = match_forward(j + 1);
 
 		return c < 0 ? j + 1 : c + 1;

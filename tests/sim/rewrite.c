@@ -273,6 +273,26 @@ Test(rewrite, explicit_instantiations_of_kernels_are_no_calls, .init = make_dir,
 	cr_assert_eq(r.status, 1, "a template kernel called without <<<>>>: %s", r.err);
 }
 
+Test(rewrite, register_hints_name_no_kernel, .init = make_dir, .fini = remove_dir, .timeout = 30)
+{
+	struct run r;
+
+	/* nvcc's __maxnreg__(n) where __launch_bounds__ would stand: the kernel is k, which a launch takes */
+	write_file("hint.cu",
+		   "__global__ void __maxnreg__(64) k(float *p) { p[0] = 1; }\n"
+		   "__device__ __inline_hint__ float f(float v) { return v; }\n"
+		   "void launch(float *p) { k<<<1, 1>>>(p); }\n");
+	r = sh("%s %s/hint.cu %s/hint.cpp && %s -fsyntax-only %s/hint.cpp", REWRITE, dir, dir, SIM_COMPILE_LINE, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	/* and a call of k without <<<>>> is refused, as nvcc refuses it */
+	write_file("call.cu",
+		   "__global__ void __maxnreg__(64) k(float *p) { p[0] = 1; }\n"
+		   "void launch(float *p) { k(p); }\n");
+	r = sh("%s %s/call.cu %s/call.cpp", REWRITE, dir, dir);
+	cr_assert_eq(r.status, 1, "k called without <<<>>>: %s", r.err);
+	cr_assert(strstr(r.err, "'k' is a __global__ function"), "%s", r.err);
+}
+
 Test(rewrite, stray_apostrophes_pass_through, .init = make_dir, .fini = remove_dir, .timeout = 30)
 {
 	struct run r;

@@ -13,7 +13,9 @@
 #include <cuda/barrier>
 #include <cuda/pipeline>
 #include <cuda/cmath>
+#include <cuda_bf16.h>
 #include <cuda_device_runtime_api.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cuda_stdint.h>
 #include <device_atomic_functions.h>

@@ -52,6 +52,23 @@ cudasim_host_function(const char *name)
 	sim_abandon(cudaErrorIllegalAddress);
 }
 
+/*
+ * The CUDA runtime's host API, called from kernel code (behind #ifdef __CUDASIM__, where nvcc, which
+ * refuses it without a device runtime, does not look): what it reads and writes would pass unseen by the
+ * checks and the figures, so the launch ends, as a host function's call does.
+ */
+void
+sim_host_api(const char *call)
+{
+	if (!sim_cur.active || sim_blk.cur < 0)
+		return;
+	sim_error(cudaErrorIllegalAddress,
+		  "%s called the CUDA runtime's host function '%s': a kernel cannot call it on a GPU (nvcc refuses "
+		  "it), and on the simulator what it reads or writes would pass unseen by the checks and the "
+		  "figures", sim_where(), call);
+	sim_abandon(cudaErrorIllegalAddress);
+}
+
 /* Whether cudaFuncGetAttributes or the occupancy API answered about a kernel whose bound was not known. */
 static bool answered_unknowing;
 

@@ -46,7 +46,7 @@ kind_name(enum cudaMemcpyKind kind)
 static cudaError_t
 alloc_into(const char *call, void **ptr, size_t size, enum sim_alloc_kind kind)
 {
-	STICKY();
+	STICKY_AS(call);
 	if (!ptr)
 		return sim_error(cudaErrorInvalidValue, "%s was given a null pointer to store the address in", call);
 	*ptr = NULL;
@@ -74,7 +74,7 @@ cudaMallocManaged(void **ptr, size_t size, unsigned flags)
 static cudaError_t
 free_from(const char *call, const char *maker, void *ptr, enum sim_alloc_kind kind)
 {
-	STICKY();
+	STICKY_AS(call);
 	if (!ptr)
 		return cudaSuccess;
 	if (sim_free(ptr, kind))

@@ -23,8 +23,12 @@
 cudaError_t sim_error(cudaError_t err, const char *fmt, ...) __attribute__((format(__printf__, 2, 3)));
 cudaError_t sim_sticky(void);
 void sim_error_reset(void);
-/* Most calls fail with a sticky error, as every call does on a GPU after a fault (runtime.c, device.c). */
-#define STICKY() do { if (sim_sticky()) return sim_sticky(); } while (0)
+/* The runtime's host API called from kernel code (launch.c): the launch ends, as a host function's call. */
+void sim_host_api(const char *call);
+/* Most calls fail with a sticky error, as every call does on a GPU after a fault (runtime.c, device.c);
+   and none is kernel code's: cudaMemset(&out[i], b, 1) there was a store no check or figure saw. */
+#define STICKY_AS(call) do { sim_host_api(call); if (sim_sticky()) return sim_sticky(); } while (0)
+#define STICKY() STICKY_AS(__func__)
 /* The detail text of the error being built, for appending. */
 void sim_detail_append(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
 void sim_detail_prefix(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));

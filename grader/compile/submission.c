@@ -520,7 +520,8 @@ submission_beyond_simulator(const struct student_build *s)
 {
 	static const struct { const char *mark, *what; } marks[] = {
 		{ "multi_grid", "a multi-grid cooperative group" }, { "memcpy_async", "memcpy_async" },
-		{ "cub/", "CUB beyond its block and warp reductions" }, { "cub::", "CUB beyond its block and warp reductions" },
+		{ "cub/", "CUB beyond its block and warp reductions, loads and stores" },
+		{ "cub::", "CUB beyond its block and warp reductions, loads and stores" },
 		{ "thrust/", "Thrust" }, { "thrust::", "Thrust" }, { "asm(", "inline PTX (asm)" },
 		{ "asm volatile", "inline PTX (asm)" }, { "__asm__", "inline PTX (asm)" },
 		{ "cudaLaunchKernel", "this form of cudaLaunchKernel" }, { "wmma::", "warp matrix instructions (wmma)" },

@@ -23,6 +23,27 @@ Test(cub, block_and_warp_reductions, .timeout = 20)
 			     out[3 + w]);
 }
 
+Test(cub, block_loads_and_stores_arrange_items_as_cub_does, .timeout = 20)
+{
+	static int in[256], out[7 * 256];
+	static const char *const what[] = { "DIRECT", "VECTORIZE", "TRANSPOSE", "WARP_TRANSPOSE" };
+
+	for (int i = 0; i < 256; i++)
+		in[i] = 1000 + i;
+	cr_assert_eq(sim_cub_loads(in, out), cudaSuccess, "%s", cudasimLastErrorDetail());
+	for (int t = 0; t < 64; t++)
+		for (int i = 0; i < 4; i++) {
+			int blocked = t * 4 + i;
+			for (int a = 0; a < 4; a++)
+				cr_expect_eq(out[a * 256 + blocked], in[blocked], "BLOCK_LOAD_%s: thread %d item %d is %d",
+					     what[a], t, i, out[a * 256 + blocked]);
+			cr_expect_eq(out[1024 + blocked], in[i * 64 + t], "BLOCK_LOAD_STRIPED: thread %d item %d", t, i);
+			cr_expect_eq(out[1280 + blocked], in[blocked], "BLOCK_STORE_TRANSPOSE: element %d", blocked);
+			cr_expect_eq(out[1536 + blocked], blocked < 100 ? in[blocked] : -1,
+				     "a partial TRANSPOSE load with a default: element %d is %d", blocked, out[1536 + blocked]);
+		}
+}
+
 Test(libcudacxx, ceil_div, .timeout = 10)
 {
 	cr_expect_eq(sim_ceil_div(0, 256), 0);

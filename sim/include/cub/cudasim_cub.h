@@ -5,9 +5,10 @@
  * its rules (collective calls; the aggregate valid in thread or lane 0; a
  * barrier before temporary storage is used again). They are built on the
  * simulator's barriers, shared memory and shuffles, so its checks see them
- * with the lines of the calls. Whatever else CUB has (scans, loads, device-
- * wide algorithms) is missing here: a file that uses it does not compile,
- * and the grader says that the simulator cannot run CUB.
+ * with the lines of the calls. Its block loads and stores and warp utilities
+ * are cub/cudasim_cub_load.h's. Whatever else CUB has (scans, exchanges,
+ * device-wide algorithms) is missing here: a file that uses it does not
+ * compile, and the grader says that the simulator cannot run CUB.
  */
 #ifndef CUDASIM_CUB_H
 #define CUDASIM_CUB_H
@@ -27,6 +28,15 @@ namespace cub {
 struct Sum { template <class T> T operator()(const T &a, const T &b) const { return a + b; } };
 struct Max { template <class T> T operator()(const T &a, const T &b) const { return a < b ? b : a; } };
 struct Min { template <class T> T operator()(const T &a, const T &b) const { return b < a ? b : a; } };
+
+/* a collective's storage where its caller gave none: the block's own slot of shared memory for each type, as a
+   __shared__ declaration has */
+template <class Storage>
+static inline Storage &cudasim_block_storage(void)
+{
+	static unsigned slot, epoch;
+	return *(Storage *)cudasim_shared_at(sizeof(Storage), &slot, &epoch);
+}
 
 /* the thread's rank in its block, x fastest, as CUB counts it */
 static inline int cudasim_linear_tid(void)
@@ -72,8 +82,7 @@ public:
 	struct TempStorage : Storage {};
 
 	explicit BlockReduce(TempStorage &temp) : temp_(temp), tid_(cudasim_linear_tid()) {}
-	/* no storage given: the block's own slot of shared memory, as a __shared__ declaration has */
-	BlockReduce() : temp_(private_storage()), tid_(cudasim_linear_tid()) {}
+	BlockReduce() : temp_(cudasim_block_storage<TempStorage>()), tid_(cudasim_linear_tid()) {}
 
 	template <class Op>
 	T Reduce(T input, Op op, CUDASIM_CUB_AT) { return reduce(input, op, BLOCK_THREADS, file, line); }
@@ -95,12 +104,6 @@ public:
 private:
 	TempStorage &temp_;
 	int tid_;
-
-	static TempStorage &private_storage(void)
-	{
-		static unsigned slot, epoch;
-		return *(TempStorage *)cudasim_shared_at(sizeof(TempStorage), &slot, &epoch);
-	}
 
 	template <class Op>
 	T reduce(T input, Op op, int num_valid, const char *file, int line)

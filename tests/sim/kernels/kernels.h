@@ -60,6 +60,8 @@ int sim_libcu_atomics(int *ints, float *f);
 /* 64 threads: in copied into shared memory by cuda::memcpy_async into a cuda::barrier, out[t] = in[63 - t];
    then each thread's element by a thread's cuda::pipeline, out[64 + t] = in[(t + 1) % 64] */
 int sim_libcu_copies(const int *in, int *out);
+/* 256 ints loaded by cub::BlockLoad's algorithms and written back blocked, 7 x 256 of them (libraries.cu) */
+int sim_cub_loads(const int *in, int *out);
 /* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative; 4: cudaLaunchKernel of a void *) whose blocks pass their values around a ring, a grid.sync() apart. */
 int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);

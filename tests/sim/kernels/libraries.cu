@@ -237,3 +237,49 @@ sim_libcu_copies(const int *in, int *out)
 	cudaFree(dout);
 	return cudaGetLastError();
 }
+
+// CUB's BlockLoad of 64 threads x 4 items by each algorithm, written back blocked (out[t * 4 + i] is thread
+// t's item i): 0 DIRECT, 1 VECTORIZE, 2 TRANSPOSE, 3 WARP_TRANSPOSE, 4 STRIPED; 5 BlockStore's TRANSPOSE of
+// the blocked items; 6 a TRANSPOSE load of the first 100 items, -1 past them.
+template <cub::BlockLoadAlgorithm A>
+__device__ void load_as(const int *in, int (&items)[4])
+{
+	__shared__ typename cub::BlockLoad<int, 64, 4, A>::TempStorage temp;
+	cub::BlockLoad<int, 64, 4, A>(temp).Load(in, items);
+}
+
+__global__ void cub_loads(const int *in, int *out)
+{
+	int items[4], t = threadIdx.x;
+	load_as<cub::BLOCK_LOAD_DIRECT>(in, items);
+	cub::StoreDirectBlocked(t, out, items);
+	load_as<cub::BLOCK_LOAD_VECTORIZE>(in, items);
+	cub::StoreDirectBlocked(t, out + 256, items);
+	load_as<cub::BLOCK_LOAD_TRANSPOSE>(in, items);
+	cub::StoreDirectBlocked(t, out + 512, items);
+	load_as<cub::BLOCK_LOAD_WARP_TRANSPOSE>(in, items);
+	cub::StoreDirectBlocked(t, out + 768, items);
+	load_as<cub::BLOCK_LOAD_STRIPED>(in, items);
+	cub::StoreDirectBlocked(t, out + 1024, items);
+	__shared__ cub::BlockStore<int, 64, 4, cub::BLOCK_STORE_TRANSPOSE>::TempStorage store_temp;
+	cub::LoadDirectBlocked(t, in, items);
+	cub::BlockStore<int, 64, 4, cub::BLOCK_STORE_TRANSPOSE>(store_temp).Store(out + 1280, items);
+	__shared__ cub::BlockLoad<int, 64, 4, cub::BLOCK_LOAD_TRANSPOSE>::TempStorage partial_temp;
+	cub::BlockLoad<int, 64, 4, cub::BLOCK_LOAD_TRANSPOSE>(partial_temp).Load(in, items, 100, -1);
+	cub::StoreDirectBlocked(t, out + 1536, items);
+}
+
+extern "C" int
+sim_cub_loads(const int *in, int *out)
+{
+	int *din, *dout;
+
+	cudaMalloc(&din, 256 * sizeof(int));
+	cudaMalloc(&dout, 7 * 256 * sizeof(int));
+	cudaMemcpy(din, in, 256 * sizeof(int), cudaMemcpyHostToDevice);
+	cub_loads<<<1, 64>>>(din, dout);
+	cudaMemcpy(out, dout, 7 * 256 * sizeof(int), cudaMemcpyDeviceToHost);
+	cudaFree(din);
+	cudaFree(dout);
+	return cudaGetLastError();
+}

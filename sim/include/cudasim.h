@@ -1135,6 +1135,10 @@ CUDASIM_UNCHECKED static inline void __threadfence(void) { cudasim_threadfence()
 CUDASIM_UNCHECKED static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 CUDASIM_UNCHECKED static inline void __threadfence_system(void) { cudasim_threadfence(); }
 static inline void __nanosleep(unsigned ns) { (void)ns; }
+/* Hopper's programmatic dependent launch: launches run one after another here, so a dependent kernel's wait
+   has nothing left to wait for and the trigger nothing to release */
+static inline void cudaGridDependencySynchronize(void) {}
+static inline void cudaTriggerProgrammaticLaunchCompletion(void) {}
 /* A GPU stops the kernel with an illegal instruction; so does the CPU. */
 static inline void __trap(void) { __builtin_trap(); }
 static inline void __brkpt(void) {}

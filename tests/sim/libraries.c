@@ -103,7 +103,7 @@ Test(libcudacxx, atomic_ref_and_atomic, .timeout = 20)
 	cr_expect_eq(ints[1], 191, "fetch_max: %d", ints[1]);
 	cr_expect_eq(ints[2], -63, "fetch_min: %d", ints[2]);
 	cr_expect_eq(ints[3], 7, "compare_exchange_strong: %d", ints[3]);
-	cr_expect_float_eq(f, 96.0f, 1e-6, "fetch_add of a float: %g", f);
+	cr_expect_float_eq(f, 96.0f, 1e-6, "cuda::std::atomic_ref<float>::fetch_add: %g", f);
 }
 
 Test(libcudacxx, memcpy_async_into_a_barrier_and_a_pipeline, .timeout = 20)

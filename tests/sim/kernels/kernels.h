@@ -55,7 +55,8 @@ int sim_bit_intrinsics(unsigned *out, unsigned long long *wide);
 int sim_math_constants(float *f, double *d);
 /* 3 blocks of 64 threads: a __shared__ cuda::atomic<int> counts the block's threads, thread 0 of each adds the
    count into ints[0] through a cuda::atomic_ref; ints[1] the largest thread index (fetch_max), ints[2] the
-   least of -threadIdx.x (fetch_min), ints[3] 7 by compare_exchange_strong from 0; *f 0.5 a thread */
+   least of -threadIdx.x (fetch_min), ints[3] 7 by compare_exchange_strong from 0; *f 0.5 a thread through a
+   cuda::std::atomic_ref<float> */
 int sim_libcu_atomics(int *ints, float *f);
 /* 64 threads: in copied into shared memory by cuda::memcpy_async into a cuda::barrier, out[t] = in[63 - t];
    then each thread's element by a thread's cuda::pipeline, out[64 + t] = in[(t + 1) % 64] */

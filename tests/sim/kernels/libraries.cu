@@ -10,6 +10,7 @@
 #include <common_functions.h>
 #include <cub/cub.cuh>
 #include <cuda/atomic>
+#include <cuda/std/atomic>
 #include <cuda/barrier>
 #include <cuda/pipeline>
 #include <cuda/cmath>
@@ -180,7 +181,7 @@ __global__ void libcu_atomics(int *ints, float *f)
 	least.fetch_min(-(int)threadIdx.x);
 	int expected = 0;
 	swapped.compare_exchange_strong(expected, 7);
-	cuda::atomic_ref<float>(f[0]).fetch_add(0.5f, cuda::memory_order_relaxed);
+	cuda::std::atomic_ref<float>(f[0]).fetch_add(0.5f, cuda::std::memory_order_relaxed);
 }
 
 extern "C" int

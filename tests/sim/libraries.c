@@ -118,3 +118,17 @@ Test(libcudacxx, memcpy_async_into_a_barrier_and_a_pipeline, .timeout = 20)
 		cr_expect_eq(out[64 + t], in[(t + 1) % 64], "the pipeline's copy, thread %d: %d", t, out[64 + t]);
 	}
 }
+
+Test(libcudacxx, span_as_a_kernels_parameter, .timeout = 20)
+{
+	int in[10], out[6] = { 0 };
+
+	for (int i = 0; i < 10; i++)
+		in[i] = i + 1;
+	cr_assert_eq(sim_spans(in, 10, out), cudaSuccess, "%s", cudasimLastErrorDetail());
+	cr_expect_eq(out[0], 10);
+	cr_expect_eq(out[1] + out[2], 11, "front and back: %d, %d", out[1], out[2]);
+	cr_expect_eq(out[3], 3 + 4 + 5, "subspan(2, 3): %d", out[3]);
+	cr_expect_eq(out[4], 9 + 10, "last(2): %d", out[4]);
+	cr_expect_eq(out[5], 4, "first<4>(): %d", out[5]);
+}

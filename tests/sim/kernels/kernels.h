@@ -63,6 +63,8 @@ int sim_libcu_atomics(int *ints, float *f);
 int sim_libcu_copies(const int *in, int *out);
 /* 256 ints loaded by cub::BlockLoad's algorithms and written back blocked, 7 x 256 of them (libraries.cu) */
 int sim_cub_loads(const int *in, int *out);
+/* a cuda::std::span of n ints given to a kernel: its size, front, back, sums of subspan(2, 3) and last(2), first<4>()'s size */
+int sim_spans(const int *in, int n, int *out);
 /* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative; 4: cudaLaunchKernel of a void *) whose blocks pass their values around a ring, a grid.sync() apart. */
 int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);

@@ -11,6 +11,7 @@
 #include <cub/cub.cuh>
 #include <cuda/atomic>
 #include <cuda/std/atomic>
+#include <cuda/std/span>
 #include <cuda/barrier>
 #include <cuda/pipeline>
 #include <cuda/cmath>
@@ -280,6 +281,38 @@ sim_cub_loads(const int *in, int *out)
 	cudaMemcpy(din, in, 256 * sizeof(int), cudaMemcpyHostToDevice);
 	cub_loads<<<1, 64>>>(din, dout);
 	cudaMemcpy(out, dout, 7 * 256 * sizeof(int), cudaMemcpyDeviceToHost);
+	cudaFree(din);
+	cudaFree(dout);
+	return cudaGetLastError();
+}
+
+// cuda::std::span as a kernel's parameter: out[0] its size, out[1] + out[2] its front and back, out[3] the sum
+// of subspan(2, 3), out[4] the sum of last(2), out[5] the size of first<4>()
+__global__ void spans(cuda::std::span<const int> in, int *out)
+{
+	out[0] = (int)in.size();
+	out[1] = in.front();
+	out[2] = in.back();
+	int s = 0, t = 0;
+	for (int v : in.subspan(2, 3))
+		s += v;
+	for (int v : in.last(2))
+		t += v;
+	out[3] = s;
+	out[4] = t;
+	out[5] = (int)in.first<4>().size();
+}
+
+extern "C" int
+sim_spans(const int *in, int n, int *out)
+{
+	int *din, *dout;
+
+	cudaMalloc(&din, n * sizeof(int));
+	cudaMalloc(&dout, 6 * sizeof(int));
+	cudaMemcpy(din, in, n * sizeof(int), cudaMemcpyHostToDevice);
+	spans<<<1, 1>>>(cuda::std::span<const int>(din, (size_t)n), dout);
+	cudaMemcpy(out, dout, 6 * sizeof(int), cudaMemcpyDeviceToHost);
 	cudaFree(din);
 	cudaFree(dout);
 	return cudaGetLastError();

@@ -1336,6 +1336,21 @@ static inline unsigned __urhadd(unsigned a, unsigned b) { return (unsigned)(((un
 static inline unsigned __usad(unsigned a, unsigned b, unsigned c) { return c + (a > b ? a - b : b - a); }
 static inline unsigned long long __brevll(unsigned long long x)
 { return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32)); }
+/* the |offset|-th set bit of mask from bit base, upwards (offset > 0) or downwards, as PTX's fns defines it;
+   offset 0: base itself if set; 0xffffffff where there is none */
+static inline unsigned __fns(unsigned mask, unsigned base, int offset)
+{
+	if (offset == 0)
+		return base < 32 && (mask >> base & 1) ? base : 0xffffffffu;
+	int count = (offset > 0 ? offset : -offset) - 1, inc = offset > 0 ? 1 : -1;
+	for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc)
+		if (mask >> pos & 1) {
+			if (count == 0)
+				return (unsigned)pos;
+			count--;
+		}
+	return 0xffffffffu;
+}
 /* byte n of the result is byte (s >> 4n) & 7 of the 8 bytes y:x (x the low four) */
 static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s)
 {

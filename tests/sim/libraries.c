@@ -132,3 +132,13 @@ Test(libcudacxx, span_as_a_kernels_parameter, .timeout = 20)
 	cr_expect_eq(out[4], 9 + 10, "last(2): %d", out[4]);
 	cr_expect_eq(out[5], 4, "first<4>(): %d", out[5]);
 }
+
+Test(intrinsics, fns_as_ptx_defines_it, .timeout = 10)
+{
+	static const unsigned want[7] = { 3, 3, 3, 1, 0xffffffffu, 0xffffffffu, 31 };
+	unsigned out[7];
+
+	sim_fns(out);
+	for (int i = 0; i < 7; i++)
+		cr_expect_eq(out[i], want[i], "value %d: %#x, expected %#x", i, out[i], want[i]);
+}

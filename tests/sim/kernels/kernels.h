@@ -51,6 +51,8 @@ long long sim_ceil_div(long long a, int b);
 int sim_vector_atomics(float *four, float *two);
 /* __byte_perm, the funnel shifts and __brevll on fixed operands (tests/sim/libraries.c has a GPU's answers) */
 int sim_bit_intrinsics(unsigned *out, unsigned long long *wide);
+/* seven values of __fns (libraries.cu says which) */
+void sim_fns(unsigned *out);
 /* CUDART_PI_F, CUDART_INF_F, CUDART_NAN_F, CUDART_SQRT_HALF_F; CUDART_PI, CUDART_INF, CUDART_LN2 (math_constants.h) */
 int sim_math_constants(float *f, double *d);
 /* 3 blocks of 64 threads: a __shared__ cuda::atomic<int> counts the block's threads, thread 0 of each adds the

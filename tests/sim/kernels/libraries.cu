@@ -317,3 +317,16 @@ sim_spans(const int *in, int n, int *out)
 	cudaFree(dout);
 	return cudaGetLastError();
 }
+
+// __fns as PTX's fns defines it: PTX's own four examples, then past the last set bit, and offset 0 on a clear bit
+extern "C" void
+sim_fns(unsigned *out)
+{
+	out[0] = __fns(0xaaaaaaaau, 3, 1);
+	out[1] = __fns(0xaaaaaaaau, 3, -1);
+	out[2] = __fns(0xaaaaaaaau, 2, 1);
+	out[3] = __fns(0xaaaaaaaau, 2, -1);
+	out[4] = __fns(0x0000000fu, 0, 5);
+	out[5] = __fns(0xaaaaaaaau, 2, 0);
+	out[6] = __fns(0xffffffffu, 0, 32);
+}

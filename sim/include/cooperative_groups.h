@@ -13,7 +13,9 @@
  *   labeled_partition(g, label), binary_partition(g, pred)
  *                                  coalesced_group: the lanes of g (a warp's tile
  *                                  or a coalesced group) with this lane's label
- *   reduce, inclusive_scan, exclusive_scan  (cooperative_groups/reduce.h, scan.h)
+ *   this_thread(), invoke_one, invoke_one_broadcast
+ *   reduce, reduce_update_async, reduce_store_async, inclusive_scan, exclusive_scan
+ *                                  (cooperative_groups/reduce.h, scan.h)
  *
  *   memcpy_async, wait, wait_prior (cooperative_groups/memcpy_async.h)
  *
@@ -251,6 +253,28 @@ template <class Parent>
 static inline coalesced_group binary_partition(const Parent &parent, bool pred, CUDASIM_CG_AT)
 {
 	return labeled_partition(parent, pred ? 1u : 0u, file, line);
+}
+
+/* the thread alone, a tile of one */
+static inline thread_block_tile<1> this_thread() { return thread_block_tile<1>(); }
+
+/* CUDA 12's: one thread of the group calls fn (then the group meets, which orders what it did for the
+   others here); invoke_one_broadcast hands its result to every thread of the group */
+template <class Group, class Fn, class... Args>
+static inline void invoke_one(const Group &g, Fn &&fn, Args &&...args)
+{
+	if (g.thread_rank() == 0)
+		fn(args...);
+	g.sync();
+}
+
+template <class Group, class Fn, class... Args>
+static inline auto invoke_one_broadcast(const Group &g, Fn &&fn, Args &&...args) -> decltype(fn(args...))
+{
+	typename std::remove_cv<typename std::remove_reference<decltype(fn(args...))>::type>::type r{};
+	if (g.thread_rank() == 0)
+		r = fn(args...);
+	return g.shfl(r, 0);
 }
 
 template <class Group> static inline void sync(const Group &g, CUDASIM_CG_AT) { g.sync(file, line); }

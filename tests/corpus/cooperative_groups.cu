@@ -1,12 +1,14 @@
 // Cooperative groups as a kernel launched with <<< >>> may use them: the
 // block, tiles of 4 to 32 threads, coalesced groups (labeled and binary
-// partitions of a warp too), any of them as a thread_group, reduce and scans. The
+// partitions of a warp too), any of them as a thread_group, reduce and scans, and
+// CUDA 12's reduce_update_async, invoke_one and invoke_one_broadcast. The
 // simulator has its own cooperative_groups.h; the same file runs on a GPU,
 // so the two must agree on every value checked here.
 #include <cstdio>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
+#include <cuda/atomic>
 
 namespace cg = cooperative_groups;
 
@@ -116,6 +118,21 @@ __global__ void generic_groups(int *out)
 	out[t] = t == 0 ? whole : t % 32 == 0 ? warp : t % 16 == 0 ? part : -1;
 }
 
+// CUDA 12's: a warp's sum added by one of its threads into an atomic_ref, a call made by one thread, a
+// value one thread computes handed to all, the thread alone as a group
+__global__ void cuda12(int *out, float *sum)
+{
+	cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+	__shared__ int picked[2];
+	int t = threadIdx.x;
+	cuda::atomic_ref<float, cuda::thread_scope_device> total(*sum);
+	cg::reduce_update_async(warp, total, 1.0f, cg::plus<float>());
+	cg::invoke_one(warp, [&] { picked[t / 32] = 100 + t / 32; });
+	warp.sync();
+	int b = cg::invoke_one_broadcast(warp, [&] { return 7; });
+	out[t] = picked[t / 32] * 10 + b + (int)cg::this_thread().size();
+}
+
 __global__ void dynamic_tiles(int *out)
 {
 	cg::thread_group four = cg::tiled_partition(cg::this_thread_block(), 4);
@@ -189,6 +206,14 @@ int main()
 	cudaMemcpy(h, d, 64 * sizeof(int), cudaMemcpyDeviceToHost);
 	expect(h[0] == 64 && h[32] == (32 + 63) * 32 / 2 && h[16] == 32 && h[48] == 32 && h[1] == -1,
 	       "one function over a thread_group: the block, a tile of 32 at run time, a thread_block_tile<16>");
+
+	cudaMemset(sum, 0, sizeof(float));
+	cuda12<<<1, 64>>>(d, sum);
+	said("cuda12");
+	cudaMemcpy(h, d, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+	cudaMemcpy(&hs, sum, sizeof(float), cudaMemcpyDeviceToHost);
+	expect(hs == 64.0f && h[0] == 1000 + 7 + 1 && h[63] == 1010 + 7 + 1,
+	       "reduce_update_async, invoke_one, invoke_one_broadcast and this_thread");
 
 	dynamic_tiles<<<1, 32>>>(d);
 	said("dynamic_tiles");

@@ -8,8 +8,9 @@
  * after the instrumentation has run). Read from what the compile itself
  * wrote, never from the source, so no macro, pasted name, `_Pragma` or
  * included header hides them: the assembler's listing (g++ marks every asm
- * statement's text with a line "#APP") and g++'s last GIMPLE dump (every
- * call the compiled functions make).
+ * statement's text with a line "#APP"), g++'s last GIMPLE dump (every
+ * call the compiled functions make) and the object's sections (bytes of a
+ * variable placed among the instructions, called as code).
  */
 #include "grader/compile/unseen.h"
 
@@ -20,6 +21,7 @@
 
 #include "common/root.h"
 #include "lib/file.h"
+#include "lib/run.h"
 #include "lib/util.h"
 #include "lib/xalloc.h"
 
@@ -113,6 +115,66 @@ check_dump(const struct student_build *s, struct buf *why, int problems)
 	return problems;
 }
 
+/*
+ * Bytes placed among the instructions as data (`__attribute__((section(".text"))) const unsigned char
+ * code[] = { … }`, called through a cast pointer): machine code no compiler made, so no instrumentation.
+ * readelf names every section's flags and every symbol's type and section: a variable's symbol in a
+ * section that holds instructions is refused.
+ */
+static int
+check_code_sections(const struct student_build *s, struct buf *why, int problems)
+{
+	struct buf out = BUF_INIT;
+	char *object = xasprintf("%s/%s", workbook_root(), s->object);
+	char *argv[] = { "readelf", "-W", "-S", "-s", object, NULL };
+	if (!run_command(argv, workbook_root(), 60, &out)) {
+		buf_addf(why, "%scannot read the sections of the compiled file (is binutils installed?)",
+			 problems++ ? "\n" : "");
+		free(object);
+		buf_free(&out);
+		return problems;
+	}
+	free(object);
+	/* the sections that hold code, by index (a file may have many: every inline function's own) */
+	bool *code = NULL;
+	size_t ncode = 0;
+	for (char *line = strtok(out.data, "\n"); line; line = strtok(NULL, "\n")) {
+		int index;
+		char name[256], type[32], flags[16] = "";
+		/* "  [ 2] .text  PROGBITS  0000000000000000 00004c 0000ab 00  AX  0   0  1" */
+		if (sscanf(line, " [%d] %255s %31s %*s %*s %*s %*s %15s", &index, name, type, flags) == 4) {
+			if (index >= 0 && index < 1 << 24 && strchr(flags, 'X') && isupper((unsigned char)flags[0])) {
+				if ((size_t)index >= ncode) {
+					size_t n = (size_t)index * 2 + 64;
+					code = xrealloc(code, n * sizeof(*code));
+					memset(code + ncode, 0, (n - ncode) * sizeof(*code));
+					ncode = n;
+				}
+				code[index] = true;
+			}
+			continue;
+		}
+		/* "     3: 0000000000000098     5 OBJECT  LOCAL  DEFAULT    2 _ZL4code" */
+		char kind[32], bind[32], vis[32], ndx[32];
+		unsigned long long size;
+		if (sscanf(line, " %*d: %*s %llu %31s %31s %31s %31s %255s", &size, kind, bind, vis, ndx, name) != 6 ||
+		    !isdigit((unsigned char)ndx[0]))
+			continue;
+		index = atoi(ndx);
+		bool data = !strcmp(kind, "OBJECT") || !strcmp(kind, "TLS") || !strcmp(kind, "COMMON") ||
+			    (!strcmp(kind, "NOTYPE") && size > 0);
+		if (data && index > 0 && (size_t)index < ncode && code[index]) {
+			buf_addf(why, "%sputs the variable '%s' among its instructions (a section that holds code): "
+				 "bytes run as machine code that no compiler made, whose loads and stores would pass "
+				 "unseen by the simulator's checks and figures", problems++ ? "\n" : "", name);
+			break;
+		}
+	}
+	free(code);
+	buf_free(&out);
+	return problems;
+}
+
 int
 unseen_check(const struct student_build *s, struct buf *why)
 {
@@ -120,5 +182,6 @@ unseen_check(const struct student_build *s, struct buf *why)
 		return 0;
 	int problems = check_listing(s, why, 0);
 	problems = check_dump(s, why, problems);
+	problems = check_code_sections(s, why, problems);
 	return problems ? -1 : 0;
 }

@@ -1050,6 +1050,27 @@ static inline cudaError_t launch_ex(const char *name, const char *file, int line
 	return cudasim_untyped_launch(name, file, line);
 }
 
+/* cudaLaunchKernelExC(&config, kernel, args): launch_ex's configuration, cudaLaunchKernel's array of arguments */
+template <class... P>
+static inline cudaError_t launch_ex_c(const char *name, const char *file, int line, const cudaLaunchConfig_t *config,
+				      void (*k)(P...), void **args)
+{
+	if (!config || !k || (sizeof...(P) && !args) || (config->numAttrs && !config->attrs))
+		return cudaErrorInvalidValue;
+	for (unsigned i = 0; i < config->numAttrs; i++)
+		if (config->attrs[i].id == cudaLaunchAttributeCooperative && config->attrs[i].val.cooperative)
+			cudasim_cooperative_next();
+	cooperative_call(k, name, file, line, config->gridDim, config->blockDim, config->dynamicSmemBytes,
+			 config->stream, args, std::index_sequence_for<P...>{});
+	return cudaPeekAtLastError();
+}
+
+static inline cudaError_t launch_ex_c(const char *name, const char *file, int line, const cudaLaunchConfig_t *,
+				      const void *, void **)
+{
+	return cudasim_untyped_launch(name, file, line);
+}
+
 } /* namespace cudasim */
 
 /* ------------------------------------------------------------ barriers and warps */

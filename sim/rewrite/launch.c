@@ -213,11 +213,12 @@ argument_end(int j)
 /*
  * The launches by the runtime's functions, whose kernel is an argument:
  * cudaLaunchCooperativeKernel((void *)k, grid, block, args, smem, stream),
- * cudaLaunchKernel the same, and cudaLaunchKernelEx(&config, k, args...).
+ * cudaLaunchKernel the same, cudaLaunchKernelEx(&config, k, args...), and
+ * cudaLaunchKernelExC(&config, (const void *)k, args).
  * The kernel's parameters unpack args (or take the arguments), so the cast
  * that hides its type goes, and its name and line come along:
  * ::cudasim::launch_cooperative("k", __FILE__, __LINE__, k, grid, ...), and
- * ::cudasim::launch_kernel and ::cudasim::launch_ex so. Returns the token
+ * ::cudasim::launch_kernel, ::cudasim::launch_ex and ::cudasim::launch_ex_c so. Returns the token
  * after the kernel's name.
  */
 int
@@ -227,6 +228,7 @@ rewrite_launch_call(int i)
 		{ "cudaLaunchCooperativeKernel", "launch_cooperative", 0 },
 		{ "cudaLaunchKernel", "launch_kernel", 0 },
 		{ "cudaLaunchKernelEx", "launch_ex", 1 },
+		{ "cudaLaunchKernelExC", "launch_ex_c", 1 },
 	};
 	int which = 0;
 	while (!ident_is(i, calls[which].call))

@@ -160,7 +160,8 @@ rewrite(void)
 			continue;
 		}
 		if ((ident_is(i, "cudaLaunchCooperativeKernel") || ident_is(i, "cudaLaunchKernel") ||
-		     ident_is(i, "cudaLaunchKernelEx")) && tok_is(i + 1, "(") && !tok_is(i - 1, "::")) {
+		     ident_is(i, "cudaLaunchKernelEx") || ident_is(i, "cudaLaunchKernelExC")) && tok_is(i + 1, "(") &&
+		    !tok_is(i - 1, "::")) {
 			i = rewrite_launch_call(i);
 			continue;
 		}

@@ -75,6 +75,16 @@ Test(grid_sync, cudaLaunchKernelEx_with_the_cooperative_attribute_is_cooperative
 		cr_assert_eq(out[b * THREADS + 5], (b + ROUNDS) % BLOCKS, "block %d", b);
 }
 
+Test(grid_sync, cudaLaunchKernelExC_with_the_cooperative_attribute_is_cooperative, .timeout = 20)
+{
+	enum { BLOCKS = 3, THREADS = 32, ROUNDS = 2 };
+	static int out[BLOCKS * THREADS];
+
+	cr_assert_eq(sim_grid_rotate(out, BLOCKS, THREADS, ROUNDS, 5), cudaSuccess, "%s", detail());
+	for (int b = 0; b < BLOCKS; b++)
+		cr_assert_eq(out[b * THREADS + 5], (b + ROUNDS) % BLOCKS, "block %d", b);
+}
+
 Test(grid_sync, cudaLaunchKernel_is_no_cooperative_launch, .timeout = 20)
 {
 	static int out[2 * 32];

@@ -668,6 +668,23 @@ sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain)
 			cudaFree(dout);
 			return e;
 		}
+	} else if (plain == 5) {
+		/* by cudaLaunchKernelExC: the configuration's cooperative attribute, an untyped kernel, an array */
+		cudaLaunchAttribute attr[1];
+		attr[0].id = cudaLaunchAttributeCooperative;
+		attr[0].val.cooperative = 1;
+		cudaLaunchConfig_t config = {};
+		config.gridDim = dim3(blocks);
+		config.blockDim = dim3(threads);
+		config.attrs = attr;
+		config.numAttrs = 1;
+		void *args[] = { (void *)&ring, (void *)&dout, (void *)&rounds };
+		cudaError_t e = cudaLaunchKernelExC(&config, (const void *)grid_rotate_kernel, args);
+		if (e != cudaSuccess) {
+			cudaFree(ring);
+			cudaFree(dout);
+			return e;
+		}
 	} else {
 		void *args[] = { (void *)&ring, (void *)&dout, (void *)&rounds };
 		cudaError_t e = cudaLaunchCooperativeKernel((void *)grid_rotate_kernel, dim3(blocks), dim3(threads),

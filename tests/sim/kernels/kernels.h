@@ -67,7 +67,8 @@ int sim_libcu_copies(const int *in, int *out);
 int sim_cub_loads(const int *in, int *out);
 /* a cuda::std::span of n ints given to a kernel: its size, front, back, sums of subspan(2, 3) and last(2), first<4>()'s size */
 int sim_spans(const int *in, int n, int *out);
-/* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative; 4: cudaLaunchKernel of a void *) whose blocks pass their values around a ring, a grid.sync() apart. */
+/* A cooperative launch (plain 1: <<<>>>; 2: cudaLaunchKernel; 3: cudaLaunchKernelEx, cooperative; 4: cudaLaunchKernel of a void *;
+   5: cudaLaunchKernelExC, cooperative) whose blocks pass their values around a ring, a grid.sync() apart. */
 int sim_grid_rotate(int *out, int blocks, int threads, int rounds, int plain);
 int sim_halves(int *out);
 struct cudasimStats;

@@ -30,7 +30,7 @@ SIM_CHECK := -fsanitize=thread --param tsan-instrument-func-entry-exit=0 -ftrivi
 # (the linker's --wrap; sim/tsan.c, sim/kernel_memory.c): the memory functions and malloc, checked as the
 # accesses a kernel makes; the math functions with outputs, stored as a kernel's stores; the others that
 # read or write through the caller's pointers, refused in a kernel (the library is not instrumented).
-SIM_WRAPS := memcpy memmove memset __memcpy_chk __memmove_chk __memset_chk malloc free sincosf sincos modff modf frexpf frexp remquof remquo wmemcpy wmemmove wmemset wmemcmp mempcpy memccpy memchr memrchr rawmemchr memmem memcmp bcmp swab explicit_bzero strcpy strncpy stpcpy stpncpy strcat strncat strlen strnlen strcmp strncmp wcscpy wcsncpy wcslen qsort vsnprintf vsprintf vsscanf snprintf sprintf sscanf
+SIM_WRAPS := memcpy memmove memset __memcpy_chk __memmove_chk __memset_chk malloc free sincosf sincos modff modf frexpf frexp remquof remquo wmemcpy wmemmove wmemset wmemcmp mempcpy memccpy memchr memrchr rawmemchr memmem memcmp bcmp swab explicit_bzero strcpy strncpy stpcpy stpncpy strcat strncat strlen strnlen strcmp strncmp wcscpy wcsncpy wcslen qsort vsnprintf vsprintf vsscanf snprintf sprintf sscanf bcopy bzero __mempcpy __stpcpy memfrob strxfrm wcsxfrm wmempcpy wcscat wcsncat __mempcpy_chk __stpcpy_chk __strcpy_chk __strncpy_chk __strcat_chk __wmemcpy_chk __wmemmove_chk __wmemset_chk
 # The student's compile finds cudasim.h precompiled in this folder (sim/sim.mk makes it with
 # SIM_CXXFLAGS, SIM_CHECK and -fPIC, the flags that compile is made with): half of g++'s time on it.
 SIM_PCH_DIR := $(BUILD_DIR)/sim/student-pch

@@ -296,6 +296,33 @@ HOST_ONLY(wchar_t *, wcscpy, (wchar_t *d, const wchar_t *s), (d, s))
 HOST_ONLY(wchar_t *, wcsncpy, (wchar_t *d, const wchar_t *s, size_t n), (d, s, n))
 HOST_ONLY(size_t, wcslen, (const wchar_t *s), (s))
 HOST_ONLY_VOID(qsort, (void *b, size_t n, size_t sz, int (*cmp)(const void *, const void *)), (b, n, sz, cmp))
+HOST_ONLY_VOID(bcopy, (const void *s, void *d, size_t n), (s, d, n))
+HOST_ONLY_VOID(bzero, (void *d, size_t n), (d, n))
+HOST_ONLY(void *, __mempcpy, (void *d, const void *s, size_t n), (d, s, n))
+HOST_ONLY(char *, __stpcpy, (char *d, const char *s), (d, s))
+HOST_ONLY(void *, memfrob, (void *d, size_t n), (d, n))
+HOST_ONLY(size_t, strxfrm, (char *d, const char *s, size_t n), (d, s, n))
+HOST_ONLY(size_t, wcsxfrm, (wchar_t *d, const wchar_t *s, size_t n), (d, s, n))
+HOST_ONLY(wchar_t *, wmempcpy, (wchar_t *d, const wchar_t *s, size_t n), (d, s, n))
+HOST_ONLY(wchar_t *, wcscat, (wchar_t *d, const wchar_t *s), (d, s))
+HOST_ONLY(wchar_t *, wcsncat, (wchar_t *d, const wchar_t *s, size_t n), (d, s, n))
+/* the fortified forms, which a file may declare itself */
+void *__mempcpy_chk(void *d, const void *s, size_t n, size_t room);
+char *__stpcpy_chk(char *d, const char *s, size_t room);
+char *__strcpy_chk(char *d, const char *s, size_t room);
+char *__strncpy_chk(char *d, const char *s, size_t n, size_t room);
+char *__strcat_chk(char *d, const char *s, size_t room);
+wchar_t *__wmemcpy_chk(wchar_t *d, const wchar_t *s, size_t n, size_t room);
+wchar_t *__wmemmove_chk(wchar_t *d, const wchar_t *s, size_t n, size_t room);
+wchar_t *__wmemset_chk(wchar_t *d, wchar_t c, size_t n, size_t room);
+HOST_ONLY(void *, __mempcpy_chk, (void *d, const void *s, size_t n, size_t r), (d, s, n, r))
+HOST_ONLY(char *, __stpcpy_chk, (char *d, const char *s, size_t r), (d, s, r))
+HOST_ONLY(char *, __strcpy_chk, (char *d, const char *s, size_t r), (d, s, r))
+HOST_ONLY(char *, __strncpy_chk, (char *d, const char *s, size_t n, size_t r), (d, s, n, r))
+HOST_ONLY(char *, __strcat_chk, (char *d, const char *s, size_t r), (d, s, r))
+HOST_ONLY(wchar_t *, __wmemcpy_chk, (wchar_t *d, const wchar_t *s, size_t n, size_t r), (d, s, n, r))
+HOST_ONLY(wchar_t *, __wmemmove_chk, (wchar_t *d, const wchar_t *s, size_t n, size_t r), (d, s, n, r))
+HOST_ONLY(wchar_t *, __wmemset_chk, (wchar_t *d, wchar_t c, size_t n, size_t r), (d, c, n, r))
 HOST_ONLY(int, vsnprintf, (char *d, size_t n, const char *f, va_list ap), (d, n, f, ap))
 HOST_ONLY(int, vsprintf, (char *d, const char *f, va_list ap), (d, f, ap))
 HOST_ONLY(int, vsscanf, (const char *s, const char *f, va_list ap), (s, f, ap))

@@ -165,7 +165,7 @@ expect 1 "a grid-wide sync needs a cooperative launch" -- \
 # what the simulator cannot run is said so, with no verdict (exit 3), never a misleading compile error
 # (CUB's block and warp reductions it runs; a block scan it has not)
 { echo '#include <cub/cub.cuh>'; echo 'typedef cub::BlockScan<float, 256> scan;'; cat "$tmp/grid_sync.cu"; } >"$tmp/cub.cu"
-expect 3 "the simulator cannot run CUB beyond its block and warp reductions: grade this on a GPU" -- $g grade col_sums --file "$tmp/cub.cu" --backend sim
+expect 3 "the simulator cannot run CUB beyond its block and warp reductions, loads and stores: grade this on a GPU" -- $g grade col_sums --file "$tmp/cub.cu" --backend sim
 # while a block's groups and tiles it runs
 sed -e 's/cg::grid_group grid = cg::this_grid();/cg::thread_block block = cg::this_thread_block();/' \
 	-e 's/grid.sync();/block.sync();/' "$tmp/grid_sync.cu" >"$tmp/block_sync.cu"

@@ -1310,6 +1310,68 @@ static inline double __dmul_rn(double a, double b) { return a * b; }
 static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 static inline float sinpif(float x) { return sinf((float)M_PI * x); }
 static inline float cospif(float x) { return cosf((float)M_PI * x); }
+static inline void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
+/* CUDA's other functions that C lacks, worked out in double */
+static inline double rhypot(double x, double y) { return 1.0 / hypot(x, y); }
+static inline float rhypotf(float x, float y) { return (float)rhypot(x, y); }
+static inline double norm3d(double a, double b, double c) { return sqrt(a * a + b * b + c * c); }
+static inline double rnorm3d(double a, double b, double c) { return 1.0 / norm3d(a, b, c); }
+static inline double norm4d(double a, double b, double c, double d) { return sqrt(a * a + b * b + c * c + d * d); }
+static inline double rnorm4d(double a, double b, double c, double d) { return 1.0 / norm4d(a, b, c, d); }
+static inline float norm3df(float a, float b, float c) { return (float)norm3d(a, b, c); }
+static inline float rnorm3df(float a, float b, float c) { return (float)rnorm3d(a, b, c); }
+static inline float norm4df(float a, float b, float c, float d) { return (float)norm4d(a, b, c, d); }
+static inline float rnorm4df(float a, float b, float c, float d) { return (float)rnorm4d(a, b, c, d); }
+static inline double norm(int dim, const double *a)
+{
+	double s = 0;
+	for (int i = 0; i < dim; i++)
+		s += a[i] * a[i];
+	return sqrt(s);
+}
+static inline double rnorm(int dim, const double *a) { return 1.0 / norm(dim, a); }
+static inline float normf(int dim, const float *a)
+{
+	double s = 0;
+	for (int i = 0; i < dim; i++)
+		s += (double)a[i] * a[i];
+	return (float)sqrt(s);
+}
+static inline float rnormf(int dim, const float *a) { return 1.0f / normf(dim, a); }
+static inline double normcdf(double x) { return 0.5 * erfc(-x / M_SQRT2); }
+static inline float normcdff(float x) { return (float)normcdf(x); }
+/* exp(x^2) erfc(x): the asymptotic series where exp(x^2) would overflow */
+static inline double erfcx(double x)
+{
+	if (x < 25.0)
+		return exp(x * x) * erfc(x);
+	double r = 1.0 / (x * x);
+	return (1.0 - 0.5 * r + 0.75 * r * r) / (x * sqrt(M_PI));
+}
+static inline float erfcxf(float x) { return (float)erfcx(x); }
+/* the inverse of erf by Newton's steps from a first guess */
+static inline double erfinv(double y)
+{
+	if (y <= -1.0 || y >= 1.0)
+		return y == -1.0 ? -HUGE_VAL : y == 1.0 ? HUGE_VAL : NAN;
+	double w = -log((1.0 - y) * (1.0 + y)), x = copysign(sqrt(w), y) * 0.886;
+	for (int i = 0; i < 60; i++) {
+		double step = (erf(x) - y) / (2.0 / sqrt(M_PI) * exp(-x * x));
+		x -= step;
+		if (fabs(step) <= 1e-16 * fabs(x))
+			break;
+	}
+	return x;
+}
+static inline double erfcinv(double y) { return erfinv(1.0 - y); }
+static inline double normcdfinv(double p) { return -M_SQRT2 * erfcinv(2.0 * p); }
+static inline float erfinvf(float y) { return (float)erfinv(y); }
+static inline float erfcinvf(float y) { return (float)erfcinv(y); }
+static inline float normcdfinvf(float p) { return (float)normcdfinv(p); }
+static inline double cyl_bessel_i0(double x) { return std::cyl_bessel_i(0.0, fabs(x)); }
+static inline double cyl_bessel_i1(double x) { return copysign(std::cyl_bessel_i(1.0, fabs(x)), x); }
+static inline float cyl_bessel_i0f(float x) { return (float)cyl_bessel_i0(x); }
+static inline float cyl_bessel_i1f(float x) { return (float)cyl_bessel_i1(x); }
 static inline int __float2int_rn(float x) { return (int)nearbyintf(x); }
 static inline int __float2int_rz(float x) { return (int)x; }
 static inline int __float2int_rd(float x) { return (int)floorf(x); }

@@ -53,6 +53,8 @@ int sim_vector_atomics(float *four, float *two);
 int sim_bit_intrinsics(unsigned *out, unsigned long long *wide);
 /* seven values of __fns (libraries.cu says which) */
 void sim_fns(unsigned *out);
+/* ten values of CUDA's math functions that C lacks (libraries.cu says which) */
+void sim_more_math(float *out);
 /* CUDART_PI_F, CUDART_INF_F, CUDART_NAN_F, CUDART_SQRT_HALF_F; CUDART_PI, CUDART_INF, CUDART_LN2 (math_constants.h) */
 int sim_math_constants(float *f, double *d);
 /* 3 blocks of 64 threads: a __shared__ cuda::atomic<int> counts the block's threads, thread 0 of each adds the

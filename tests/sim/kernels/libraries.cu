@@ -330,3 +330,21 @@ sim_fns(unsigned *out)
 	out[5] = __fns(0xaaaaaaaau, 2, 0);
 	out[6] = __fns(0xffffffffu, 0, 32);
 }
+
+// CUDA's functions that C lacks: erfinvf(0.5), normcdfinvf(0.975), normcdff(1.96), erfcxf(1), erfcxf(30),
+// cyl_bessel_i0f(1), cyl_bessel_i1f(-1), rnorm3df(3, 4, 12), normf over {3, 4, 12}, rhypotf(3, 4)
+extern "C" void
+sim_more_math(float *out)
+{
+	float v[3] = { 3.0f, 4.0f, 12.0f };
+	out[0] = erfinvf(0.5f);
+	out[1] = normcdfinvf(0.975f);
+	out[2] = normcdff(1.96f);
+	out[3] = erfcxf(1.0f);
+	out[4] = erfcxf(30.0f);
+	out[5] = cyl_bessel_i0f(1.0f);
+	out[6] = cyl_bessel_i1f(-1.0f);
+	out[7] = rnorm3df(3.0f, 4.0f, 12.0f);
+	out[8] = normf(3, v);
+	out[9] = rhypotf(3.0f, 4.0f);
+}

@@ -50,7 +50,7 @@ source_files() {
 		files Makefile README.md workbook.json .gitignore slides harness grader common lib sim tui demos \
 			tests/tests.mk tests/unit tests/sim/kernels tests/sim/sim_test.h tests/sim/*.c tests/tui/unit \
 			tests/tui/fixtures/*.json tests/tui/fixtures/*.txt tests/corpus tests/lib tests/lib.sh tests/student-copy.sh tests/run-suite.sh tests/report.sh \
-			tools/deps.sh tools/make-args.sh \
+			tools/deps.sh tools/make-args.sh tools/make-exit.c \
 			tools/runner-flags.awk
 		python3 tools/lesson-figures.py --cited
 	} | while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done

@@ -69,9 +69,9 @@ done
 cited=$(python3 tools/lesson-figures.py --cited | sed 's|^bench/||' | sort | tr '\n' ' ')
 [ "$(ls "$copy/bench" 2>/dev/null | sort | tr '\n' ' ')" = "$cited" ] && ok ||
 	bad "the copy's bench/ holds $(ls "$copy/bench" | tr '\n' ' '), not the lessons' $cited"
-# of tools/, only what the student's make runs: setting up, quoting make's variables, reading harness/runner.mk
-[ "$(ls "$copy/tools" 2>/dev/null | tr '\n' ' ')" = "deps.sh make-args.sh runner-flags.awk " ] && ok ||
-	bad "the copy's tools/ holds $(ls "$copy/tools" | tr '\n' ' '), not just deps.sh, make-args.sh and runner-flags.awk"
+# of tools/, only what the student's make runs: setting up, quoting make's variables, make grade's exit status, reading harness/runner.mk
+[ "$(ls "$copy/tools" 2>/dev/null | tr '\n' ' ')" = "deps.sh make-args.sh make-exit.c runner-flags.awk " ] && ok ||
+	bad "the copy's tools/ holds $(ls "$copy/tools" | tr '\n' ' '), not just deps.sh, make-args.sh, make-exit.c (make grade's exit status) and runner-flags.awk"
 
 (cd "$copy" && make -s -j2 build/cudalings sim >"$tmp/build.log" 2>&1) && ok ||
 	bad "the copy does not build: $(tail -20 "$tmp/build.log")"

@@ -355,7 +355,7 @@ state_report_saved(const struct state *st, const char *name)
 	long long saved = 0;
 
 	if (path && stat(path, &sb) == 0)
-		saved = (long long)sb.st_mtime;
+		saved = (long long)sb.st_mtim.tv_sec * 1000 + sb.st_mtim.tv_nsec / 1000000;
 	free(path);
 	return saved;
 }

@@ -51,7 +51,7 @@ void state_free(struct state *st);
 int state_save_report(struct state *st, const char *name, const char *json);
 /* The report kept for name, or NULL; you own it. */
 char *state_load_report(const struct state *st, const char *name);
-/* When the report kept for name was saved (seconds since the epoch), or 0 when none is. */
+/* When the report kept for name was saved (milliseconds since the epoch), or 0 when none is. */
 long long state_report_saved(const struct state *st, const char *name);
 /* Drop the report kept for name (after a reset it tells of a file gone). */
 void state_forget_report(struct state *st, const char *name);

@@ -42,7 +42,11 @@ app_init(struct app *a, struct workbook *wb, const char *grader, const struct vi
 	memset(wb, 0, sizeof(*wb));
 	a->grader = xstrdup(grader);
 	a->grading_item = -1;
-	a->started = (long long)time(NULL);
+	/* in ms, as the report's mtime is read: a session reopened within the second of the last grading
+	   still sees that grading as an earlier session's */
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	a->started = (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 	a->watch = (struct watch)WATCH_INIT;
 	state_load(&a->state, a->wb.root);
 	a->results = xcalloc((size_t)a->wb.n, sizeof(*a->results));

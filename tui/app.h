@@ -42,7 +42,7 @@ struct app {
 	char message[512];	/* for the status bar until the next key */
 	unsigned message_style;
 	bool quit;
-	long long started;	/* when this session began (seconds since the epoch): older reports are an earlier one's */
+	long long started;	/* when this session began (ms since the epoch): older reports are an earlier one's */
 };
 
 /*

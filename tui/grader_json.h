@@ -45,7 +45,7 @@ struct result {
 	int exit_status;	/* the grader's, or -1 when killed */
 	char *stderr_text;	/* its stderr lines that were not progress events */
 	bool earlier;		/* kept from an earlier session of the workbook */
-	long long saved;	/* kept: when it was saved (seconds since the epoch); 0 for this session's own */
+	long long saved;	/* kept: when it was saved (ms since the epoch); 0 for this session's own */
 	bool changed;		/* the file changed since this grading (the view says, before it renders) */
 	long long elapsed_ms;	/* how long the grading took, start to verdict; -1 when not known */
 };

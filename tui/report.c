@@ -388,7 +388,7 @@ render_headline(struct doc *d, const struct item *it, const struct result *r, in
 		doc_newline(d);
 		doc_puts(d, S_DIM, "  graded in an earlier session: c grades it again");
 	} else if (r->saved) {
-		time_t saved = (time_t)r->saved;
+		time_t saved = (time_t)(r->saved / 1000);
 		char when[16];
 
 		strftime(when, sizeof(when), "%H:%M:%S", localtime(&saved));

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -235,5 +236,24 @@ Test(state, an_edit_after_grading_is_noticed, .timeout = 10)
 	cr_assert_eq(state_status_of(false, "gpu"), STATUS_FAILING);
 	state_free(&st);
 	free(file);
+	free(root);
+}
+
+/* The workbook tells an earlier session's grading from its own by this time: whole seconds took a
+   session reopened within the second of the last grading for the same session. */
+Test(state, a_report_is_dated_to_the_millisecond, .timeout = 10)
+{
+	char *root = temp_dir(), *path;
+	struct state st;
+
+	state_load(&st, root);
+	cr_assert_eq(state_save_report(&st, "col_sums", "{}"), 0, "%s", last_error());
+	path = xasprintf("%s/.cudalings/reports/col_sums.json", root);
+	const struct timespec when[2] = { { 1700000000, 250000000 }, { 1700000000, 750000000 } };
+	cr_assert_eq(utimensat(AT_FDCWD, path, when, 0), 0, "%s", path);
+	cr_assert_eq(state_report_saved(&st, "col_sums"), 1700000000750LL);
+	cr_assert_eq(state_report_saved(&st, "other"), 0);
+	free(path);
+	state_free(&st);
 	free(root);
 }
